@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { Scope } from './scopes.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Query of every list route (decisions §5): `limit` 1-100 (default 25), `cursor` opaque, passed back as received. */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().min(1).max(1024).optional(),
+});
+
+export const Pagination = z.object({ has_more: z.boolean(), next_cursor: z.string().nullable() });
+
+/** `{ data: [...], pagination: { has_more, next_cursor } }`, newest first. */
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), pagination: Pagination });
+}
+
+/**
+ * One route of the service, declared once. The client's method, the emulator's handler and the OpenAPI
+ * operation are all derived from it; its id (`group.verb`) is the method name, handler key and operationId.
+ */
+export interface EndpointDef {
+  method: HttpMethod;
+  /** Express-style, relative to the base address: `/v1/tickets/:id`. */
+  path: string;
+  summary: string;
+  /** The scope the key needs; `null` for routes any valid live key reaches (`/v1/developer/*`, `/v1/usage`). */
+  scope: Scope | null;
+  /** @default true. Only GET /v1/status is reachable without a key. */
+  auth?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodObject;
+  response: z.ZodType;
+  /** The success status. @default 200 (201 for creates, 204 for deletes, as declared) */
+  status?: 200 | 201 | 202 | 204;
+  /** The response is a `page()` and the route takes `limit`/`cursor`. */
+  paginated?: boolean;
+  /** `required` on the two free-text send routes (spec, Send behavior 6). */
+  idempotencyKey?: 'required';
+  /** A test key gets a synthetic 201 here instead of 403 (decisions §5: exactly five routes). */
+  testKeySynthetic?: boolean;
+  /** Refused on read-only plans. @default method !== 'GET' */
+  write?: boolean;
+  /** Multipart form upload instead of JSON. */
+  multipart?: boolean;
+  /** Request headers the route reads besides auth and Idempotency-Key (e.g. `If-Match`). */
+  headers?: z.ZodObject;
+}
+
+/** Declares an endpoint, keeping its literal types so the client and emulator can be typed from it. */
+export function endpoint<const D extends EndpointDef>(def: D): D {
+  return def;
+}
+
+export type EndpointGroup = Record<string, EndpointDef>;

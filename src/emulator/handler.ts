@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type Database from 'better-sqlite3';
+import type { EndpointDef, EndpointGroup } from '../api/endpoint.js';
+import type { Plan } from '../api/plans.js';
+import type { Scope } from '../api/scopes.js';
+import type { EventName, EventData } from '../events/index.js';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+/** The key a request authenticated with (after revocation, grace and test-key rules were applied). */
+export interface AuthenticatedKey {
+  id: string;
+  kind: 'live' | 'test';
+  scopes: readonly Scope[];
+  /** True for the emulator's admin key (all scopes, and `/_emulator/*`). */
+  admin: boolean;
+}
+
+/** A validated request, typed from the endpoint's schemas. */
+export interface HandlerRequest<E extends EndpointDef> {
+  params: Out<E['params']>;
+  query: Out<E['query']>;
+  body: Out<E['body']>;
+  headers: Out<E['headers']>;
+  key: AuthenticatedKey;
+  requestId: string;
+}
+
+/** A handler answers the body (with the endpoint's declared status), or a full reply when it sets headers. */
+export type HandlerReply<E extends EndpointDef> =
+  | z.input<E['response']>
+  | { status: number; body: z.input<E['response']> | undefined; headers?: Record<string, string>; reply: true };
+
+export type Handler<E extends EndpointDef> = (req: HandlerRequest<E>, ctx: EmulatorContext) => HandlerReply<E> | Promise<HandlerReply<E>>;
+
+/** One handler per endpoint of a group: a missing one is a compile error (`satisfies Handlers<…>`). */
+export type Handlers<G extends EndpointGroup> = { [K in keyof G]: Handler<G[K]> };
+
+export function reply<E extends EndpointDef>(status: number, body: z.input<E['response']> | undefined, headers?: Record<string, string>): HandlerReply<E> {
+  return { status, body, headers, reply: true };
+}
+
+/** The emulator's clock: every time-based rule reads it; `/_emulator/clock` moves it. */
+export interface Clock {
+  /** Milliseconds since the epoch, including any advance. */
+  now(): number;
+  /** ISO-8601 UTC of now(). */
+  iso(): string;
+  advance(seconds: number): void;
+}
+
+/** Announces a state change to every subscribed webhook endpoint; never blocks the caller. */
+export interface EventBus {
+  emit<N extends EventName>(event: N, data: EventData<N>): void;
+}
+
+/** Everything a handler may touch. */
+export interface EmulatorContext {
+  db: Database.Database;
+  clock: Clock;
+  events: EventBus;
+  plan: Plan;
+  /** A new prefixed id, e.g. newId('tkt') -> 'tkt_…'. */
+  newId(prefix: string): string;
+}

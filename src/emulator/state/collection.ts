@@ -1,0 +1,162 @@
+import type Database from 'better-sqlite3';
+import { ApiFailure } from '../api-failure.js';
+
+/**
+ * A kind of record (tickets, contacts, keys, …) kept as JSON documents in one SQLite table.
+ * `seq` grows with every insert, so newest-first pages keyed by `seq < cursor` stay correct while
+ * new rows arrive: a walk never repeats or skips a row that existed when it started.
+ */
+export interface Page<T> {
+  data: T[];
+  pagination: { has_more: boolean; next_cursor: string | null };
+}
+
+export interface ListOptions {
+  /** @default 25 */
+  limit?: number;
+  cursor?: string;
+  /** Equality filters on top-level JSON fields; `undefined` values are ignored. */
+  where?: Record<string, string | number | boolean | null | undefined>;
+  /** Any further predicate, applied after `where` (kept for rare filters; bounded by `limit` scans). */
+  filter?: (doc: unknown) => boolean;
+}
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS docs (
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, id)
+);
+CREATE INDEX IF NOT EXISTS docs_kind_seq ON docs (kind, seq);
+CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
+`;
+
+function encodeCursor(kind: string, seq: number): string {
+  return Buffer.from(JSON.stringify([kind, seq])).toString('base64url');
+}
+
+function decodeCursor(kind: string, cursor: string): number {
+  try {
+    const [k, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (k === kind && typeof seq === 'number' && Number.isInteger(seq)) return seq;
+  } catch {
+    // fall through to the validation error below
+  }
+  throw new ApiFailure('VALIDATION_FAILED', 'cursor is not one this list returned; pass next_cursor back exactly as received', {
+    details: [{ path: 'cursor', message: 'unknown cursor' }],
+  });
+}
+
+const FIELD = /^[a-z_][a-z0-9_]*$/;
+
+export class Collection<T extends { id: string }> {
+  constructor(
+    private readonly db: Database.Database,
+    readonly kind: string,
+    private readonly idField: keyof T & string = 'id',
+  ) {}
+
+  private nextSeq(): number {
+    const row = this.db.prepare('UPDATE doc_seq SET n = n + 1 RETURNING n').get() as { n: number } | undefined;
+    if (row) return row.n;
+    this.db.prepare('INSERT INTO doc_seq (n) VALUES (1)').run();
+    return 1;
+  }
+
+  get(id: string): T | undefined {
+    const row = this.db.prepare('SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as T) : undefined;
+  }
+
+  /** Like get(), but a missing id is the API's 404. */
+  require(id: string, label = this.kind.replace(/s$/, '')): T {
+    const doc = this.get(id);
+    if (!doc) throw new ApiFailure('NOT_FOUND', `No ${label} with id ${JSON.stringify(id)}`);
+    return doc;
+  }
+
+  insert(doc: T): T {
+    this.db.prepare('INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(this.kind, String(doc[this.idField]), this.nextSeq(), JSON.stringify(doc));
+    return doc;
+  }
+
+  /** Replaces the stored document (its list position is kept). */
+  put(doc: T): T {
+    const changes = this.db.prepare('UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(JSON.stringify(doc), this.kind, String(doc[this.idField])).changes;
+    if (changes === 0) this.insert(doc);
+    return doc;
+  }
+
+  /** Applies `change` to the stored document in one transaction and returns the result. */
+  update(id: string, change: (doc: T) => T): T {
+    return this.db.transaction(() => this.put(change(this.require(id))))();
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM docs WHERE kind = ? AND id = ?').run(this.kind, id).changes > 0;
+  }
+
+  all(where: ListOptions['where'] = {}): T[] {
+    const { sql, args } = this.whereSql(where);
+    return (this.db.prepare(`SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as T,
+    );
+  }
+
+  count(where: ListOptions['where'] = {}): number {
+    const { sql, args } = this.whereSql(where);
+    return (this.db.prepare(`SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }).n;
+  }
+
+  /** A newest-first page with an opaque cursor (decisions §5). */
+  list(options: ListOptions = {}): Page<T> {
+    const limit = options.limit ?? 25;
+    const { sql, args } = this.whereSql(options.where ?? {});
+    let before = options.cursor ? decodeCursor(this.kind, options.cursor) : Number.MAX_SAFE_INTEGER;
+    const data: T[] = [];
+    let lastSeq = 0;
+    let hasMore = false;
+    const stmt = this.db.prepare(`SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`);
+    // Scans in bounded batches so a JS-side filter cannot load a whole table at once.
+    for (;;) {
+      const rows = stmt.all(this.kind, before, ...args, limit + 1) as { seq: number; data: string }[];
+      for (const row of rows) {
+        const doc = JSON.parse(row.data) as T;
+        if (options.filter && !options.filter(doc)) continue;
+        if (data.length === limit) {
+          hasMore = true;
+          break;
+        }
+        data.push(doc);
+        lastSeq = row.seq;
+      }
+      if (hasMore || rows.length <= limit || !options.filter) {
+        hasMore ||= !options.filter && rows.length > limit;
+        break;
+      }
+      before = rows[rows.length - 1]!.seq;
+    }
+    return {
+      data,
+      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(this.kind, lastSeq) : null },
+    };
+  }
+
+  private whereSql(where: NonNullable<ListOptions['where']>): { sql: string; args: unknown[] } {
+    let sql = '';
+    const args: unknown[] = [];
+    for (const [field, value] of Object.entries(where)) {
+      if (value === undefined) continue;
+      if (!FIELD.test(field)) throw new TypeError(`Invalid filter field ${field}`);
+      if (value === null) {
+        sql += ` AND json_extract(data, '$.${field}') IS NULL`;
+      } else {
+        sql += ` AND json_extract(data, '$.${field}') = ?`;
+        args.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+      }
+    }
+    return { sql, args };
+  }
+}

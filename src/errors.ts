@@ -1,0 +1,14 @@
+/**
+ * The one base class for errors convo-kit throws on purpose. `code` is a string union per
+ * subclass so callers can branch on it; messages say what was expected and what arrived and
+ * never contain a secret, key or signature.
+ */
+export class ConvoKitError<Code extends string = string> extends Error {
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}

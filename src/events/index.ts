@@ -1,0 +1,18 @@
+export {
+  eventSchemas,
+  Envelope,
+  EVENT_NAMES,
+  isEventName,
+  type EventName,
+  type EventData,
+  type EventSchemas,
+} from './catalog.js';
+export {
+  EVENT_NAMESPACES,
+  isEventPattern,
+  matchesPattern,
+  matchesAny,
+  type EventNamespace,
+  type EventPattern,
+  type EventsMatching,
+} from './subscription.js';

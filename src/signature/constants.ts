@@ -1,0 +1,11 @@
+// The wire format of decisions §1, kept in one place so it is easy to change if the service shows otherwise.
+export const SIGNATURE_HEADER = 'x-service-signature';
+export const TIMESTAMP_HEADER = 'x-service-timestamp';
+export const DELIVERY_HEADER = 'x-service-delivery';
+export const EVENT_HEADER = 'x-service-event';
+export const SIGNATURE_SCHEME = 'sha256=';
+/** The replay window: receivers reject a timestamp further than this from their clock, either way. */
+export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+/** Bounds on hostile headers: the work per request stays small whatever arrives. */
+export const MAX_SIGNATURE_HEADER_CHARS = 4096;
+export const MAX_SIGNATURES_PER_HEADER = 8;

@@ -1,0 +1,21 @@
+export { sign, signatureDigest, type Body } from './sign.js';
+export {
+  verify,
+  parseSignatureHeader,
+  parseTimestamp,
+  checkTolerance,
+  resolveSecrets,
+  matchSecret,
+  type SecretSource,
+  type VerifyInput,
+  type Verified,
+} from './verify.js';
+export { signedHeaders, newDeliveryId, type SignedHeaders, type SignedHeadersInput } from './signed-headers.js';
+export { SignatureVerificationError, type SignatureErrorCode } from './signature-error.js';
+export {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+} from './constants.js';

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './constants.js';
+import { sign, type Body } from './sign.js';
+
+export interface SignedHeadersInput {
+  secret: string;
+  body: Body;
+  /** Unix seconds. @default now */
+  timestamp?: number;
+  /** @default a fresh `dlv_…` id */
+  deliveryId?: string;
+  /** @default the body's `event` field when the body is a JSON envelope */
+  event?: string;
+}
+
+export type SignedHeaders = Record<'content-type' | typeof SIGNATURE_HEADER | typeof TIMESTAMP_HEADER | typeof DELIVERY_HEADER | typeof EVENT_HEADER, string>;
+
+/** `dlv_` + 24 url-safe characters (decisions §1). */
+export function newDeliveryId(): string {
+  return 'dlv_' + randomBytes(18).toString('base64url');
+}
+
+function eventOf(body: Body): string {
+  try {
+    const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && 'event' in parsed && typeof parsed.event === 'string') return parsed.event;
+  } catch {
+    // Not JSON: the caller is testing a malformed body; no event header to derive.
+  }
+  return '';
+}
+
+/**
+ * The four headers the service sends with a delivery, signed for `body`: for your own tests.
+ * @example await request(app).post('/webhooks').set(signedHeaders({ secret, body })).send(body)
+ */
+export function signedHeaders(input: SignedHeadersInput): SignedHeaders {
+  const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
+  return {
+    'content-type': 'application/json',
+    [SIGNATURE_HEADER]: sign({ secret: input.secret, timestamp, body: input.body }),
+    [TIMESTAMP_HEADER]: String(timestamp),
+    [DELIVERY_HEADER]: input.deliveryId ?? newDeliveryId(),
+    [EVENT_HEADER]: input.event ?? eventOf(input.body),
+  } as SignedHeaders;
+}
