@@ -1,0 +1,5 @@
+import { type Command } from 'commander';
+import { registerSign } from './sign.js';
+
+/** Every command, in the order `convo-kit --help` lists them. */
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerSign];

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
+import { CliError, EXIT_CODES } from './cli-error.js';
+import { COMMANDS } from './commands/index.js';
+import { err } from './output.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+function buildProgram(): Command {
+  const program = new Command('convo-kit')
+    .description('The convo-kit command line: receive, inspect and replay webhook deliveries, fire signed test events, run the local emulator.')
+    .version(version, '-v, --version')
+    .showHelpAfterError(err.c.dim('(add --help for usage)'))
+    .configureOutput({ outputError: (text, write) => write(err.c.red(text)) })
+    // Subcommands made with .command() inherit this, so every usage error comes back here as an exception.
+    .exitOverride();
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+/** Prints an error the way every command does and returns its exit code. */
+function report(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander printed the message already (or help/version, which exit 0).
+    return error.exitCode === 0 ? EXIT_CODES.OK : EXIT_CODES.USAGE;
+  }
+  if (error instanceof CliError) {
+    err.line(err.c.red(`error: ${error.message}`));
+    if (error.hint) err.line(error.hint);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  err.line(err.c.red(`error: ${message}`));
+  if (process.env.DEBUG && error instanceof Error && error.stack) err.line(err.c.dim(error.stack));
+  return EXIT_CODES.FAILED;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = report(error);
+}

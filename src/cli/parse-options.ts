@@ -1,0 +1,64 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Option parsers for commander: each throws InvalidArgumentError saying what was expected, so commander prints it with the option's name. */
+
+export function parseInteger(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`Expected a whole number from ${min} to ${max}, got \`${value}\`.`);
+    }
+    return n;
+  };
+}
+
+export const parsePort = parseInteger(0, 65_535);
+
+export function parseHttpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`Expected an http:// or https:// URL such as http://localhost:3000/webhooks, got \`${value}\`.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError(`Expected an http:// or https:// URL, got the scheme \`${url.protocol}\`.`);
+  }
+  return url.href;
+}
+
+export function parseUrlPath(value: string): string {
+  if (!value.startsWith('/') || /\s/.test(value)) {
+    throw new InvalidArgumentError(`Expected a URL path starting with \`/\` such as /webhooks, got \`${value}\`.`);
+  }
+  return value;
+}
+
+/** Unix time in whole seconds, the format of X-Service-Timestamp. */
+export function parseUnixSeconds(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new InvalidArgumentError(`Expected Unix time in whole seconds such as 1763683200, got \`${value}\`.`);
+  }
+  return Number(value);
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const RELATIVE = /^(\d{1,9})(s|m|h|d|w)$/;
+
+/** `1h`, `30m`, `2d` (that long before `now`) or an ISO-8601 date; returns epoch milliseconds. */
+export function parseTimeBound(now: () => number = Date.now): (value: string) => number {
+  return (value) => {
+    const relative = RELATIVE.exec(value.trim());
+    if (relative) return now() - Number(relative[1]) * UNIT_MS[relative[2]!]!;
+    const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(ms)) {
+      throw new InvalidArgumentError(`Expected a duration ago (30s, 15m, 1h, 2d, 1w) or an ISO date such as 2025-11-21T09:00:00Z, got \`${value}\`.`);
+    }
+    return ms;
+  };
+}
+
+/** For repeatable options: `--id a --id b` gives ['a', 'b']. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI exactly as a user runs it from a checkout: node with the tsx loader on the source entry. */
+const ENTRY = fileURLToPath(new URL('../../src/cli/convo-kit.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  cwd?: string;
+  /** Killed with SIGKILL past this. @default 20000 */
+  timeoutMs?: number;
+}
+
+const running = new Set<CliProcess>();
+
+/** A CLI child process that keeps running (listen, emulator) until stopped; output is captured as it comes. */
+export class CliProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<CliResult>;
+  private readonly child: ChildProcess;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(args: readonly string[], options: CliOptions = {}) {
+    // Strip the developer's own settings so that each test states what it passes.
+    const env: Record<string, string | undefined> = { ...process.env, CONVO_KIT_WEBHOOK_SECRET: undefined, CONVO_KIT_DB: undefined, FORCE_COLOR: undefined, ...options.env };
+    this.child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    this.child.stdout!.setEncoding('utf8').on('data', (text: string) => this.append('stdout', text));
+    this.child.stderr!.setEncoding('utf8').on('data', (text: string) => this.append('stderr', text));
+    this.child.stdin!.end(options.input ?? '');
+    running.add(this);
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        running.delete(this);
+        this.notify();
+        resolve({ code, signal, stdout: this.stdout, stderr: this.stderr });
+      });
+    });
+  }
+
+  private append(stream: 'stdout' | 'stderr', text: string): void {
+    this[stream] += text;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const waiter of this.waiters) waiter();
+  }
+
+  /** Resolves with the first match of `pattern` in stdout+stderr; rejects (with the output so far) if the process exits or `timeoutMs` passes first. */
+  waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`Timed out waiting for ${pattern}`)), timeoutMs);
+      const check = () => {
+        const match = (this.stdout + '\n' + this.stderr).match(pattern);
+        if (match) finish(null, match);
+        else if (this.child.exitCode !== null || this.child.signalCode !== null) finish(new Error(`CLI exited before ${pattern}`));
+      };
+      const finish = (error: Error | null, match?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        if (error) reject(new Error(`${error.message}\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`));
+        else resolve(match!);
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** Sends a signal (Ctrl-C by default) and waits for the exit. */
+  stop(signal: NodeJS.Signals = 'SIGINT'): Promise<CliResult> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+/** Runs a command to completion. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return new CliProcess(args, options).exited;
+}
+
+/** For afterEach: no child outlives its test. */
+export async function killAllCli(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop('SIGKILL')));
+}
