@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/**
+ * Where a delivery is in its life: `pending` (stored, waiting), `processing` (leased to a worker),
+ * `done`, `failed` (will be retried at `nextAttemptAt`), `dead` (given up; replay requeues it).
+ */
+export const DeliveryStatus = z.enum(['pending', 'processing', 'done', 'failed', 'dead']);
+export type DeliveryStatus = z.output<typeof DeliveryStatus>;
+
+/** How one attempt ended; `lost` when its lease expired (the process died or the handler overran). */
+export const AttemptOutcome = z.enum(['done', 'failed', 'dead', 'lost']);
+export type AttemptOutcome = z.output<typeof AttemptOutcome>;
+
+/** What the receiver stores for a verified delivery, before any handler runs. Times are ms since the epoch. */
+export interface NewDelivery {
+  /** The `X-Service-Delivery` id: the same on every retry of one delivery, so it is the primary key. */
+  id: string;
+  event: string;
+  /** The exact bytes that arrived: what the signature covers, so the row can be verified again. */
+  body: Uint8Array;
+  /** `X-Service-Signature` and `X-Service-Timestamp` as they arrived (to re-verify; never logged). */
+  signature: string;
+  timestamp: string;
+  receivedAt: number;
+}
+
+/** A stored delivery without its body: what lists return, so a page stays small. */
+export interface DeliverySummary {
+  id: string;
+  event: string;
+  /** Body size in bytes. */
+  size: number;
+  receivedAt: number;
+  status: DeliveryStatus;
+  /** Attempts started since the delivery was recorded or last requeued. */
+  attempts: number;
+  /** When a worker may next take it: the retry time, or the lease end while processing; null once done or dead. */
+  nextAttemptAt: number | null;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  lastError: string | null;
+  updatedAt: number;
+}
+
+export interface DeliveryRecord extends DeliverySummary {
+  body: Uint8Array;
+  signature: string;
+  timestamp: string;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  /** The attempt number the handler saw (counting restarts at 1 after a requeue). */
+  attempt: number;
+  owner: string;
+  startedAt: number;
+  /** Null while the attempt runs. */
+  finishedAt: number | null;
+  outcome: AttemptOutcome | null;
+  error: string | null;
+}
+
+export interface ClaimOptions {
+  /** At most this many rows; the receiver asks for exactly the room its queue has. */
+  limit: number;
+  /** How long the claim holds; past it, another worker may take the row again. */
+  leaseMs: number;
+  /** Who holds the lease; unique per receiver instance. */
+  owner: string;
+  /** @default Date.now() */
+  now?: number;
+}
+
+export type FailOptions = { error: string; now?: number } & ({ retryAt: number; dead?: false } | { dead: true; retryAt?: undefined });
+
+export interface ListQuery {
+  status?: DeliveryStatus | readonly DeliveryStatus[];
+  /** An event name, `*` or `ns.*`, matched exactly as the service matches subscriptions. */
+  eventPattern?: string;
+  /** Received at or after (ms since the epoch). */
+  since?: number;
+  /** Received before (ms since the epoch). */
+  until?: number;
+  /** @default 50, at most 500 */
+  limit?: number;
+  /** `nextCursor` of the previous page, passed back as it came. */
+  cursor?: string;
+}
+
+export interface DeliveryPage {
+  /** Newest first. */
+  data: DeliverySummary[];
+  nextCursor: string | null;
+}
+
+/**
+ * Everything the receiver needs from storage. Small and async, so a PostgreSQL store drops in behind it.
+ * `complete` and `fail` apply only while `owner` still holds the row's lease and answer whether they did.
+ */
+export interface DeliveryStore {
+  /** Stores a delivery unless its id exists (then nothing changes); resolves once committed. */
+  record(delivery: NewDelivery): Promise<{ inserted: boolean }>;
+  /** Atomically leases due rows: pending or failed rows whose time has come, and processing rows whose lease expired. */
+  claim(options: ClaimOptions): Promise<DeliveryRecord[]>;
+  /** Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the service's retry is the trigger). */
+  claimById(id: string, options: Omit<ClaimOptions, 'limit'>): Promise<DeliveryRecord | undefined>;
+  complete(id: string, owner: string, now?: number): Promise<boolean>;
+  fail(id: string, owner: string, options: FailOptions): Promise<boolean>;
+  get(id: string): Promise<DeliveryRecord | undefined>;
+  /** The attempt history of one delivery, oldest first. */
+  attempts(id: string): Promise<AttemptRecord[]>;
+  list(query?: ListQuery): Promise<DeliveryPage>;
+  /** Back to pending, due now, attempts counted afresh (replay). Rows leased right now are left alone. Answers how many moved. */
+  requeue(ids: readonly string[], now?: number): Promise<number>;
+  /** Deletes done rows last updated before `olderThan` (ms since the epoch) and their history; answers how many. */
+  prune(olderThan: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Bounds on what one call may ask for, shared by every store. */
+export const LIST_DEFAULT_LIMIT = 50;
+export const LIST_MAX_LIMIT = 500;
+export const REQUEUE_MAX_IDS = 1000;

@@ -1,0 +1,20 @@
+export {
+  DeliveryStatus,
+  AttemptOutcome,
+  LIST_DEFAULT_LIMIT,
+  LIST_MAX_LIMIT,
+  REQUEUE_MAX_IDS,
+  type DeliveryStore,
+  type NewDelivery,
+  type DeliverySummary,
+  type DeliveryRecord,
+  type AttemptRecord,
+  type ClaimOptions,
+  type FailOptions,
+  type ListQuery,
+  type DeliveryPage,
+} from './delivery-store.js';
+export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { openDatabase, type Durability, type OpenDatabaseOptions } from './open-database.js';
+export { DeliveryStoreError, type DeliveryStoreErrorCode } from './store-error.js';
+export { checkListQuery, eventFilter, encodeCursor, type CheckedListQuery, type EventFilter } from './list-query.js';

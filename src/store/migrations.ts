@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The schema, one step per version; `PRAGMA user_version` says how many have run. Append, never edit:
+ * a file written by an older version is brought up to date on open.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE deliveries (
+     id TEXT PRIMARY KEY,
+     event TEXT NOT NULL,
+     body BLOB NOT NULL,
+     signature TEXT NOT NULL,
+     timestamp TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'processing', 'done', 'failed', 'dead')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     lease_owner TEXT,
+     lease_until INTEGER,
+     last_error TEXT,
+     updated_at INTEGER NOT NULL
+   );
+   -- One index serves claims: next_attempt_at is the retry time, or the lease end while processing, null when finished.
+   CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+   CREATE INDEX deliveries_received ON deliveries (received_at, id);
+   CREATE INDEX deliveries_done ON deliveries (updated_at) WHERE status = 'done';
+   CREATE TABLE delivery_attempts (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     delivery_id TEXT NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+     attempt INTEGER NOT NULL,
+     owner TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     finished_at INTEGER,
+     outcome TEXT CHECK (outcome IN ('done', 'failed', 'dead', 'lost')),
+     error TEXT
+   );
+   CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, seq);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Runs the missing migrations in one immediate transaction, so two processes opening one file do not race. */
+export function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new Error(`Delivery database schema version ${version} is newer than this convo-kit understands (${MIGRATIONS.length}); upgrade convo-kit`);
+    }
+    for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}

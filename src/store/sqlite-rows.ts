@@ -1,0 +1,68 @@
+import type { AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, DeliverySummary } from './delivery-store.js';
+
+/** Column lists and row mappers of the SQLite schema (migrations.ts), kept beside each other. */
+export const SUMMARY_COLUMNS =
+  'id, event, length(body) AS size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, body, signature, timestamp`;
+
+export interface SummaryRow {
+  id: string;
+  event: string;
+  size: number;
+  received_at: number;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  updated_at: number;
+}
+
+export interface RecordRow extends SummaryRow {
+  body: Buffer;
+  signature: string;
+  timestamp: string;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  owner: string;
+  started_at: number;
+  finished_at: number | null;
+  outcome: AttemptOutcome | null;
+  error: string | null;
+}
+
+export function toSummary(row: SummaryRow): DeliverySummary {
+  return {
+    id: row.id,
+    event: row.event,
+    size: row.size,
+    receivedAt: row.received_at,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+    lastError: row.last_error,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toRecord(row: RecordRow): DeliveryRecord {
+  return { ...toSummary(row), body: row.body, signature: row.signature, timestamp: row.timestamp };
+}
+
+export function toAttempt(row: AttemptRow): AttemptRecord {
+  return {
+    deliveryId: row.delivery_id,
+    attempt: row.attempt,
+    owner: row.owner,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    outcome: row.outcome,
+    error: row.error,
+  };
+}
