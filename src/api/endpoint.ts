@@ -45,8 +45,10 @@ export interface EndpointDef {
   write?: boolean;
   /** Multipart form upload instead of JSON. */
   multipart?: boolean;
-  /** Request headers the route reads besides auth and Idempotency-Key (e.g. `If-Match`). */
+  /** Request headers the route reads besides auth and Idempotency-Key (e.g. `If-Match`), keyed by lower-case header name. */
   headers?: z.ZodObject;
+  /** Other methods the service accepts on the same path as this very route (decisions §3: PATCH for the journey steps and status). */
+  aliases?: readonly HttpMethod[];
 }
 
 /** Declares an endpoint, keeping its literal types so the client and emulator can be typed from it. */

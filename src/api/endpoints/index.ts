@@ -1,0 +1,32 @@
+import { analytics } from './analytics.js';
+import { channels } from './channels.js';
+import { contacts } from './contacts.js';
+import { conversations } from './conversations.js';
+import { developer } from './developer.js';
+import { groups } from './groups.js';
+import { keys } from './keys.js';
+import { messages } from './messages.js';
+import { pipeline } from './pipeline.js';
+import { status } from './status.js';
+import { tickets } from './tickets.js';
+import { usage } from './usage.js';
+import { webhooks } from './webhooks.js';
+
+/** Every route of the service, by group: `endpoints.tickets.update` is the route `tickets.update`. */
+export const endpoints = {
+  conversations,
+  messages,
+  tickets,
+  contacts,
+  pipeline,
+  channels,
+  groups,
+  analytics,
+  usage,
+  status,
+  developer,
+  keys,
+  webhooks,
+};
+
+export type Endpoints = typeof endpoints;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Timestamp } from '../../resources/common.js';
+import { Scope } from '../scopes.js';
+import { text } from './common.js';
+
+export const KeyKind = z.enum(['live', 'test']);
+
+/** An API key as listed: the value itself is shown only on creation and rotation (decisions §5). */
+export const ApiKey = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  scopes: z.array(Scope),
+  kind: KeyKind,
+  /** The last 4 characters of the value, to tell keys apart. */
+  last4: z.string(),
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable(),
+});
+export type ApiKey = z.output<typeof ApiKey>;
+
+/** `svc_live_` or `svc_test_` + 32 url-safe characters. */
+export const KeyValue = z.string().regex(/^svc_(live|test)_[A-Za-z0-9_-]{32}$/);
+
+export const ApiKeyCreate = z.strictObject({
+  label: text(100),
+  scopes: z.array(Scope).min(1).max(Scope.options.length),
+  kind: KeyKind,
+});
+
+export const ApiKeyCreated = ApiKey.extend({ key: KeyValue });
+
+/** The old value keeps working until `previous_key_expires_at` (24 hours), then 401. */
+export const ApiKeyRotated = ApiKey.extend({ key: KeyValue, previous_key_expires_at: Timestamp });

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { Channel } from '../../resources/common.js';
+
+/** A prefixed resource id (`conv_…`, `tkt_…`) as it travels in a path or a body. */
+export const Id = z.string().min(1).max(100);
+
+/** Path params of every `/:id` route. */
+export const IdParams = z.object({ id: Id });
+
+/** A required, bounded, human-entered string. */
+export function text(max: number) {
+  return z.string().min(1).max(max);
+}
+
+/**
+ * A channel or platform named in a request. Unlike a plain enum, a wrong value is the service's
+ * 422 `INVALID_PLATFORM` (decisions §2); {@link isInvalidPlatformIssue} lets a server tell it apart.
+ */
+export const Platform = z.enum(Channel.options, {
+  error: (issue) => (issue.code === 'invalid_value' ? `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}` : undefined),
+});
+
+const isChannel = (value: string) => (Channel.options as readonly string[]).includes(value);
+
+/**
+ * An object keyed by platform name (`brain_config.platform_prompts`, `enabled_platforms`). Any subset
+ * of the three platforms; another key is `INVALID_PLATFORM`, like a bad {@link Platform} value.
+ */
+export function platformMap<V extends z.ZodType>(value: V) {
+  const key = z
+    .string()
+    .refine(isChannel, { message: `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}`, params: { code: 'INVALID_PLATFORM' } })
+    .meta({ enum: [...Channel.options] });
+  return z.record(key, value);
+}
+
+/** True for an issue raised by {@link Platform} or {@link platformMap}: the server answers 422 `INVALID_PLATFORM` for it. */
+export function isInvalidPlatformIssue(issue: z.core.$ZodIssue): boolean {
+  switch (issue.code) {
+    case 'invalid_value':
+      return issue.values.length === Channel.options.length && Channel.options.every((c) => issue.values.includes(c));
+    case 'invalid_key':
+      return issue.issues.some(isInvalidPlatformIssue);
+    case 'custom':
+      return issue.params?.code === 'INVALID_PLATFORM';
+    default:
+      return false;
+  }
+}
+
+/** The Idempotency-Key header of the two free-text send routes (spec, Send behavior 6). */
+export const IdempotencyKey = z.string().min(1).max(200);
+
+/** Marks the answer of a test-key synthetic route (decisions §5: the body carries `"test": true`). */
+export function synthetic<T extends z.ZodObject>(resource: T) {
+  return resource.safeExtend({ test: z.literal(true).optional() });
+}
+
+/** The response of a 204 route: no body. */
+export const NoContent = z.void();

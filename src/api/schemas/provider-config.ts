@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { HttpsUrl, Timestamp } from '../../resources/common.js';
+import { Id, text } from './common.js';
+
+/** The `:provider` path values (decisions §2). */
+export const ProviderName = z.enum(['voice', 'custom_reply']);
+export type ProviderName = z.output<typeof ProviderName>;
+
+const unit = z.number().min(0).max(1);
+
+/** Voice-synthesis `config` (spec: enums, 0-1 ranges, speed 0.7-1.2, unsigned 32-bit seed, at most 3 locators). */
+export const VoiceConfig = z.strictObject({
+  voice_id: text(100),
+  model_id: text(100).optional(),
+  output_format: z.enum(['mp3_44100_128', 'mp3_22050_32']).optional(),
+  language_code: z.string().min(2).max(35).optional(),
+  apply_text_normalization: z.enum(['auto', 'on', 'off']).optional(),
+  apply_language_text_normalization: z.boolean().optional(),
+  seed: z.number().int().min(0).max(4_294_967_295).optional(),
+  pronunciation_dictionary_locators: z
+    .array(z.strictObject({ pronunciation_dictionary_id: text(100), version_id: text(100) }))
+    .max(3)
+    .optional(),
+  voice_settings: z
+    .strictObject({
+      stability: unit.optional(),
+      similarity_boost: unit.optional(),
+      style: unit.optional(),
+      use_speaker_boost: z.boolean().optional(),
+      speed: z.number().min(0.7).max(1.2).optional(),
+    })
+    .optional(),
+});
+export type VoiceConfig = z.output<typeof VoiceConfig>;
+
+/** Custom reply endpoint `config` (spec: https URL, timeout_ms 1,000-10,000). */
+export const CustomReplyConfig = z.strictObject({
+  url: HttpsUrl,
+  /** @default 5000 */
+  timeout_ms: z.number().int().min(1_000).max(10_000).optional(),
+  send_knowledge_context: z.boolean().optional(),
+  send_conversation_history: z.boolean().optional(),
+  send_verified_tool_context: z.boolean().optional(),
+});
+export type CustomReplyConfig = z.output<typeof CustomReplyConfig>;
+
+/** The `config` schema of each provider: a server checks the body's `config` against the one its path names. */
+export const PROVIDER_CONFIGS = { voice: VoiceConfig, custom_reply: CustomReplyConfig } as const;
+
+/** PUT …/providers/:provider. `secret` is write-only (the third-party key, or the signing secret). */
+export const ProviderPut = z.strictObject({
+  enabled: z.boolean(),
+  config: z.union([VoiceConfig, CustomReplyConfig]),
+  /** Omitted: the stored secret is kept. */
+  secret: text(500).optional(),
+});
+
+/** A provider as read back: the secret masked as `"****"` + its last 4 characters. */
+export const ProviderConfig = z.looseObject({
+  provider: ProviderName,
+  enabled: z.boolean(),
+  config: z.record(z.string(), z.unknown()),
+  secret: z.string().regex(/^\*{4}.{0,4}$/).nullable(),
+  has_secret: z.boolean(),
+  updated_at: Timestamp,
+});
+export type ProviderConfig = z.output<typeof ProviderConfig>;
+
+export const GroupProviderParams = z.object({ group_id: Id, provider: ProviderName });
+export const ChannelProviderParams = z.object({ integration_id: Id, provider: ProviderName });
+
+/** Masks a stored secret for reading back (decisions §2). */
+export function maskSecret(secret: string): string {
+  return `****${secret.slice(-4)}`;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { HttpsUrl, Timestamp } from '../../resources/common.js';
+import { isEventPattern } from '../../events/index.js';
+import { Id } from './common.js';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Hosts that are not public: loopback, private, link-local and unspecified addresses. */
+const PRIVATE_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+/** The service's rule: a public HTTPS URL. */
+export const WebhookUrl = HttpsUrl.max(2048).refine((url) => !PRIVATE_HOST.test(hostOf(url)), {
+  message: 'expected a public https:// URL (not a loopback or private address)',
+});
+
+/** The emulator's relaxation (decisions §5): also `http://` or `https://` to a loopback host, for local receivers. */
+export const LoopbackTolerantWebhookUrl = z.union([
+  WebhookUrl,
+  z.url({ protocol: /^https?$/ }).max(2048).refine((url) => LOOPBACK_HOSTS.has(hostOf(url)), {
+    message: 'expected a public https:// URL, or http(s) to localhost, 127.0.0.1 or [::1]',
+  }),
+]);
+
+/** A subscription: an exact event name, `*`, or a namespace wildcard (`message.*`). */
+export const EventSubscription = z.string().max(100).refine(isEventPattern, {
+  message: 'expected an event name, "*" or a namespace wildcard such as "message.*"',
+});
+
+export const WebhookEndpoint = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  is_active: z.boolean(),
+  description: z.string().nullable(),
+  created_at: Timestamp,
+});
+export type WebhookEndpoint = z.output<typeof WebhookEndpoint>;
+
+/** The registration response: the only time the `whsec_` secret is shown. */
+export const WebhookEndpointCreated = WebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });
+
+function webhookCreate<U extends z.ZodType<string, string>>(url: U) {
+  return z.strictObject({
+    url,
+    events: z.array(EventSubscription).min(1).max(50),
+    description: z.string().max(500).optional(),
+  });
+}
+
+/** POST /v1/webhooks as the service checks it. */
+export const WebhookCreate = webhookCreate(WebhookUrl);
+/** The same body as the emulator checks it (loopback receivers allowed). */
+export const LoopbackTolerantWebhookCreate = webhookCreate(LoopbackTolerantWebhookUrl);
+
+/** One delivery attempt (the last 50 are kept). `status_code` is null for a network failure or timeout. */
+export const WebhookAttempt = z.looseObject({
+  id: z.string(),
+  delivery_id: z.string(),
+  event: z.string(),
+  status_code: z.number().int().nullable(),
+  attempt: z.number().int().min(1),
+  delivered_at: Timestamp.nullable(),
+  next_retry_at: Timestamp.nullable(),
+  created_at: Timestamp,
+});
+export type WebhookAttempt = z.output<typeof WebhookAttempt>;
+
+/** POST /v1/webhooks/sign-payload (decisions §3): signs with that endpoint's secret, which is never shown. */
+export const SignPayloadRequest = z.strictObject({
+  webhook_id: Id,
+  /** A string is signed as is; any other JSON value is serialized first. */
+  payload: z.union([z.string().max(1024 * 1024), z.json()]),
+  /** Unix seconds. @default now */
+  timestamp: z.number().int().min(0).optional(),
+});
+
+export const SignPayloadResult = z.looseObject({
+  timestamp: z.number().int(),
+  signature: z.string().startsWith('sha256='),
+  raw_body: z.string(),
+});
