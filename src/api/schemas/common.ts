@@ -48,6 +48,9 @@ export function isInvalidPlatformIssue(issue: z.core.$ZodIssue): boolean {
   }
 }
 
+/** Template variables keyed by their position as a string (`{"1": "Ada"}`): a trigger's `metadata`, a template send's `variables`. */
+export const TemplateVariables = z.record(z.string().regex(/^[1-9]\d?$/, 'expected a variable position such as "1"'), z.string().max(1024));
+
 /** The Idempotency-Key header of the two free-text send routes (spec, Send behavior 6). */
 export const IdempotencyKey = z.string().min(1).max(200);
 

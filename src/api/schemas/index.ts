@@ -8,11 +8,38 @@ export {
   ApiKeyRotated,
 } from './api-key.js';
 export {
+  Automation,
+  AutomationTrigger,
+  AutomationRun,
+} from './automation.js';
+export {
+  BusinessEventFire,
+  BusinessEventAccepted,
+} from './business-event.js';
+export {
+  CampaignStatus,
+  CAMPAIGN_MAX_CONTACTS,
+  CampaignAudience,
+  Campaign,
+  CampaignCreate,
+  CampaignUpdate,
+} from './campaign.js';
+export {
   BrainConfig,
   ChannelGroup,
   ChannelGroupCreate,
   ChannelGroupUpdate,
 } from './channel-group.js';
+export {
+  COMMENT_REPLY_MAX_CHARS,
+  CommentReply,
+  Comment,
+  CommentReplyCreate,
+  CommentRule,
+  CommentSettings,
+  COMMENT_RULES_MAX,
+  CommentSettingsUpdate,
+} from './comment.js';
 export {
   Id,
   IdParams,
@@ -20,6 +47,7 @@ export {
   Platform,
   platformMap,
   isInvalidPlatformIssue,
+  TemplateVariables,
   IdempotencyKey,
   synthetic,
   NoContent,
@@ -44,6 +72,17 @@ export {
   Usage,
   ServiceStatus,
 } from './insights.js';
+export {
+  JourneyStatus,
+  JOURNEY_STEP_MAX_DELAY_SECONDS,
+  JOURNEY_MAX_STEPS,
+  JourneyStepInput,
+  JourneySteps,
+  Journey,
+  JourneyCreate,
+  JourneyStepsReplace,
+  JourneyStatusChange,
+} from './journey.js';
 export {
   KnowledgeType,
   KNOWLEDGE_TEXT_MAX_CHARS,
@@ -71,6 +110,14 @@ export {
   ChannelProviderParams,
   maskSecret,
 } from './provider-config.js';
+export {
+  TEMPLATE_BODY_MAX_CHARS,
+  TemplateValidation,
+  Template,
+  TemplateCreate,
+  TemplateDraftValidate,
+  TemplateSend,
+} from './template.js';
 export {
   TriggerMetadata,
   TriggerRequest,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PhoneNumber, Timestamp } from '../../resources/common.js';
-import { Id, text } from './common.js';
+import { Id, TemplateVariables, text } from './common.js';
 
-/** Template variables keyed by their position as a string (`{"1": "Ada"}`), as the spec's trigger `metadata`. */
-export const TriggerMetadata = z.record(z.string().regex(/^[1-9]\d{0,1}$/, 'expected a variable position such as "1"'), z.string().max(1024));
+/** The spec's trigger `metadata`: keys are variable positions as strings. */
+export const TriggerMetadata = TemplateVariables;
 
 /** POST /v1/trigger: enroll a phone into the journey whose trigger is `trigger_name`. */
 export const TriggerRequest = z.strictObject({

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { Timestamp } from '../../resources/common.js';
+import { Id, TemplateVariables, text } from './common.js';
+
+export const CampaignStatus = z.enum(['draft', 'scheduled', 'sending', 'sent', 'canceled']);
+
+/** The largest audience one campaign addresses (the spec's audience-import bound). */
+export const CAMPAIGN_MAX_CONTACTS = 25_000;
+
+/** Who receives the campaign: listed contacts, contacts with any of the tags, or both. */
+export const CampaignAudience = z
+  .strictObject({
+    contact_ids: z.array(Id).min(1).max(CAMPAIGN_MAX_CONTACTS).optional(),
+    tags: z.array(text(64)).min(1).max(20).optional(),
+  })
+  .refine((a) => a.contact_ids !== undefined || a.tags !== undefined, { message: 'expected contact_ids, tags or both', path: ['contact_ids'] });
+
+const count = z.number().int().min(0);
+
+/** A broadcast of one approved template. `scheduled_at` set means scheduled; null means draft until sent. */
+export const Campaign = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  template_id: z.string(),
+  integration_id: z.string().nullable(),
+  status: CampaignStatus,
+  audience: z.looseObject({ contact_ids: z.array(z.string()).optional(), tags: z.array(z.string()).optional() }),
+  /** Template variables by position, the same for every recipient. */
+  variables: z.record(z.string(), z.string()),
+  scheduled_at: Timestamp.nullable(),
+  sent_at: Timestamp.nullable(),
+  stats: z.looseObject({ recipients: count, sent: count, delivered: count, failed: count }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Campaign = z.output<typeof Campaign>;
+
+const campaignFields = {
+  name: text(200),
+  template_id: Id,
+  integration_id: Id.optional(),
+  audience: CampaignAudience,
+  variables: TemplateVariables.optional(),
+  /** Future time: the campaign is scheduled; absent: it stays a draft until POST …/send. */
+  scheduled_at: Timestamp.optional(),
+};
+
+export const CampaignCreate = z.strictObject(campaignFields);
+
+/** A draft or scheduled campaign only (422 INVALID_STATE otherwise). `scheduled_at: null` returns it to draft. */
+export const CampaignUpdate = z.strictObject({
+  name: campaignFields.name.optional(),
+  template_id: campaignFields.template_id.optional(),
+  integration_id: Id.nullable().optional(),
+  audience: CampaignAudience.optional(),
+  variables: campaignFields.variables,
+  scheduled_at: Timestamp.nullable().optional(),
+  /** Cancels a scheduled campaign. */
+  status: z.literal('canceled').optional(),
+});

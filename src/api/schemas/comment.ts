@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { Timestamp } from '../../resources/common.js';
+import { Id, text } from './common.js';
+
+/** A comment reply's length bound (the photo-social channel's own limit). */
+export const COMMENT_REPLY_MAX_CHARS = 2200;
+
+export const CommentReply = z.looseObject({
+  id: z.string(),
+  comment_id: z.string(),
+  content: z.string(),
+  source: z.enum(['ai', 'api', 'dashboard', 'rule']),
+  created_at: Timestamp,
+});
+export type CommentReply = z.output<typeof CommentReply>;
+
+/** A tracked comment on a photo-social post or a social page. */
+export const Comment = z.looseObject({
+  id: z.string(),
+  integration_id: z.string(),
+  channel: z.enum(['photo_social', 'social_page']),
+  post_id: z.string(),
+  author: z.looseObject({ handle: z.string(), name: z.string().nullable() }),
+  content: z.string(),
+  replies: z.array(CommentReply),
+  created_at: Timestamp,
+});
+export type Comment = z.output<typeof Comment>;
+
+export const CommentReplyCreate = z.strictObject({ content: text(COMMENT_REPLY_MAX_CHARS) });
+
+export const CommentRule = z.looseObject({
+  id: z.string(),
+  keywords: z.array(z.string()),
+  reply: z.string(),
+  /** Limits the rule to one connected page; null = every account. */
+  integration_id: z.string().nullable(),
+  enabled: z.boolean(),
+});
+
+export const CommentSettings = z.looseObject({
+  /** AI auto-replies to comments, org-wide (each account also has its own switch). */
+  ai_replies_enabled: z.boolean(),
+  rules: z.array(CommentRule),
+  updated_at: Timestamp,
+});
+export type CommentSettings = z.output<typeof CommentSettings>;
+
+export const COMMENT_RULES_MAX = 50;
+
+/** `rules` given replaces the whole rule list. */
+export const CommentSettingsUpdate = z.strictObject({
+  ai_replies_enabled: z.boolean().optional(),
+  rules: z
+    .array(
+      z.strictObject({
+        keywords: z.array(text(100)).min(1).max(50),
+        reply: text(COMMENT_REPLY_MAX_CHARS),
+        integration_id: Id.nullable().optional(),
+        /** @default true */
+        enabled: z.boolean().optional(),
+      }),
+    )
+    .max(COMMENT_RULES_MAX)
+    .optional(),
+});

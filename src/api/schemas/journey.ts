@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { Timestamp } from '../../resources/common.js';
+import { Id, text } from './common.js';
+
+export const JourneyStatus = z.enum(['draft', 'active', 'paused']);
+
+/** The longest delay a step may wait after the previous one. */
+export const JOURNEY_STEP_MAX_DELAY_SECONDS = 90 * 24 * 3600;
+/** The most steps one journey maps. */
+export const JOURNEY_MAX_STEPS = 20;
+
+/** A step as sent: an organization-owned, approved template, sent `delay_seconds` after the previous step (or the trigger). */
+export const JourneyStepInput = z.strictObject({
+  template_id: Id,
+  delay_seconds: z.number().int().min(0).max(JOURNEY_STEP_MAX_DELAY_SECONDS),
+});
+
+export const JourneySteps = z.array(JourneyStepInput).min(1).max(JOURNEY_MAX_STEPS);
+
+export const Journey = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  /** The `trigger_name` that enrolls a phone (POST /v1/trigger). */
+  trigger_name: z.string(),
+  status: JourneyStatus,
+  /** Variable positions (`"1"`, `"2"`) the mapped templates need in a trigger's `metadata`. */
+  required_variables: z.array(z.string()),
+  steps: z.array(
+    z.looseObject({ position: z.number().int().min(0), template_id: z.string(), template_name: z.string(), delay_seconds: z.number().int().min(0) }),
+  ),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Journey = z.output<typeof Journey>;
+
+export const JourneyCreate = z.strictObject({
+  name: text(100),
+  trigger_name: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -'),
+  steps: JourneySteps,
+});
+
+export const JourneyStepsReplace = z.strictObject({ steps: JourneySteps });
+
+/** Activate or pause (decisions §3). */
+export const JourneyStatusChange = z.strictObject({ status: z.enum(['active', 'paused']) });
