@@ -1,16 +1,14 @@
 #!/usr/bin/env node
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import { COMMANDS } from './commands/index.js';
 import { err } from './output.js';
-
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+import { CLI_VERSION } from './version.js';
 
 function buildProgram(): Command {
   const program = new Command('convo-kit')
     .description('The convo-kit command line: receive, inspect and replay webhook deliveries, fire signed test events, run the local emulator.')
-    .version(version, '-v, --version')
+    .version(CLI_VERSION, '-v, --version')
     .showHelpAfterError(err.c.dim('(add --help for usage)'))
     .configureOutput({ outputError: (text, write) => write(err.c.red(text)) })
     // Subcommands made with .command() inherit this, so every usage error comes back here as an exception.

@@ -32,10 +32,25 @@ export function isInteractive(): boolean {
   return Boolean(process.stderr.isTTY);
 }
 
-/** Pads plain cells into aligned columns (widths computed on the uncoloured text). */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/**
+ * Aligned columns for people. Widths come from the plain text; `paint` colours a padded cell afterwards,
+ * so escape codes never skew the alignment.
+ */
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  paint: (column: number, cell: string, padded: string) => string = (_c, _cell, padded) => padded,
+): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const format = (cells: readonly string[]) =>
-    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [out.c.bold(format(header)), ...rows.map(format)];
+  const format = (cells: readonly string[], color: (i: number, cell: string, padded: string) => string) =>
+    cells
+      .map((cell, i) => color(i, cell, i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [format(header, (_i, _cell, padded) => out.c.bold(padded)), ...rows.map((row) => format(row, paint))];
+}
+
+/** `x-service-signature` -> `X-Service-Signature`, as people write headers. */
+export function headerCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 }

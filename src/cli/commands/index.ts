@@ -1,5 +1,6 @@
 import { type Command } from 'commander';
+import { registerDeliveries } from './deliveries.js';
 import { registerSign } from './sign.js';
 
 /** Every command, in the order `convo-kit --help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerSign];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerDeliveries, registerSign];

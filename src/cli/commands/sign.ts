@@ -1,7 +1,7 @@
 import { type Command } from 'commander';
 import { signedHeaders, EVENT_HEADER } from '../../signature/index.js';
 import { jsonOption, requireSecret, secretOption } from '../common-options.js';
-import { err, isInteractive, out } from '../output.js';
+import { err, headerCase, isInteractive, out } from '../output.js';
 import { parseUnixSeconds } from '../parse-options.js';
 import { readInput } from '../read-input.js';
 
@@ -11,11 +11,6 @@ interface SignOptions {
   deliveryId?: string;
   event?: string;
   json?: boolean;
-}
-
-/** `x-service-signature` -> `X-Service-Signature`, as people write headers. */
-export function headerCase(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
 async function runSign(file: string, options: SignOptions): Promise<void> {

@@ -1,0 +1,61 @@
+import { type AttemptRecord, type DeliveryStatus, type DeliverySummary } from '../../store/index.js';
+import { out, table } from '../output.js';
+
+/** `2025-11-21T09:00:00Z`: UTC, to the second, the same in every terminal. */
+export function formatTime(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function paintStatus(status: string, text = status): string {
+  const color: Record<DeliveryStatus, (s: string) => string> = {
+    done: out.c.green,
+    failed: out.c.yellow,
+    dead: out.c.red,
+    pending: out.c.cyan,
+    processing: out.c.cyan,
+  };
+  return (color[status as DeliveryStatus] ?? String)(text);
+}
+
+export function shorten(text: string | null, max: number): string {
+  if (!text) return '';
+  const line = text.replace(/\s+/g, ' ');
+  return line.length <= max ? line : line.slice(0, max - 1) + '…';
+}
+
+/** The signature header is shown by its start only: enough to compare, never the whole value (logs get copied around). */
+export function redactSignature(signature: string): string {
+  return signature.length > 15 ? `${signature.slice(0, 15)}… (redacted)` : signature;
+}
+
+export function deliveriesTable(rows: readonly DeliverySummary[]): string[] {
+  const STATUS_COLUMN = 1;
+  return table(
+    ['RECEIVED', 'STATUS', 'EVENT', 'DELIVERY ID', 'ATTEMPTS', 'LAST ERROR'],
+    rows.map((r) => [formatTime(r.receivedAt), r.status, r.event, r.id, String(r.attempts), shorten(r.lastError, 60)]),
+    (column, cell, padded) => (column === STATUS_COLUMN ? paintStatus(cell, padded) : padded),
+  );
+}
+
+export function attemptsTable(attempts: readonly AttemptRecord[]): string[] {
+  return table(
+    ['#', 'STARTED', 'FINISHED', 'OUTCOME', 'OWNER', 'ERROR'],
+    attempts.map((a) => [String(a.attempt), formatTime(a.startedAt), formatTime(a.finishedAt), a.outcome ?? 'running', a.owner, shorten(a.error, 80)]),
+    (column, cell, padded) => (column === 3 ? paintStatus(cell, padded) : padded),
+  );
+}
+
+/** What --json prints for a delivery summary: times as ISO strings, so scripts need no epoch arithmetic. */
+export function summaryJson(r: DeliverySummary): Record<string, unknown> {
+  return {
+    id: r.id,
+    event: r.event,
+    status: r.status,
+    attempts: r.attempts,
+    size: r.size,
+    received_at: new Date(r.receivedAt).toISOString(),
+    next_attempt_at: r.nextAttemptAt === null ? null : new Date(r.nextAttemptAt).toISOString(),
+    last_error: r.lastError,
+    updated_at: new Date(r.updatedAt).toISOString(),
+  };
+}

@@ -1,0 +1,84 @@
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
+import { type AttemptRecord, type DeliveryRecord } from '../../store/index.js';
+import { CliError } from '../cli-error.js';
+import { headerCase, out } from '../output.js';
+import { attemptsTable, formatTime, paintStatus, redactSignature, summaryJson } from './format.js';
+import { withStore } from './open-store.js';
+
+export interface ShowOptions {
+  db: string;
+  json?: boolean;
+}
+
+/** The body as JSON when it is JSON (it normally is), else as text. */
+function payloadOf(body: Uint8Array): { json: unknown } | { text: string } {
+  const text = Buffer.from(body).toString('utf8');
+  try {
+    return { json: JSON.parse(text) };
+  } catch {
+    return { text };
+  }
+}
+
+function headersOf(record: DeliveryRecord): Record<string, string> {
+  return {
+    [DELIVERY_HEADER]: record.id,
+    [EVENT_HEADER]: record.event,
+    [TIMESTAMP_HEADER]: record.timestamp,
+    [SIGNATURE_HEADER]: redactSignature(record.signature),
+  };
+}
+
+function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[]): void {
+  const c = out.c;
+  out.line(c.bold(`Delivery ${record.id}`));
+  const facts: [string, string][] = [
+    ['event', record.event],
+    ['status', paintStatus(record.status)],
+    ['attempts', String(record.attempts)],
+    ['received', formatTime(record.receivedAt)],
+    ['next attempt', formatTime(record.nextAttemptAt)],
+    ['last error', record.lastError ?? '-'],
+    ['size', `${record.size} bytes`],
+  ];
+  for (const [name, value] of facts) out.line(`  ${name.padEnd(13)}${value}`);
+  out.line();
+  out.line(c.bold('Headers'));
+  for (const [name, value] of Object.entries(headersOf(record))) out.line(`  ${headerCase(name)}: ${value}`);
+  out.line();
+  out.line(c.bold('Payload'));
+  const payload = payloadOf(record.body);
+  const text = 'json' in payload ? JSON.stringify(payload.json, null, 2) : payload.text;
+  for (const line of text.split('\n')) out.line(`  ${line}`);
+  out.line();
+  out.line(c.bold('Attempts'));
+  if (attempts.length === 0) out.line('  none yet');
+  else for (const line of attemptsTable(attempts)) out.line(`  ${line}`);
+}
+
+export async function showDelivery(id: string, options: ShowOptions): Promise<void> {
+  await withStore(options.db, async (store) => {
+    const record = await store.get(id);
+    if (!record) {
+      throw new CliError('NOT_FOUND', `No delivery ${id} in ${options.db}.`, { hint: 'List what is stored with `convo-kit deliveries list`.' });
+    }
+    const attempts = await store.attempts(id);
+    if (!options.json) {
+      printHuman(record, attempts);
+      return;
+    }
+    out.json({
+      ...summaryJson(record),
+      headers: headersOf(record),
+      payload: payloadOf(record.body),
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        owner: a.owner,
+        started_at: new Date(a.startedAt).toISOString(),
+        finished_at: a.finishedAt === null ? null : new Date(a.finishedAt).toISOString(),
+        outcome: a.outcome,
+        error: a.error,
+      })),
+    });
+  });
+}

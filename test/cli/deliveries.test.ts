@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/index.js';
+import { sign } from '../../src/signature/index.js';
+import { killAllCli, runCli } from './run-cli.js';
+
+const SECRET = 'whsec_deliveries_test_secret';
+const HOUR_MS = 3_600_000;
+const dir = mkdtempSync(join(tmpdir(), 'convo-kit-deliveries-'));
+const db = join(dir, 'deliveries.db');
+const now = Date.now();
+
+/** Three deliveries in three states, stored the way the receiver stores them. */
+beforeAll(async () => {
+  const store = createSqliteStore({ path: db });
+  const add = async (id: string, event: string, receivedAt: number) => {
+    const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `tkt_${id}` } }));
+    const timestamp = String(Math.floor(receivedAt / 1000));
+    await store.record({ id, event, body, signature: sign({ secret: SECRET, timestamp, body }), timestamp, receivedAt });
+  };
+  await add('dlv_old_done', 'ticket.created', now - 3 * HOUR_MS);
+  await add('dlv_dead_one', 'message.received', now - 2 * HOUR_MS);
+  await add('dlv_new_pending', 'ticket.closed', now - 60_000);
+  const [done] = await store.claim({ limit: 1, leaseMs: 60_000, owner: 'test', now: now - 3 * HOUR_MS + 1 });
+  await store.complete(done!.id, 'test');
+  const [dead] = await store.claim({ limit: 1, leaseMs: 60_000, owner: 'test', now: now - 2 * HOUR_MS + 1 });
+  await store.fail(dead!.id, 'test', { error: 'CRM answered 500', dead: true });
+  await store.close();
+});
+
+afterEach(killAllCli);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function listIds(...args: string[]): Promise<string[]> {
+  const result = await runCli(['deliveries', 'list', '--db', db, '--json', ...args]);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout) as { id: string }[]).map((d) => d.id);
+}
+
+describe('convo-kit deliveries list', () => {
+  it('lists every delivery newest first as a readable table', async () => {
+    const result = await runCli(['deliveries', 'list', '--db', db]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^RECEIVED\s+STATUS\s+EVENT\s+DELIVERY ID\s+ATTEMPTS\s+LAST ERROR$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[3])).toEqual(['dlv_new_pending', 'dlv_dead_one', 'dlv_old_done']);
+    expect(lines[2]).toMatch(/dead\s+message\.received\s+dlv_dead_one\s+1\s+CRM answered 500/);
+    expect(result.stdout).not.toContain(String.fromCharCode(27)); // no colour codes when stdout is not a terminal
+  });
+
+  it.each([
+    [['--status', 'dead'], ['dlv_dead_one']],
+    [['--status', 'done,pending'], ['dlv_new_pending', 'dlv_old_done']],
+    [['--status', 'all'], ['dlv_new_pending', 'dlv_dead_one', 'dlv_old_done']],
+    [['--event', 'ticket.*'], ['dlv_new_pending', 'dlv_old_done']],
+    [['--event', 'message.received'], ['dlv_dead_one']],
+    [['--event', 'contact.*'], []],
+    [['--since', '150m'], ['dlv_new_pending', 'dlv_dead_one']],
+    [['--until', '1h'], ['dlv_dead_one', 'dlv_old_done']],
+    [['--since', new Date(now - 150 * 60_000).toISOString(), '--until', '1h'], ['dlv_dead_one']],
+  ])('filters with %j', async (args, expected) => {
+    expect(await listIds(...args)).toEqual(expected);
+  });
+
+  it('bounds the list with --limit and says that more matched', async () => {
+    const result = await runCli(['deliveries', 'list', '--db', db, '--limit', '1', '--json']);
+    expect((JSON.parse(result.stdout) as unknown[]).length).toBe(1);
+    expect(result.stderr).toMatch(/More deliveries match than the 1 shown/);
+  });
+
+  it.each([
+    [['--status', 'broken'], /--status.*Expected pending, processing, done, failed, dead or all.*`broken`/],
+    [['--event', 'ticket'], /--event.*Expected an event name.*`ticket`/],
+    [['--since', 'yesterday'], /--since.*Expected a duration ago.*`yesterday`/],
+    [['--limit', '0'], /--limit.*Expected a whole number from 1/],
+  ])('refuses bad arguments %j with exit 2', async (args, message) => {
+    const result = await runCli(['deliveries', 'list', '--db', db, ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('names a missing database and how to create one (exit 3), without creating it', async () => {
+    const missing = join(dir, 'nope.db');
+    const result = await runCli(['deliveries', 'list', '--db', missing]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`No delivery database at ${missing}`);
+    expect(result.stderr).toMatch(/convo-kit listen --db/);
+    const again = await runCli(['deliveries', 'list'], { env: { CONVO_KIT_DB: missing } });
+    expect(again.code).toBe(3);
+  });
+
+  it('refuses a file that is not a delivery database (exit 1)', async () => {
+    const notDb = join(dir, 'notes.txt');
+    writeFileSync(notDb, 'hello, this is not SQLite '.repeat(100));
+    const result = await runCli(['deliveries', 'list', '--db', notDb]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Cannot open .*notes\.txt as a delivery database/);
+  });
+});
+
+describe('convo-kit deliveries show', () => {
+  it('prints headers, payload and attempt history, with the signature redacted', async () => {
+    const result = await runCli(['deliveries', 'show', 'dlv_dead_one', '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Delivery dlv_dead_one/);
+    expect(result.stdout).toMatch(/status\s+dead/);
+    expect(result.stdout).toMatch(/X-Service-Event: message\.received/);
+    expect(result.stdout).toMatch(/X-Service-Signature: sha256=\w{8}… \(redacted\)/);
+    expect(result.stdout).toMatch(/"id": "tkt_dlv_dead_one"/);
+    expect(result.stdout).toMatch(/^\s+1\s+\S+Z\s+\S+Z\s+dead\s+test\s+CRM answered 500$/m);
+  });
+
+  it('prints the same as JSON for scripts', async () => {
+    const result = await runCli(['deliveries', 'show', 'dlv_old_done', '--db', db, '--json']);
+    expect(result.code).toBe(0);
+    const shown = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(shown).toMatchObject({
+      id: 'dlv_old_done',
+      event: 'ticket.created',
+      status: 'done',
+      payload: { json: { event: 'ticket.created', data: { id: 'tkt_dlv_old_done' } } },
+      attempts: [{ attempt: 1, outcome: 'done', error: null }],
+    });
+    expect(JSON.stringify(shown)).not.toMatch(/sha256=[0-9a-f]{64}/);
+  });
+
+  it('names an unknown delivery id (exit 3)', async () => {
+    const result = await runCli(['deliveries', 'show', 'dlv_nope', '--db', db]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/No delivery dlv_nope in/);
+  });
+
+  it('needs the id argument (exit 2)', async () => {
+    const result = await runCli(['deliveries', 'show', '--db', db]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/missing required argument 'id'/);
+  });
+});
