@@ -51,22 +51,35 @@ function decodeCursor(kind: string, cursor: string): number {
 
 const FIELD = /^[a-z_][a-z0-9_]*$/;
 
-export class Collection<T extends { id: string }> {
+// Prepared once per database and SQL text: collections are cheap views created per request.
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepare(db: Database.Database, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}
+
+export class Collection<T extends object> {
   constructor(
     private readonly db: Database.Database,
     readonly kind: string,
-    private readonly idField: keyof T & string = 'id',
+    /** The field that holds the id (`integration_id` for connected accounts). @default 'id' */
+    private readonly idField = 'id' as keyof T & string,
   ) {}
 
-  private nextSeq(): number {
-    const row = this.db.prepare('UPDATE doc_seq SET n = n + 1 RETURNING n').get() as { n: number } | undefined;
+  /** Reserves `count` sequence numbers and returns the last one. */
+  private nextSeq(count = 1): number {
+    const row = prepare(this.db, 'UPDATE doc_seq SET n = n + ? RETURNING n').get(count) as { n: number } | undefined;
     if (row) return row.n;
-    this.db.prepare('INSERT INTO doc_seq (n) VALUES (1)').run();
-    return 1;
+    prepare(this.db, 'INSERT INTO doc_seq (n) VALUES (?)').run(count);
+    return count;
   }
 
   get(id: string): T | undefined {
-    const row = this.db.prepare('SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as { data: string } | undefined;
+    const row = prepare(this.db, 'SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
@@ -78,13 +91,23 @@ export class Collection<T extends { id: string }> {
   }
 
   insert(doc: T): T {
-    this.db.prepare('INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(this.kind, String(doc[this.idField]), this.nextSeq(), JSON.stringify(doc));
+    prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(this.kind, String(doc[this.idField]), this.nextSeq(), JSON.stringify(doc));
     return doc;
+  }
+
+  /** Inserts in order (the last one is the newest), in one transaction with one sequence reservation. */
+  insertMany(docs: readonly T[]): void {
+    if (docs.length === 0) return;
+    const stmt = prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      const first = this.nextSeq(docs.length) - docs.length + 1;
+      docs.forEach((doc, i) => stmt.run(this.kind, String(doc[this.idField]), first + i, JSON.stringify(doc)));
+    })();
   }
 
   /** Replaces the stored document (its list position is kept). */
   put(doc: T): T {
-    const changes = this.db.prepare('UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(JSON.stringify(doc), this.kind, String(doc[this.idField])).changes;
+    const changes = prepare(this.db, 'UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(JSON.stringify(doc), this.kind, String(doc[this.idField])).changes;
     if (changes === 0) this.insert(doc);
     return doc;
   }
@@ -95,19 +118,24 @@ export class Collection<T extends { id: string }> {
   }
 
   delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM docs WHERE kind = ? AND id = ?').run(this.kind, id).changes > 0;
+    return prepare(this.db, 'DELETE FROM docs WHERE kind = ? AND id = ?').run(this.kind, id).changes > 0;
+  }
+
+  /** Removes every document of this kind (reset to the seed). */
+  clear(): number {
+    return prepare(this.db, 'DELETE FROM docs WHERE kind = ?').run(this.kind).changes;
   }
 
   all(where: ListOptions['where'] = {}): T[] {
     const { sql, args } = this.whereSql(where);
-    return (this.db.prepare(`SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as { data: string }[]).map(
+    return (prepare(this.db, `SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as { data: string }[]).map(
       (r) => JSON.parse(r.data) as T,
     );
   }
 
   count(where: ListOptions['where'] = {}): number {
     const { sql, args } = this.whereSql(where);
-    return (this.db.prepare(`SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }).n;
+    return (prepare(this.db, `SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }).n;
   }
 
   /** A newest-first page with an opaque cursor (decisions §5). */
@@ -118,7 +146,7 @@ export class Collection<T extends { id: string }> {
     const data: T[] = [];
     let lastSeq = 0;
     let hasMore = false;
-    const stmt = this.db.prepare(`SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`);
+    const stmt = prepare(this.db, `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`);
     // Scans in bounded batches so a JS-side filter cannot load a whole table at once.
     for (;;) {
       const rows = stmt.all(this.kind, before, ...args, limit + 1) as { seq: number; data: string }[];

@@ -1,0 +1,67 @@
+import type { Conversation, Message, MessageInput } from '../../resources/index.js';
+import { ApiFailure } from '../api-failure.js';
+import type { EmulatorContext } from '../handler.js';
+import { stores } from '../state/stores.js';
+import { trackDelivery } from './delivery-progress.js';
+import { providerOutcome } from './provider-outcome.js';
+import { requireSameAccount } from './resolve-conversation.js';
+import { windowOpen } from './service-window.js';
+
+/** How much of a message a conversation shows as its preview. */
+export const PREVIEW_CHARS = 120;
+
+export function preview(content: string): string {
+  return content.length > PREVIEW_CHARS ? `${content.slice(0, PREVIEW_CHARS - 1)}…` : content;
+}
+
+/**
+ * A live free-text send on a conversation: the account, opt-out and service-window rules, then the
+ * provider sandbox. Returns the stored message (`queued`; it advances off the request). A refusal
+ * throws before anything is stored, sent, charged or announced.
+ */
+export function sendMessage(ctx: EmulatorContext, conversation: Conversation, input: MessageInput): Message {
+  const s = stores(ctx.db);
+  requireSameAccount(conversation, input.integration_id);
+  const contact = s.contacts.require(conversation.contact_id, 'contact');
+  const refuseOptedOut = (): never => {
+    throw new ApiFailure('CONTACT_OPTED_OUT', `Contact ${contact.id} opted out of messages; the send was stopped before sending and not charged`);
+  };
+  if (contact.opted_out) refuseOptedOut();
+  const now = ctx.clock.now();
+  if (!windowOpen(conversation, now)) {
+    throw new ApiFailure(
+      'OUTSIDE_SERVICE_WINDOW',
+      `The 24-hour customer-service window of conversation ${conversation.id} is closed; send an approved template instead`,
+      { details: [{ service_window_expires_at: conversation.service_window_expires_at }] },
+    );
+  }
+  const recipientPhone = conversation.channel === 'phone' ? (contact.phone ?? conversation.customer.handle) : null;
+  const outcome = providerOutcome(recipientPhone);
+  if (outcome.kind === 'opted_out') refuseOptedOut();
+  if (outcome.kind === 'rejected') {
+    throw new ApiFailure('SEND_FAILED', `The provider rejected the send (error ${outcome.errorCode}): ${outcome.reason}`, {
+      details: [{ provider_error_code: outcome.errorCode }],
+    });
+  }
+  const message: Message = {
+    id: ctx.newId('msg'),
+    conversation_id: conversation.id,
+    integration_id: conversation.integration_id,
+    channel: conversation.channel,
+    direction: 'sent',
+    content: input.content,
+    media: input.media ?? null,
+    buttons: input.buttons ?? null,
+    cta_url: input.cta_url ?? null,
+    delivery_status: 'queued',
+    source: 'api',
+    error: null,
+    created_at: new Date(now).toISOString(),
+  };
+  ctx.db.transaction(() => {
+    s.messages.insert(message);
+    s.conversations.put({ ...conversation, last_message_preview: preview(message.content), latest_activity_at: message.created_at });
+    trackDelivery(ctx, message.id, outcome.kind === 'throttled' ? 'throttled' : 'delivered');
+  })();
+  return message;
+}

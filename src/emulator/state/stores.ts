@@ -1,0 +1,22 @@
+import type Database from 'better-sqlite3';
+import type { Contact, Conversation, Message, Ticket } from '../../resources/index.js';
+import { Collection } from './collection.js';
+import type { ConnectSession, Lead, Stage } from '../../api/index.js';
+import type { Account, Group, TemplateRecord } from './records.js';
+
+/** Every resource collection of the emulator's workspace, over one database. */
+export function stores(db: Database.Database) {
+  return {
+    accounts: new Collection<Account>(db, 'accounts', 'integration_id'),
+    groups: new Collection<Group>(db, 'groups', 'group_id'),
+    contacts: new Collection<Contact>(db, 'contacts'),
+    conversations: new Collection<Conversation>(db, 'conversations'),
+    messages: new Collection<Message>(db, 'messages'),
+    tickets: new Collection<Ticket>(db, 'tickets'),
+    leads: new Collection<Lead>(db, 'leads'),
+    stages: new Collection<Stage>(db, 'stages'),
+    templates: new Collection<TemplateRecord>(db, 'templates'),
+    connectSessions: new Collection<ConnectSession>(db, 'connect_sessions'),
+  };
+}
+export type Stores = ReturnType<typeof stores>;
