@@ -16,3 +16,4 @@ export {
   type EventPattern,
   type EventsMatching,
 } from './subscription.js';
+export { sampleEvent, type SampleEnvelope, type DeepPartial } from './samples.js';

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import type { Contact } from '../resources/contact.js';
+import type { Conversation } from '../resources/conversation.js';
+import type { Message } from '../resources/message.js';
+import type { Ticket } from '../resources/ticket.js';
+import { EVENT_NAMES, isEventName, type EventData, type EventName } from './catalog.js';
+
+/** The envelope the service POSTs (decisions §1), with `data` typed by the event. */
+export interface SampleEnvelope<N extends EventName = EventName> {
+  id: string;
+  event: N;
+  created_at: string;
+  data: EventData<N>;
+}
+
+/** Overrides are deep-merged: objects merge key by key, arrays and other values replace. */
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+const id = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
+
+function message(now: string, direction: Message['direction']): Message {
+  return {
+    id: id('msg'),
+    conversation_id: 'conv_8Zq2LmW4tY1x',
+    integration_id: 'int_phone_01',
+    channel: 'phone',
+    direction,
+    content: direction === 'received' ? 'Hi! Is the blue jacket still available in medium?' : 'Yes, it is. Shall I reserve one for you?',
+    media: null,
+    buttons: null,
+    cta_url: null,
+    delivery_status: direction === 'received' ? 'delivered' : 'sent',
+    source: direction === 'received' ? null : 'api',
+    error: null,
+    created_at: now,
+  };
+}
+
+function conversation(now: string): Conversation {
+  return {
+    id: 'conv_8Zq2LmW4tY1x',
+    contact_id: 'ct_5Hn3Vb7Kp0Qa',
+    customer: { name: 'Ada Lovelace', handle: '+14155550123' },
+    channel: 'phone',
+    integration_id: 'int_phone_01',
+    stage: 'new',
+    status: 'active',
+    assignee: null,
+    tags: ['jackets'],
+    routing: { team: 'sales', queue: 'inbound' },
+    last_message_preview: 'Hi! Is the blue jacket still available in medium?',
+    latest_activity_at: now,
+    service_window_expires_at: new Date(Date.parse(now) + 24 * 3600 * 1000).toISOString(),
+    created_at: now,
+  };
+}
+
+function contact(now: string, optedOut = false): Contact {
+  return {
+    id: 'ct_5Hn3Vb7Kp0Qa',
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phone: '+14155550123',
+    lead_stage: 'qualified',
+    score: 72,
+    owner: 'agent_grace',
+    identities: [{ channel: 'phone', handle: '+14155550123', integration_id: 'int_phone_01' }],
+    opted_out: optedOut,
+    created_at: '2025-11-01T09:30:00.000Z',
+    updated_at: now,
+  };
+}
+
+function ticket(now: string, status: Ticket['status'] = 'open', assignee: string | null = null): Ticket {
+  return {
+    id: 'tkt_3Rf9Wc2Nd6Ue',
+    kind: 'handoff',
+    status,
+    priority: 'high',
+    assignee,
+    conversation_id: 'conv_8Zq2LmW4tY1x',
+    contact_id: 'ct_5Hn3Vb7Kp0Qa',
+    subject: 'Customer asks for a human about an order',
+    sla_due_at: new Date(Date.parse(now) + 4 * 3600 * 1000).toISOString(),
+    resolution: status === 'closed' ? { reason: 'answered', note: 'Order status shared' } : null,
+    version: status === 'open' && !assignee ? 1 : 3,
+    created_at: '2025-11-21T08:00:00.000Z',
+    updated_at: now,
+  };
+}
+
+/** One realistic `data` per event, each valid against its schema (a test checks every event). */
+const SAMPLES: { [N in EventName]: (now: string) => EventData<N> } = {
+  'message.received': (now) => message(now, 'received'),
+  'message.sent': (now) => ({ ...message(now, 'sent'), source: 'api' }),
+  'message.delivery_failed': () => ({
+    template_name: 'spring_sale',
+    error_code: '131049',
+    error_reason: 'The provider throttled delivery of this marketing template to the recipient',
+    throttled: true,
+    message_id: id('msg'),
+    conversation_id: 'conv_8Zq2LmW4tY1x',
+    integration_id: 'int_phone_01',
+  }),
+  'conversation.created': (now) => ({ ...conversation(now), origin: 'inbound' }),
+  'conversation.closed': (now) => ({ ...conversation(now), status: 'closed', closed_by: 'agent' }),
+  'conversation.assigned': (now) => ({ ...conversation(now), assignee: 'agent_grace', previous_assignee: null, assigned_by: 'routing_rule' }),
+  'contact.updated': (now) => ({ ...contact(now), changed_fields: ['lead_stage', 'score'], source: 'lead_extraction' }),
+  'contact.opted_out': (now) => ({ ...contact(now, true), keyword: 'STOP' }),
+  'contact.opted_in': (now) => ({ ...contact(now), keyword: 'START' }),
+  'template.status_update': () => ({
+    template_id: 'tpl_7Kd2Qw9Zx4Lb',
+    template_name: 'order_update',
+    status: 'approved',
+    category: 'UTILITY',
+    quality: 'high',
+    reason: null,
+  }),
+  'ticket.created': (now) => ticket(now),
+  'ticket.updated': (now) => ({ ...ticket(now, 'pending', 'agent_grace'), changed_fields: ['status'] }),
+  'ticket.assigned': (now) => ticket(now, 'open', 'agent_grace'),
+  'ticket.closed': (now) => ticket(now, 'closed', 'agent_grace'),
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepMerge(base: unknown, override: unknown): unknown {
+  if (override === undefined) return base;
+  if (!isPlainObject(base) || !isPlainObject(override)) return override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) merged[key] = deepMerge(base[key], value);
+  return merged;
+}
+
+/**
+ * A realistic envelope of any of the 14 events, fresh ids and the current time, valid against its
+ * schema; `overrides` are deep-merged (objects key by key, arrays replace).
+ * @example sampleEvent('ticket.created', { data: { priority: 'urgent' } })
+ */
+export function sampleEvent<N extends EventName>(name: N, overrides: DeepPartial<SampleEnvelope<N>> = {}): SampleEnvelope<N> {
+  if (!isEventName(name)) throw new TypeError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
+  const now = new Date().toISOString();
+  const base: SampleEnvelope<N> = { id: id('evt'), event: name, created_at: now, data: SAMPLES[name](now) };
+  return deepMerge(base, overrides) as SampleEnvelope<N>;
+}
