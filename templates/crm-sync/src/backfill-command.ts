@@ -1,0 +1,17 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createClient } from 'convo-kit/client';
+import { readConfig } from './app-config.js';
+import { backfill } from './backfill.js';
+import { openCrmDatabase } from './crm-database.js';
+
+// `npm run backfill`: builds (or rebuilds) the CRM from every contact and conversation of the service.
+const config = readConfig();
+mkdirSync(dirname(config.crmDbPath), { recursive: true });
+const db = openCrmDatabase(config.crmDbPath);
+try {
+  const result = await backfill({ db, client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }) });
+  console.log(`Backfilled ${result.contacts} contacts and ${result.conversations} conversations into ${config.crmDbPath}`);
+} finally {
+  db.close();
+}

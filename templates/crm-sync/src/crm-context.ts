@@ -1,0 +1,15 @@
+import { type createClient } from 'convo-kit/client';
+import { type CrmDatabase } from './crm-database.js';
+
+export type KitClient = ReturnType<typeof createClient>;
+
+/** What every CRM operation needs: its own tables and a client for the service. */
+export interface CrmContext {
+  db: CrmDatabase;
+  client: KitClient;
+}
+
+/** Where a change came from, kept on timeline entries for tracing. */
+export interface DeliveryMeta {
+  deliveryId?: string;
+}

@@ -1,0 +1,43 @@
+/** A table on the page: rows from a JSON API (`{ data: [...] }`), the listed columns. */
+export interface Panel {
+  title: string;
+  url: string;
+  columns: string[];
+}
+
+/** The CRM's own panels; other apps (the sample integration) add theirs. */
+export const CRM_PANELS: Panel[] = [
+  { title: 'Contacts', url: '/api/contacts', columns: ['id', 'name', 'phone', 'lead_stage', 'opted_out', 'opt_keyword', 'updated_at'] },
+  { title: 'Conversations', url: '/api/conversations', columns: ['id', 'channel', 'customer_handle', 'status', 'assignee', 'last_message_preview'] },
+  { title: 'Activity', url: '/api/activity?limit=50', columns: ['occurred_at', 'kind', 'contact_id', 'summary'] },
+];
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). */
+export function crmPage(title: string, panels: Panel[] = CRM_PANELS): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}h1{font-size:1.3rem}h2{font-size:1rem;margin-top:1.5rem}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.muted{color:#888}
+</style></head><body>
+<h1>${escapeHtml(title)}</h1><p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
+<div id="panels"></div>
+<script type="module">
+const panels = ${JSON.stringify(panels).replace(/</g, '\\u003c')};
+const esc = (v) => String(v ?? '').replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+async function render() {
+  const html = await Promise.all(panels.map(async (p) => {
+    try {
+      const { data } = await (await fetch(p.url)).json();
+      const rows = data.map((r) => '<tr>' + p.columns.map((c) => '<td>' + esc(r[c]) + '</td>').join('') + '</tr>').join('');
+      return '<h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table>';
+    } catch (e) { return '<h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p>'; }
+  }));
+  document.getElementById('panels').innerHTML = html.join('');
+}
+render(); setInterval(render, 2000);
+</script></body></html>`;
+}

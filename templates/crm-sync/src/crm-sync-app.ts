@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { createClient } from 'convo-kit/client';
+import { createReceiver, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { type AppConfig } from './app-config.js';
+import { type CrmContext } from './crm-context.js';
+import { openCrmDatabase } from './crm-database.js';
+import { crmRoutes } from './crm-http.js';
+import { CRM_PANELS, type Panel } from './crm-page.js';
+import { type Route, serveRoutes } from './http-json.js';
+import { registerCrmSync } from './register-crm-sync.js';
+
+export const WEBHOOK_PATH = '/webhooks';
+
+export interface CrmSyncAppOptions {
+  /** Overrides the config's secret, e.g. a provider for a secret known only after the webhook is registered. */
+  secrets?: ReceiverOptions['secrets'];
+  /** Receiver settings beyond the secret and store (logger, concurrency, …). */
+  receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>;
+  /** More handlers on the same receiver (the sample integration adds ticket routing). */
+  register?: (receiver: Receiver) => void;
+  /** More HTTP routes, tried before the CRM's own. */
+  routes?: Route[];
+  /** The page's title and panels. @default 'CRM', the CRM panels */
+  title?: string;
+  panels?: Panel[];
+  /** Host to bind. @default '127.0.0.1' */
+  host?: string;
+}
+
+export interface CrmSyncApp {
+  /** The page and JSON API, e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** Where the service delivers events. */
+  webhookUrl: string;
+  ctx: CrmContext;
+  receiver: Receiver;
+  close(): Promise<void>;
+}
+
+/** Opens the CRM tables, starts the receiver with the CRM handlers and serves the webhook, the API and the page. */
+export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions = {}): Promise<CrmSyncApp> {
+  for (const path of [config.crmDbPath, config.deliveriesDbPath]) mkdirSync(dirname(path), { recursive: true });
+  const ctx: CrmContext = { db: openCrmDatabase(config.crmDbPath), client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }) };
+  const receiver = createReceiver({ ...options.receiver, secrets: options.secrets ?? config.webhookSecret, dbPath: config.deliveriesDbPath });
+  registerCrmSync(receiver, ctx);
+  options.register?.(receiver);
+  const webhook: Route = async (req, res, url) => {
+    if (url.pathname !== WEBHOOK_PATH) return false;
+    receiver.listener(req, res);
+    return true;
+  };
+  const server = createServer(serveRoutes([webhook, ...(options.routes ?? []), crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS })], (error) => receiver.log.error({ err: error }, 'CRM API failure')));
+  await receiver.start();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, options.host ?? '127.0.0.1', resolve);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address}:${port}`;
+  return {
+    url,
+    webhookUrl: `${url}${WEBHOOK_PATH}`,
+    ctx,
+    receiver,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await receiver.close();
+      ctx.db.close();
+    },
+  };
+}

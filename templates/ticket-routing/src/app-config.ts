@@ -1,0 +1,37 @@
+/** The settings of the app, from the environment (a `.env` file is read when present). */
+export interface AppConfig {
+  baseUrl: string;
+  apiKey: string;
+  webhookSecret: string;
+  /** @default 3000 */
+  port: number;
+  /** @default './routing-rules.json' */
+  rulesPath: string;
+  /** The receiver's delivery inbox. @default './data/deliveries.db' */
+  deliveriesDbPath: string;
+}
+
+/** Reads `.env` when it exists (Node's own parser), then the environment; names every missing variable at once. */
+export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
+  const missing = ['CONVO_KIT_BASE_URL', 'CONVO_KIT_API_KEY', 'CONVO_KIT_WEBHOOK_SECRET'].filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`Missing ${missing.join(', ')}: copy .env.example to .env and fill it in`);
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  return {
+    baseUrl: env.CONVO_KIT_BASE_URL as string,
+    apiKey: env.CONVO_KIT_API_KEY as string,
+    webhookSecret: env.CONVO_KIT_WEBHOOK_SECRET as string,
+    port,
+    rulesPath: env.ROUTING_RULES ?? './routing-rules.json',
+    deliveriesDbPath: env.DELIVERIES_DB_PATH ?? './data/deliveries.db',
+  };
+}
+
+function loadDotEnv(): NodeJS.ProcessEnv {
+  try {
+    process.loadEnvFile('.env');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return process.env;
+}

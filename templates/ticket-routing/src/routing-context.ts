@@ -1,0 +1,26 @@
+import { type createClient } from 'convo-kit/client';
+import { type EventData } from 'convo-kit/events';
+import { type AssignmentBook } from './assignment-book.js';
+import { type RoutingConfig } from './routing-config.js';
+
+export type KitClient = ReturnType<typeof createClient>;
+export type Ticket = EventData<'ticket.created'>;
+
+/** What routing needs: the rules, the load book, a client, and a clock (the emulator's, in tests). */
+export interface RoutingContext {
+  config: RoutingConfig;
+  book: AssignmentBook;
+  client: KitClient;
+  /** @default () => new Date() */
+  now?: () => Date;
+  /** Told about each routing outcome (the sample integration prints them). */
+  onRouted?: (outcome: RouteOutcome) => void;
+}
+
+export type RouteOutcome =
+  | { ticketId: string; result: 'routed'; assignee: string; priority: string; rule: string; attempts: number }
+  | { ticketId: string; result: 'skipped'; reason: string; attempts: number }
+  | { ticketId: string; result: 'unassigned'; reason: string; attempts: number };
+
+/** `If-Match` wants the ETag form of a version. */
+export const etag = (version: number): string => `"${version}"`;

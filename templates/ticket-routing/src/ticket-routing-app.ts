@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { createClient } from 'convo-kit/client';
+import { createReceiver, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { type AppConfig } from './app-config.js';
+import { AssignmentBook } from './assignment-book.js';
+import { loadRoutingConfig } from './routing-config.js';
+import { loadOpenTickets } from './routing-handlers.js';
+import { type RouteOutcome, type RoutingContext } from './routing-context.js';
+import { registerTicketRouting } from './register-ticket-routing.js';
+import { type Escalation, startSlaWatch } from './sla-watch.js';
+
+export const WEBHOOK_PATH = '/webhooks';
+const RECENT_OUTCOMES = 100;
+
+export interface TicketRoutingApp {
+  url: string;
+  webhookUrl: string;
+  ctx: RoutingContext;
+  receiver: Receiver;
+  close(): Promise<void>;
+}
+
+/**
+ * Validates the rules (a bad rule stops it here), fills the load book from the open tickets, then
+ * routes from ticket events and watches SLAs. GET /api/routing shows loads and recent outcomes.
+ */
+export async function startTicketRouting(config: AppConfig, options: { receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>; now?: () => Date; host?: string } = {}): Promise<TicketRoutingApp> {
+  const rules = loadRoutingConfig(config.rulesPath);
+  mkdirSync(dirname(config.deliveriesDbPath), { recursive: true });
+  const recent: (RouteOutcome | Escalation)[] = [];
+  const remember = (item: RouteOutcome | Escalation): void => void (recent.unshift(item) > RECENT_OUTCOMES && recent.pop());
+  const ctx: RoutingContext = {
+    config: rules,
+    book: new AssignmentBook(rules),
+    client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }),
+    now: options.now,
+    onRouted: remember,
+  };
+  await loadOpenTickets(ctx);
+  const receiver = registerTicketRouting(createReceiver({ ...options.receiver, secret: config.webhookSecret, dbPath: config.deliveriesDbPath }), ctx);
+  const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === WEBHOOK_PATH) return receiver.listener(req, res);
+    if (req.method === 'GET' && path === '/api/routing') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ loads: ctx.book.loads(), recent }));
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `No route for ${req.method} ${path}` } }));
+  });
+  await receiver.start();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, options.host ?? '127.0.0.1', resolve);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address}:${port}`;
+  return {
+    url,
+    webhookUrl: `${url}${WEBHOOK_PATH}`,
+    ctx,
+    receiver,
+    async close() {
+      stopSla();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await receiver.close();
+    },
+  };
+}

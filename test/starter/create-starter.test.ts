@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
+import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
+import { createStarter, REPO_ROOT } from './run-create-starter.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'create-starter-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function listFiles(root: string, prefix = ''): string[] {
+  return readdirSync(join(root, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(root, join(prefix, entry.name)) : [join(prefix, entry.name).split('\\').join('/')],
+  );
+}
+
+describe('create-starter', () => {
+  for (const template of TEMPLATES) {
+    it(`writes the ${template.name} template as it is, with its package named and pointed at this checkout`, async () => {
+      const target = join(dir, 'My App');
+      const result = await createStarter([target, '--template', template.name, '--no-install']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const templateDir = join(REPO_ROOT, 'templates', template.name);
+      const expected = templateFiles(templateDir).map(projectPath).sort();
+      expect(listFiles(target).sort()).toEqual(expected);
+      expect(expected).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', 'package.json']));
+      for (const file of templateFiles(templateDir).filter((f) => f !== 'package.json')) {
+        expect(readFileSync(join(target, projectPath(file)), 'utf8'), file).toBe(readFileSync(join(templateDir, file), 'utf8'));
+      }
+      const pkg = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+      expect(pkg.name).toBe('my-app');
+      expect(pkg.dependencies['convo-kit']).toBe(`file:${REPO_ROOT.replace(/\/$/, '')}`);
+      expect(result.stdout).toContain('Next steps:');
+      expect(result.stdout).toContain('npm install');
+      expect(result.stdout).toContain('npm test');
+    });
+  }
+
+  it('refuses a directory that is not empty, and leaves it as it was', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'keep me');
+    const result = await createStarter([dir, '--template', 'crm-sync', '--no-install']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not empty (notes.txt)');
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+  });
+
+  it('refuses a path that is a file', async () => {
+    const file = join(dir, 'file');
+    writeFileSync(file, '');
+    const result = await createStarter([file, '--no-install']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('exists and is not a directory');
+  });
+
+  it('refuses an unknown template and lists the real ones', async () => {
+    const result = await createStarter([join(dir, 'app'), '--template', 'crm', '--no-install']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown template "crm"');
+    expect(result.stderr).toContain(TEMPLATES.map((t) => t.name).join(', '));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses an unknown flag', async () => {
+    const result = await createStarter([join(dir, 'app'), '--templat', 'crm-sync']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--templat'");
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('without a TTY, asks for nothing and says the directory is missing', async () => {
+    const result = await createStarter(['--no-install']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing the project directory');
+  });
+
+  it('writes into an existing empty directory', async () => {
+    const target = join(dir, 'empty');
+    mkdirSync(target);
+    const result = await createStarter([target, '--template', 'ticket-routing', '--no-install']);
+    expect(result.code).toBe(0);
+    expect(readdirSync(target)).toContain('routing-rules.json');
+  });
+});
