@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { EventPattern } from '../events/index.js';
+import { createSqliteStore, type DeliveryStore } from '../store/index.js';
+import { createBackoff } from './backoff.js';
+import { dispatch, type DispatchDeps } from './dispatch.js';
+import { fetchHandler } from './fetch-adapter.js';
+import { createDeliveryHandler, type DeliveryInput } from './handle-delivery.js';
+import { HandlerRegistry } from './handler-registry.js';
+import type { ErrorListener, Handler } from './handler-types.js';
+import { nodeListener } from './node-adapter.js';
+import { receiverLogger } from './receiver-logger.js';
+import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
+import { accept, reject, type ReceiverResponse } from './receiver-response.js';
+import { Worker } from './worker.js';
+
+export interface Receiver {
+  /** Adds a handler for an event name, `*` (also unknown events) or `ns.*`; `data` is typed by the event. */
+  on<P extends EventPattern>(pattern: P, handler: Handler<P>): Receiver;
+  /** Hears of each delivery that went dead (attempts used up, or data failing its event's schema). */
+  onError(listener: ErrorListener): Receiver;
+  /** The transport-agnostic core: headers and raw bytes in, status and JSON body out. */
+  handle(input: DeliveryInput): Promise<ReceiverResponse>;
+  /** Express middleware; reads the raw bytes itself, so mount it before any body parser. */
+  middleware(): RequestHandler;
+  /** A fetch-standard handler for other frameworks. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** A node:http listener: `http.createServer(receiver.listener)`. */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Starts the worker: claims due rows (also those a dead process left behind) now and periodically. */
+  start(): Promise<void>;
+  /** Resolves when nothing is due and no handler is running (future retries do not count). */
+  idle(): Promise<void>;
+  /** Graceful: refuses new deliveries (503, the service retries), lets running handlers finish, closes a store it opened. */
+  close(): Promise<void>;
+  /** The delivery store, for listing and replaying (the CLI uses it). */
+  readonly store: DeliveryStore;
+  readonly log: Logger;
+}
+
+/**
+ * A verified, deduplicated, durable webhook receiver: each delivery is checked, committed to the store
+ * and acked; handlers run afterwards from the store with retries, so nothing acked is lost.
+ * @example
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, dbPath: './deliveries.db' });
+ * receiver.on('ticket.created', async ({ data, log }) => log.info({ ticket: data.id }, 'new ticket'));
+ * app.post('/webhooks', receiver.middleware());
+ * await receiver.start();
+ */
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const resolved = resolveOptions(options);
+  const log = receiverLogger(options.logger);
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? createSqliteStore({ path: options.dbPath!, durability: options.durability });
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const registry = new HandlerRegistry();
+  const errorListeners: ErrorListener[] = [];
+  const deps: DispatchDeps = { options: resolved, store, registry, errorListeners, backoff: createBackoff(options.backoff), owner, log };
+  const worker = new Worker({ store, run: (record) => dispatch(record, deps), owner, log, ...resolved });
+  let started = false;
+  let closing: Promise<void> | undefined;
+  let warnedNotStarted = false;
+
+  /** processBeforeResponse: run the handlers now; a failure answers 500 so the service's retry runs them again. */
+  async function processNow(deliveryId: string, inserted: boolean): Promise<ReceiverResponse> {
+    const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now: resolved.now() });
+    if (!record) {
+      const row = await store.get(deliveryId);
+      if (row?.status === 'done') return accept(deliveryId, true, true);
+      if (row?.status === 'dead') return accept(deliveryId, true, false);
+      return reject(503, 'DELIVERY_IN_PROGRESS', 'Another request is running this delivery\'s handlers; the service will retry');
+    }
+    const result = await dispatch(record, deps);
+    if (result.outcome === 'done') return accept(deliveryId, !inserted, true);
+    return reject(500, 'HANDLER_FAILED', `The handlers failed (${result.outcome === 'dead' ? 'dead, see onError' : 'will be retried by the service'})`);
+  }
+
+  async function afterRecord(deliveryId: string, inserted: boolean): Promise<ReceiverResponse> {
+    if (resolved.processBeforeResponse) {
+      try {
+        return await processNow(deliveryId, inserted);
+      } catch (error) {
+        log.error({ err: error, deliveryId }, 'could not run a delivery before responding');
+        return reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be processed; the service will retry');
+      }
+    }
+    if (started) worker.wake();
+    else if (!warnedNotStarted && inserted) {
+      warnedNotStarted = true;
+      log.warn('a delivery was stored but receiver.start() has not been called, so no handler runs yet');
+    }
+    return accept(deliveryId, !inserted);
+  }
+
+  const handle = createDeliveryHandler({ options: resolved, store, log, isClosing: () => closing !== undefined, afterRecord });
+
+  const receiver: Receiver = {
+    on(pattern, handler) {
+      registry.add(pattern, handler);
+      return receiver;
+    },
+    onError(listener) {
+      if (typeof listener !== 'function') throw new TypeError(`Expected an onError listener function, got ${typeof listener}`);
+      errorListeners.push(listener);
+      return receiver;
+    },
+    handle,
+    middleware: () => nodeListener(handle, resolved.maxBodyBytes, log, true) as RequestHandler,
+    fetch: fetchHandler(handle, resolved.maxBodyBytes, log),
+    listener: nodeListener(handle, resolved.maxBodyBytes, log),
+    async start() {
+      if (closing) throw new Error('This receiver is closed; create a new one');
+      started = true;
+      worker.start();
+      log.info({ owner, concurrency: resolved.concurrency, processBeforeResponse: resolved.processBeforeResponse }, 'receiver started');
+    },
+    idle: () => worker.idle(),
+    close() {
+      closing ??= (async () => {
+        await worker.stop();
+        if (ownsStore) await store.close();
+        log.info('receiver closed');
+      })();
+      return closing;
+    },
+    store,
+    log,
+  };
+  return receiver;
+}

@@ -1,0 +1,117 @@
+import type { Logger } from 'pino';
+import { Envelope, eventSchemas, isEventName } from '../events/index.js';
+import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
+import type { ErrorListener, HandlerContext } from './handler-types.js';
+import type { HandlerRegistry } from './handler-registry.js';
+import { isPermanent, ReceiverError } from './receiver-error.js';
+import type { ResolvedOptions } from './receiver-options.js';
+
+export interface DispatchDeps {
+  options: ResolvedOptions;
+  store: DeliveryStore;
+  registry: HandlerRegistry;
+  errorListeners: readonly ErrorListener[];
+  backoff: (attempt: number) => number;
+  owner: string;
+  log: Logger;
+}
+
+export type DispatchResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
+
+function problem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Parses the stored body and applies the event's schema; a failure here is permanent (dead at once). */
+function buildContext(record: DeliveryRecord, base: Omit<HandlerContext, 'known' | 'event' | 'data' | 'envelope'>): HandlerContext {
+  let envelope: Envelope;
+  try {
+    envelope = Envelope.parse(JSON.parse(Buffer.from(record.body).toString('utf8')));
+  } catch (error) {
+    throw new ReceiverError('STORED_BODY_UNREADABLE', `Stored body of ${record.id} is not an envelope`, { cause: error });
+  }
+  const event = envelope.event;
+  if (!isEventName(event)) return { ...base, envelope, known: false, event, data: envelope.data };
+  const data = eventSchemas[event].safeParse(envelope.data);
+  if (!data.success) {
+    throw new ReceiverError('EVENT_SCHEMA_MISMATCH', `${event} data does not match its schema: ${problem(data.error)}`, { cause: data.error });
+  }
+  return { ...base, envelope, known: true, event, data: data.data } as HandlerContext;
+}
+
+/** Runs every matching handler in registration order, all of them within one timeout. */
+async function runHandlers(context: HandlerContext, handlers: ((c: HandlerContext) => unknown)[], timeoutMs: number, abort: AbortController): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, rejectTimeout) => {
+    timer = setTimeout(() => {
+      const error = new ReceiverError('HANDLER_TIMEOUT', `Handlers for ${context.event} took longer than ${timeoutMs} ms (handlerTimeoutMs)`);
+      abort.abort(error);
+      rejectTimeout(error);
+    }, timeoutMs);
+  });
+  const run = (async () => {
+    for (const handler of handlers) await handler(context);
+  })();
+  try {
+    await Promise.race([run, timeout]);
+  } catch (error) {
+    if (error instanceof ReceiverError) throw error;
+    throw new ReceiverError('HANDLER_FAILED', `A handler for ${context.event} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    // A handler that ignores the signal keeps running after a timeout; its result no longer counts.
+    run.catch(() => undefined);
+  }
+}
+
+/**
+ * One attempt at one claimed delivery: build the typed context, run the handlers, then settle the row:
+ * done, failed with a retry time (backoff with jitter), or dead (permanent failure or attempts used up),
+ * in which case `onError` hears of it. Never throws: a store failure leaves the lease to expire and retry.
+ */
+export async function dispatch(record: DeliveryRecord, deps: DispatchDeps): Promise<DispatchResult> {
+  const { options, store, owner } = deps;
+  const attempt = record.attempts;
+  const log = deps.log.child({ deliveryId: record.id, event: record.event, attempt });
+  const abort = new AbortController();
+  try {
+    if (attempt > options.maxAttempts) {
+      throw new ReceiverError('ATTEMPTS_EXHAUSTED', `Gave up after ${attempt - 1} attempts; the last one never finished (the process stopped during it)`);
+    }
+    const context = buildContext(record, { deliveryId: record.id, attempt, receivedAt: new Date(record.receivedAt), log, signal: abort.signal });
+    await runHandlers(context, deps.registry.matching(record.event), options.handlerTimeoutMs, abort);
+  } catch (error) {
+    const failure = error instanceof ReceiverError ? error : new ReceiverError('HANDLER_FAILED', String(error), { cause: error });
+    const dead = isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts;
+    const now = options.now();
+    const retryAt = now + deps.backoff(attempt);
+    try {
+      await store.fail(record.id, owner, dead ? { error: failure.message, dead: true, now } : { error: failure.message, retryAt, now });
+    } catch (storeError) {
+      log.error({ err: storeError }, 'could not record a failed attempt; the lease will expire and the delivery run again');
+    }
+    if (!dead) {
+      log.warn({ err: failure, retryInMs: retryAt - now }, `attempt ${attempt} failed; retrying`);
+      return { outcome: 'failed', retryAt };
+    }
+    log.error({ err: failure }, `delivery is dead after attempt ${attempt}: ${failure.message}`);
+    for (const listener of deps.errorListeners) {
+      try {
+        await listener(failure, { deliveryId: record.id, event: record.event, attempt });
+      } catch (listenerError) {
+        log.error({ err: listenerError }, 'an onError listener threw');
+      }
+    }
+    return { outcome: 'dead' };
+  }
+  try {
+    if (!(await store.complete(record.id, owner, options.now()))) log.warn('finished, but the lease had passed to another worker');
+  } catch (storeError) {
+    log.error({ err: storeError }, 'could not mark a delivery done; it will run again when its lease expires');
+  }
+  log.debug('delivery done');
+  return { outcome: 'done' };
+}

@@ -1,0 +1,28 @@
+import { isEventName, isEventPattern, matchesPattern, type EventPattern } from '../events/index.js';
+import type { Handler, HandlerContext } from './handler-types.js';
+
+type AnyHandler = (context: HandlerContext<'*'>) => unknown;
+
+/** Handlers by pattern, in registration order. */
+export class HandlerRegistry {
+  private readonly entries: { pattern: string; handler: AnyHandler }[] = [];
+
+  add<P extends EventPattern>(pattern: P, handler: Handler<P>): void {
+    if (typeof pattern !== 'string' || !isEventPattern(pattern)) {
+      throw new TypeError(`Expected an event name, \`*\` or one of message.* conversation.* contact.* ticket.* template.*, got \`${String(pattern)}\``);
+    }
+    if (typeof handler !== 'function') throw new TypeError(`Expected a handler function for \`${pattern}\`, got ${typeof handler}`);
+    this.entries.push({ pattern, handler: handler as AnyHandler });
+  }
+
+  /**
+   * Known events go to every matching pattern. Unknown events go to `*` and to an exact-name handler
+   * only: a `message.*` handler is typed for the known message events and must not see a stranger.
+   */
+  matching(event: string): AnyHandler[] {
+    const known = isEventName(event);
+    return this.entries
+      .filter((e) => (known ? matchesPattern(e.pattern, event) : e.pattern === '*' || e.pattern === event))
+      .map((e) => e.handler);
+  }
+}

@@ -1,0 +1,23 @@
+export { createReceiver, type Receiver } from './create-receiver.js';
+export { type ReceiverOptions } from './receiver-options.js';
+export { type BackoffOptions, createBackoff } from './backoff.js';
+export { type DeliveryInput, type HeaderInput } from './handle-delivery.js';
+export {
+  type Handler,
+  type HandlerContext,
+  type KnownEventContext,
+  type UnknownEventContext,
+  type ErrorListener,
+  type ErrorInfo,
+} from './handler-types.js';
+export { ReceiverError, type ReceiverErrorCode } from './receiver-error.js';
+export { type ReceiverResponse, type RejectionCode, type Accepted, type Rejected } from './receiver-response.js';
+export { REDACT_PATHS } from './receiver-logger.js';
+export {
+  createSqliteStore,
+  type DeliveryStore,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type DeliverySummary,
+  type SqliteStoreOptions,
+} from '../store/index.js';

@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
+import type { DeliveryStore, Durability } from '../store/index.js';
+import { type BackoffOptions } from './backoff.js';
+
+export interface ReceiverOptions {
+  /** The endpoint's `whsec_…` secret. Pass this or `secrets`. */
+  secret?: string;
+  /** Several secrets during a rotation (old and new both verify), or an async provider. */
+  secrets?: SecretSource;
+  /** Where deliveries are kept. Pass this (e.g. a PostgreSQL store) or `dbPath`. */
+  store?: DeliveryStore;
+  /** A SQLite file for the built-in store; the receiver opens it and closes it on close(). */
+  dbPath?: string;
+  /** Durability of the store opened from `dbPath` (see createSqliteStore). @default 'full' */
+  durability?: Durability;
+  /** How far the signed timestamp may be from our clock, either way (the replay window). @default 300 */
+  toleranceSeconds?: number;
+  /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** Handlers running at once; the worker claims only as many rows as this leaves room for. @default 10 */
+  concurrency?: number;
+  /** Attempts before a delivery is dead (and `onError` hears of it). @default 5 */
+  maxAttempts?: number;
+  /** Delay before retry n: exponential with jitter, or your own function of the attempt number. @default { baseMs: 2000, factor: 4, maxMs: 600000 } */
+  backoff?: BackoffOptions | ((attempt: number) => number);
+  /** One attempt (all matching handlers) longer than this fails with HANDLER_TIMEOUT. @default 30000, or 7000 with processBeforeResponse */
+  handlerTimeoutMs?: number;
+  /** How often the worker looks for due retries, expired leases and rows other processes stored. @default 1000 */
+  pollIntervalMs?: number;
+  /** A pino logger; the receiver adds redaction of secrets and signatures. @default pino at LOG_LEVEL or 'info' */
+  logger?: Logger;
+  /**
+   * For hosts that freeze after the response (serverless): run the handlers before answering, under the
+   * service's 8 s deadline. A failure answers 500 so the service retries, and that retry is processed.
+   * @default false
+   */
+  processBeforeResponse?: boolean;
+  /** Milliseconds since the epoch; injectable for tests. @default Date.now */
+  now?: () => number;
+}
+
+/** The service abandons a delivery after 8 s; in processBeforeResponse mode handlers must finish well before. */
+const SERVICE_DEADLINE_MS = 8000;
+const MAX_BEFORE_RESPONSE_TIMEOUT_MS = SERVICE_DEADLINE_MS - 500;
+
+export interface ResolvedOptions {
+  secrets: SecretSource;
+  toleranceSeconds: number;
+  maxBodyBytes: number;
+  concurrency: number;
+  maxAttempts: number;
+  handlerTimeoutMs: number;
+  /** A lease outlives the handler timeout, so a live worker never loses a row it is still running. */
+  leaseMs: number;
+  pollIntervalMs: number;
+  processBeforeResponse: boolean;
+  now: () => number;
+}
+
+function number(name: string, value: unknown, fallback: number, { integer = true, min = 1 } = {}): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new TypeError(`Expected \`${name}\` to be ${integer ? 'an integer' : 'a number'} from ${min} and up, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
+  if ((options.secret === undefined) === (options.secrets === undefined)) {
+    throw new TypeError('Pass exactly one of `secret` (the endpoint\'s whsec_… value) or `secrets` (several, or a provider)');
+  }
+  if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === '')) {
+    throw new TypeError('Expected `secret` to be the endpoint\'s whsec_… secret, got an empty or non-string value');
+  }
+  if ((options.store === undefined) === (options.dbPath === undefined)) {
+    throw new TypeError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
+  }
+  const processBeforeResponse = options.processBeforeResponse === true;
+  const handlerTimeoutMs = number('handlerTimeoutMs', options.handlerTimeoutMs, processBeforeResponse ? 7000 : 30_000);
+  if (processBeforeResponse && handlerTimeoutMs > MAX_BEFORE_RESPONSE_TIMEOUT_MS) {
+    throw new TypeError(`With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``);
+  }
+  return {
+    secrets: options.secret ?? options.secrets!,
+    toleranceSeconds: number('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, { min: 0 }),
+    maxBodyBytes: number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
+    concurrency: number('concurrency', options.concurrency, 10),
+    maxAttempts: number('maxAttempts', options.maxAttempts, 5),
+    handlerTimeoutMs,
+    leaseMs: handlerTimeoutMs + 30_000,
+    pollIntervalMs: number('pollIntervalMs', options.pollIntervalMs, 1000),
+    processBeforeResponse,
+    now: options.now ?? Date.now,
+  };
+}

@@ -1,0 +1,54 @@
+/** What the receiver answers the service; the adapters turn it into an HTTP response. */
+export type RejectionCode =
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'SIGNATURE_MISSING'
+  | 'SIGNATURE_MALFORMED'
+  | 'TIMESTAMP_MISSING'
+  | 'TIMESTAMP_MALFORMED'
+  | 'TIMESTAMP_OUT_OF_TOLERANCE'
+  | 'SIGNATURE_MISMATCH'
+  | 'DELIVERY_ID_MISSING'
+  | 'DELIVERY_ID_MALFORMED'
+  | 'MALFORMED_JSON'
+  | 'INVALID_ENVELOPE'
+  | 'BODY_ALREADY_PARSED'
+  | 'SECRETS_UNAVAILABLE'
+  | 'STORE_UNAVAILABLE'
+  | 'RECEIVER_CLOSING'
+  | 'DELIVERY_IN_PROGRESS'
+  | 'HANDLER_FAILED';
+
+export interface Accepted {
+  received: true;
+  delivery_id: string;
+  /** True when this id was already stored: a retry of a delivery we have. */
+  duplicate: boolean;
+  /** processBeforeResponse only: the handlers ran (now or before) and succeeded. */
+  processed?: boolean;
+}
+
+export interface Rejected {
+  error: { code: RejectionCode; message: string };
+}
+
+export interface ReceiverResponse {
+  status: number;
+  body: Accepted | Rejected;
+  headers?: Record<string, string>;
+}
+
+export function reject(status: number, code: RejectionCode, message: string, headers?: Record<string, string>): ReceiverResponse {
+  return { status, body: { error: { code, message } }, ...(headers && { headers }) };
+}
+
+export function accept(deliveryId: string, duplicate: boolean, processed?: boolean): ReceiverResponse {
+  return { status: 200, body: { received: true, delivery_id: deliveryId, duplicate, ...(processed !== undefined && { processed }) } };
+}
+
+export const tooLarge = (maxBodyBytes: number): ReceiverResponse =>
+  reject(413, 'PAYLOAD_TOO_LARGE', `Body is over the receiver's limit of ${maxBodyBytes} bytes (maxBodyBytes)`, { connection: 'close' });
+
+export const methodNotAllowed = (method: string | undefined): ReceiverResponse =>
+  reject(405, 'METHOD_NOT_ALLOWED', `Deliveries are POSTed; got ${String(method)}`, { allow: 'POST' });

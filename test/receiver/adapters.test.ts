@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import express from 'express';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import { createSqliteStore } from '../../src/store/index.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { tempDir } from '../store/temp-dir.js';
+import { capturingLogger, expressApp, post, SECRET, silent, testReceiver } from './harness.js';
+
+let dir: ReturnType<typeof tempDir>;
+let receiver: Receiver;
+beforeEach(() => {
+  dir = tempDir();
+  receiver = testReceiver(dir.path('r.db'));
+});
+afterEach(async () => {
+  await receiver.close();
+  dir.remove();
+});
+
+describe('Express middleware', () => {
+  it('mounted after express.json() answers 500 saying how to mount it, and stores nothing', async () => {
+    const app = express().use(express.json()).post('/webhooks', receiver.middleware());
+    const res = await post(app, signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(500);
+    expect(res.body.error.code).toBe('BODY_ALREADY_PARSED');
+    expect(res.body.error.message).toMatch(/before any body parser.*express\.raw/);
+    expect((await receiver.store.list()).data).toEqual([]);
+  });
+
+  it('accepts the exact bytes left by express.raw()', async () => {
+    const app = express().use(express.raw({ type: 'application/json' })).post('/webhooks', receiver.middleware());
+    await post(app, signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(200);
+    expect((await receiver.store.list()).data).toHaveLength(1);
+  });
+
+  it('works mounted under a prefix with app.use', async () => {
+    const app = express().use('/hooks/service', receiver.middleware());
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    await request(app).post('/hooks/service').set(delivery.headers).send(delivery.body).expect(200);
+  });
+
+  it('answers 503 when the store cannot write (locked by another process), so the service retries', async () => {
+    const store = createSqliteStore({ path: dir.path('locked.db'), busyTimeoutMs: 20 });
+    const locked = createReceiver({ secret: SECRET, store, logger: silent });
+    const other = new Database(dir.path('locked.db'));
+    other.exec('BEGIN IMMEDIATE');
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await post(expressApp(locked), delivery).expect(503);
+    expect(res.body.error.code).toBe('STORE_UNAVAILABLE');
+    other.exec('ROLLBACK');
+    other.close();
+    await post(expressApp(locked), delivery).expect(200);
+    await locked.close();
+    await store.close();
+  });
+});
+
+describe('node:http listener', () => {
+  let server: Server;
+  let port: number;
+  beforeEach(async () => {
+    server = createServer(receiver.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('accepts a signed delivery', async () => {
+    const delivery = signedDelivery({ secret: SECRET, event: 'contact.opted_out' });
+    const res = await fetch(`http://127.0.0.1:${port}/anything`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ delivery_id: delivery.deliveryId, duplicate: false });
+  });
+
+  it('refuses a chunked body (no Content-Length) as soon as it passes the limit', async () => {
+    const delivery = signedDelivery({ secret: SECRET, event: 'message.received' });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ port, method: 'POST', headers: { ...delivery.headers, 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      // 2 MiB in chunks: more than the 1 MiB default limit.
+      for (let i = 0; i < 32; i++) req.write('x'.repeat(64 * 1024));
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect((await receiver.store.list()).data).toEqual([]);
+  });
+});
+
+describe('fetch-standard handler', () => {
+  const requestFor = (delivery: { body: string; headers: Record<string, string> }, init: RequestInit = {}) =>
+    new Request('http://localhost/webhooks', { method: 'POST', headers: delivery.headers, body: delivery.body, ...init });
+
+  it('accepts a signed delivery and dedupes its retry', async () => {
+    const delivery = signedDelivery({ secret: SECRET, event: 'template.status_update' });
+    expect((await receiver.fetch(requestFor(delivery))).status).toBe(200);
+    expect(await (await receiver.fetch(requestFor(delivery))).json()).toMatchObject({ duplicate: true });
+  });
+
+  it('answers 401 with the error envelope for a bad signature, and 405 for a GET', async () => {
+    const res = await receiver.fetch(requestFor(signedDelivery({ secret: 'whsec_other', event: 'ticket.closed' })));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: { code: 'SIGNATURE_MISMATCH', message: expect.stringMatching(/raw request bytes/) } });
+    expect((await receiver.fetch(new Request('http://localhost/webhooks'))).status).toBe(405);
+  });
+
+  it('answers 413 for a streamed body over the limit', async () => {
+    const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 100 });
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.closed' });
+    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(delivery.body)), c.close()) });
+    const res = await small.fetch(requestFor(delivery, { body: stream, duplex: 'half' } as RequestInit));
+    expect(res.status).toBe(413);
+    await small.close();
+  });
+});
+
+describe('logs', () => {
+  it('say why a request was rejected and never contain the secret or a signature', async () => {
+    const log = capturingLogger();
+    const logged = testReceiver(dir.path('log.db'), { logger: log.logger });
+    logged.on('*', ({ log: handlerLog }) => handlerLog.info({ signature: 'sha256=leak', secret: SECRET }, 'handler ran'));
+    await logged.start();
+    const app = expressApp(logged);
+    const good = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    await post(app, good).expect(200);
+    await post(app, signedDelivery({ secret: 'whsec_wrong_secret', event: 'ticket.created' })).expect(401);
+    await logged.idle();
+    await logged.close();
+    const text = log.text();
+    expect(text).toContain('SIGNATURE_MISMATCH');
+    expect(text).toContain('handler ran');
+    for (const secretThing of [SECRET, 'whsec_wrong_secret', good.headers['x-service-signature'].slice(7), 'sha256=leak']) {
+      expect(text).not.toContain(secretThing);
+    }
+  });
+});

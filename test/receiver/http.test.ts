@@ -1,0 +1,103 @@
+import Database from 'better-sqlite3';
+import express from 'express';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Receiver } from '../../src/receiver/index.js';
+import { createSqliteStore } from '../../src/store/index.js';
+import { signedDelivery, signedHeaders } from '../../src/testing/index.js';
+import { tempDir } from '../store/temp-dir.js';
+import { capturingLogger, expressApp, post, SECRET, testReceiver } from './harness.js';
+
+let dir: ReturnType<typeof tempDir>;
+let receiver: Receiver;
+let app: express.Express;
+let runs: string[];
+let log: ReturnType<typeof capturingLogger>;
+
+beforeEach(async () => {
+  dir = tempDir();
+  log = capturingLogger();
+  runs = [];
+  receiver = testReceiver(dir.path('r.db'), { logger: log.logger, maxBodyBytes: 4096 });
+  receiver.on('*', ({ deliveryId }) => void runs.push(deliveryId));
+  await receiver.start();
+  app = expressApp(receiver);
+});
+afterEach(async () => {
+  await receiver.close();
+  dir.remove();
+});
+
+const rows = async () => (await receiver.store.list()).data;
+
+describe('a valid delivery', () => {
+  it('is stored, acked with 200 and handled', async () => {
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await post(app, delivery).expect(200);
+    expect(res.body).toEqual({ received: true, delivery_id: delivery.deliveryId, duplicate: false });
+    await receiver.idle();
+    expect(runs).toEqual([delivery.deliveryId]);
+    const row = await receiver.store.get(delivery.deliveryId);
+    expect(row).toMatchObject({ status: 'done', event: 'ticket.created', signature: delivery.headers['x-service-signature'] });
+    expect(Buffer.from(row!.body).toString()).toBe(delivery.body);
+  });
+
+  it('sent again, is acked as a duplicate and handled once', async () => {
+    const delivery = signedDelivery({ secret: SECRET, event: 'message.received' });
+    await post(app, delivery).expect(200);
+    const again = await post(app, delivery).expect(200);
+    expect(again.body).toMatchObject({ duplicate: true });
+    await receiver.idle();
+    expect(runs).toEqual([delivery.deliveryId]);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('signed with the older of two secrets during a rotation is accepted', async () => {
+    const rotating = testReceiver(dir.path('rot.db'), { secret: undefined, secrets: ['whsec_new_one', SECRET], logger: log.logger });
+    await post(expressApp(rotating), signedDelivery({ secret: SECRET, event: 'contact.updated' })).expect(200);
+    await rotating.close();
+    expect(log.records().some((r) => r.secretIndex === 1)).toBe(true);
+  });
+});
+
+describe('a rejected request writes no row and calls no handler', () => {
+  const valid = () => signedDelivery({ secret: SECRET, event: 'message.received' });
+  const now = Math.floor(Date.now() / 1000);
+  const cases: [string, () => PromiseLike<{ status: number; body: unknown }>, number, string][] = [
+    ['a tampered body', () => { const d = valid(); return post(app, { ...d, body: d.body.replace('blue', 'red') }); }, 401, 'SIGNATURE_MISMATCH'],
+    ['the wrong secret', () => post(app, signedDelivery({ secret: 'whsec_wrong', event: 'message.received' })), 401, 'SIGNATURE_MISMATCH'],
+    ['a stale timestamp', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now - 301 })), 401, 'TIMESTAMP_OUT_OF_TOLERANCE'],
+    ['a future timestamp', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now + 400 })), 401, 'TIMESTAMP_OUT_OF_TOLERANCE'],
+    ['no signature header', () => post(app, valid(), { 'x-service-signature': undefined }), 401, 'SIGNATURE_MISSING'],
+    ['no timestamp header', () => post(app, valid(), { 'x-service-timestamp': undefined }), 401, 'TIMESTAMP_MISSING'],
+    ['a 12 KB signature header', () => post(app, valid(), { 'x-service-signature': 'sha256=' + 'a'.repeat(12 * 1024) }), 401, 'SIGNATURE_MALFORMED'],
+    ['a unicode timestamp', () => post(app, valid(), { 'x-service-timestamp': encodeURIComponent('١٧٦٣٦٨٣٢٠٠') }), 401, 'TIMESTAMP_MALFORMED'],
+    ['no delivery id', () => post(app, valid(), { 'x-service-delivery': undefined }), 400, 'DELIVERY_ID_MISSING'],
+    ['a hostile delivery id', () => post(app, valid(), { 'x-service-delivery': 'dlv_../../etc;drop' }), 400, 'DELIVERY_ID_MALFORMED'],
+    ['malformed JSON', () => post(app, signedDelivery({ secret: SECRET, envelope: '{"event": "message.received",' })), 400, 'MALFORMED_JSON'],
+    // Through the core: the HTTP client would re-encode these bytes.
+    ['invalid UTF-8', () => { const rawBody = Buffer.from([0x7b, 0xff, 0x7d]); return receiver.handle({ headers: signedHeaders({ secret: SECRET, body: rawBody }), rawBody }); }, 400, 'MALFORMED_JSON'],
+    ['a JSON array', () => post(app, signedDelivery({ secret: SECRET, envelope: '[1,2]' })), 400, 'INVALID_ENVELOPE'],
+    ['an envelope without event', () => post(app, signedDelivery({ secret: SECRET, envelope: { data: {} } })), 400, 'INVALID_ENVELOPE'],
+    ['an envelope whose data is not an object', () => post(app, signedDelivery({ secret: SECRET, envelope: { event: 'ticket.created', data: 'x' } })), 400, 'INVALID_ENVELOPE'],
+    ['a body over the limit', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', overrides: { data: { content: 'x'.repeat(5000) } } })), 413, 'PAYLOAD_TOO_LARGE'],
+    ['a text/plain body', () => post(app, valid(), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['no content type', () => post(app, valid(), { 'content-type': undefined }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ];
+
+  it.each(cases)('%s', async (_name, send, status, code) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+    await receiver.idle();
+    expect(await rows()).toEqual([]);
+    expect(runs).toEqual([]);
+    expect(log.records().some((r) => r.code === code && String(r.msg).startsWith('rejected delivery'))).toBe(true);
+  });
+
+  it('a GET is 405 with Allow: POST', async () => {
+    const app2 = express().use('/webhooks', receiver.middleware());
+    const res = await request(app2).get('/webhooks').expect(405);
+    expect(res.headers.allow).toBe('POST');
+  });
+});
