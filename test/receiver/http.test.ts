@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
 import express from 'express';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver } from '../../src/receiver/index.js';
-import { createSqliteStore } from '../../src/store/index.js';
 import { signedDelivery, signedHeaders } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
 import { capturingLogger, expressApp, post, SECRET, testReceiver } from './harness.js';
