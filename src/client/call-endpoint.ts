@@ -1,0 +1,85 @@
+import { type EndpointDef } from '../api/endpoint.js';
+import { apiErrorFrom } from './api-error-from.js';
+import { ApiPromise, type WithResponse } from './api-promise.js';
+import { type ClientSettings, checkRequestOptions, type RequestOptions } from './client-options.js';
+import { type FieldIssue, ResponseValidationError } from './client-errors.js';
+import { type Page, PagePromise } from './page-promise.js';
+import { prepareInput } from './prepare-input.js';
+import { type RawResponse, responseMeta } from './response-meta.js';
+import { send } from './transport.js';
+
+function appendQuery(url: URL, query: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      url.searchParams.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+  }
+}
+
+function encodeBody(def: EndpointDef, body: Record<string, unknown>): { body: string | FormData; contentType?: string } {
+  if (!def.multipart) return { body: JSON.stringify(body), contentType: 'application/json' };
+  // fetch writes the multipart boundary into Content-Type itself.
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    form.append(key, value instanceof Blob ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return { body: form };
+}
+
+function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boolean): unknown {
+  if (raw.body === undefined && raw.status === 204) return undefined;
+  if (!validate) return raw.body;
+  const requestId = raw.headers.get('x-request-id');
+  const result = def.response.safeParse(raw.body);
+  if (result.success) return result.data;
+  const issues: FieldIssue[] = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  throw new ResponseValidationError('INVALID_RESPONSE', id, { status: raw.status, requestId, issues });
+}
+
+async function perform(settings: ClientSettings, id: string, def: EndpointDef, input: unknown, options: RequestOptions): Promise<WithResponse<unknown>> {
+  checkRequestOptions(options);
+  const prepared = prepareInput(id, def, input);
+  const url = new URL(settings.baseUrl + prepared.path);
+  appendQuery(url, prepared.query);
+
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...prepared.headers };
+  if (def.auth !== false) headers.authorization = `Bearer ${settings.apiKey}`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  let body: string | FormData | undefined;
+  if (prepared.body !== undefined) {
+    const encoded = encodeBody(def, prepared.body);
+    body = encoded.body;
+    if (encoded.contentType) headers['content-type'] = encoded.contentType;
+  }
+
+  const raw = await send(
+    {
+      endpoint: id,
+      method: def.method,
+      url: url.href,
+      headers,
+      body,
+      replaySafe: def.method !== 'POST' || headers['idempotency-key'] !== undefined,
+    },
+    { ...settings, timeoutMs: options.timeoutMs ?? settings.timeoutMs, maxRetries: options.maxRetries ?? settings.maxRetries },
+    options.signal,
+  );
+  if (raw.status < 200 || raw.status > 299) throw apiErrorFrom(raw);
+  const data = parseData(id, def, raw, settings.validateResponses);
+  return { data, response: responseMeta(raw, headers['idempotency-key'] ?? null) };
+}
+
+/** Runs one method call of the table: an ApiPromise, or a PagePromise for paginated routes. */
+export function callEndpoint(settings: ClientSettings, id: string, def: EndpointDef, input: unknown, options: RequestOptions = {}): ApiPromise<unknown> {
+  const first = perform(settings, id, def, input, options);
+  if (!def.paginated) return new ApiPromise(first);
+  const base = typeof input === 'object' && input !== null ? input : {};
+  return new PagePromise(first as Promise<WithResponse<Page<unknown>>>, {
+    endpoint: id,
+    maxPages: settings.maxPages,
+    logger: settings.logger,
+    next: (cursor) => perform(settings, id, def, { ...base, cursor }, options) as Promise<WithResponse<Page<unknown>>>,
+  });
+}

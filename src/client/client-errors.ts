@@ -1,0 +1,86 @@
+import { ConvoKitError } from '../errors.js';
+
+/** One failing field: `path` as the caller wrote it (`media.url`, `buttons[2]`, `ifMatch`). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+function listIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');
+}
+
+/** The input of a call fails the contract's schemas; nothing was sent. */
+export class ValidationError extends ConvoKitError<'INVALID_INPUT'> {
+  readonly endpoint: string;
+  readonly issues: readonly FieldIssue[];
+
+  constructor(endpoint: string, issues: readonly FieldIssue[]) {
+    super('INVALID_INPUT', `Invalid input for ${endpoint}, nothing was sent: ${listIssues(issues)}`);
+    this.endpoint = endpoint;
+    this.issues = issues;
+  }
+}
+
+/**
+ * A 2xx answer that is not what the contract declares (not JSON, too large, or off-schema). Thrown rather
+ * than returned so that a value typed as `Ticket` is a ticket: a mismatch surfaces here, next to its
+ * cause and its request id, instead of as an `undefined` far away in the caller's code.
+ */
+export class ResponseValidationError extends ConvoKitError<'INVALID_RESPONSE' | 'RESPONSE_TOO_LARGE'> {
+  readonly endpoint: string;
+  readonly status: number;
+  readonly requestId: string | null;
+  readonly issues: readonly FieldIssue[];
+
+  constructor(
+    code: 'INVALID_RESPONSE' | 'RESPONSE_TOO_LARGE',
+    endpoint: string,
+    detail: { status: number; requestId: string | null; issues?: readonly FieldIssue[]; message?: string },
+  ) {
+    const issues = detail.issues ?? [];
+    const what = detail.message ?? listIssues(issues);
+    super(code, `Response of ${endpoint} (HTTP ${detail.status}, request ${detail.requestId ?? 'without id'}) does not match the contract: ${what}`);
+    this.endpoint = endpoint;
+    this.status = detail.status;
+    this.requestId = detail.requestId;
+    this.issues = issues;
+  }
+}
+
+/**
+ * The transport failed. `CONNECTION_REFUSED`: no byte reached the server (safe to retry anything).
+ * `CONNECTION_LOST`: the request may have reached the server, so a POST without Idempotency-Key may have acted.
+ */
+export class ConnectionError extends ConvoKitError<'CONNECTION_REFUSED' | 'CONNECTION_LOST'> {
+  readonly endpoint: string;
+  readonly attempts: number;
+
+  constructor(code: 'CONNECTION_REFUSED' | 'CONNECTION_LOST', endpoint: string, attempts: number, cause: unknown) {
+    const reason = cause instanceof Error ? describeCause(cause) : String(cause);
+    const sent = code === 'CONNECTION_REFUSED' ? 'the request was not sent' : 'the request may have reached the server';
+    super(code, `${endpoint} failed after ${attempts} attempt(s): ${reason} (${sent})`, { cause });
+    this.endpoint = endpoint;
+    this.attempts = attempts;
+  }
+}
+
+/** No complete answer within `timeoutMs` (per attempt); the request may have reached the server. */
+export class TimeoutError extends ConvoKitError<'TIMEOUT'> {
+  readonly endpoint: string;
+  readonly attempts: number;
+  readonly timeoutMs: number;
+
+  constructor(endpoint: string, attempts: number, timeoutMs: number) {
+    super('TIMEOUT', `${endpoint} got no answer within ${timeoutMs} ms (after ${attempts} attempt(s))`);
+    this.endpoint = endpoint;
+    this.attempts = attempts;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** undici hides the useful part (`ECONNREFUSED 127.0.0.1:4010`) in `cause`. */
+function describeCause(err: Error): string {
+  const inner = err.cause instanceof Error ? err.cause : undefined;
+  return inner ? `${err.message}: ${inner.message}` : err.message;
+}

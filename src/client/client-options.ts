@@ -1,0 +1,108 @@
+import { ConvoKitError } from '../errors.js';
+import { type ClientLogger, silentLogger } from './client-logger.js';
+import { normalizeBaseUrl } from './base-url.js';
+
+export interface ClientOptions {
+  /** `svc_live_…` or `svc_test_…`. Sent as `Authorization: Bearer …`; never logged. */
+  apiKey: string;
+  /**
+   * The service address: the bare origin, `…/v1` or `…/api/v1`.
+   * @default 'http://localhost:4010' (the emulator's default address)
+   */
+  baseUrl?: string;
+  /** Per attempt, from sending to the last byte of the answer. @default 30000 */
+  timeoutMs?: number;
+  /** Further attempts after the first, where a retry is safe. @default 2 */
+  maxRetries?: number;
+  /** First backoff ceiling; doubles per retry (full jitter draws below it). @default 500 */
+  backoffBaseMs?: number;
+  /** Largest backoff ceiling. @default 8000 */
+  backoffMaxMs?: number;
+  /** A 429 whose Retry-After is longer than this is not waited for: RateLimitError at once. @default 60000 */
+  maxRetryAfterMs?: number;
+  /** Largest answer body read; a larger one is a ResponseValidationError. @default 16777216 (16 MiB) */
+  maxResponseBytes?: number;
+  /** Largest number of pages one `for await` walk fetches before it stops (with a warning). @default 10000 */
+  maxPages?: number;
+  /**
+   * Parse every 2xx body with the route's response schema (unknown fields are kept) and throw
+   * ResponseValidationError on mismatch. Turn off only to tolerate a service ahead of this kit.
+   * @default true
+   */
+  validateResponses?: boolean;
+  /** A fetch-standard function, e.g. to add a proxy or instrumentation. @default globalThis.fetch */
+  fetch?: typeof globalThis.fetch;
+  /** pino-compatible; nothing is logged without one. @default a silent logger */
+  logger?: ClientLogger;
+  /** @default 'convo-kit-client/0.1.0' */
+  userAgent?: string;
+}
+
+/** Per-call options, the second argument of every method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** @default the client's `timeoutMs` */
+  timeoutMs?: number;
+  /** @default the client's `maxRetries` */
+  maxRetries?: number;
+  /** Extra request headers (e.g. `X-Request-ID` for correlation). */
+  headers?: Record<string, string>;
+}
+
+export type ClientSettings = Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>> & { apiKey: string; baseUrl: string };
+
+const KEY_PREFIXES = ['svc_live_', 'svc_test_'] as const;
+const DEFAULTS = {
+  baseUrl: 'http://localhost:4010',
+  timeoutMs: 30_000,
+  maxRetries: 2,
+  backoffBaseMs: 500,
+  backoffMaxMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  maxResponseBytes: 16 * 1024 * 1024,
+  maxPages: 10_000,
+  validateResponses: true,
+  userAgent: 'convo-kit-client/0.1.0',
+} as const;
+
+/** Throws naming the option and the value: ``Expected `timeoutMs` to be an integer from 1 to 600000, got `0` ``. */
+export function checkInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConvoKitError('INVALID_OPTION', `Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+export function isTestKey(apiKey: string): boolean {
+  return apiKey.startsWith('svc_test_');
+}
+
+export function resolveSettings(options: ClientOptions): ClientSettings {
+  const { apiKey } = options;
+  // The value is never quoted: an error message must not carry a key.
+  if (typeof apiKey !== 'string' || apiKey.length === 0 || /[^\x21-\x7e]/.test(apiKey)) {
+    throw new ConvoKitError('INVALID_OPTION', 'Expected `apiKey` to be a non-empty string of visible ASCII characters (svc_live_… or svc_test_…)');
+  }
+  const s = { ...DEFAULTS, fetch: globalThis.fetch, logger: silentLogger, ...stripUndefined(options), apiKey };
+  checkInteger('timeoutMs', s.timeoutMs, 1, 600_000);
+  checkInteger('maxRetries', s.maxRetries, 0, 10);
+  checkInteger('backoffBaseMs', s.backoffBaseMs, 0, 60_000);
+  checkInteger('backoffMaxMs', s.backoffMaxMs, 0, 600_000);
+  checkInteger('maxRetryAfterMs', s.maxRetryAfterMs, 0, 3_600_000);
+  checkInteger('maxResponseBytes', s.maxResponseBytes, 1, 1024 ** 3);
+  checkInteger('maxPages', s.maxPages, 1, 1_000_000);
+  if (typeof s.fetch !== 'function') throw new ConvoKitError('INVALID_OPTION', 'Expected `fetch` to be a function (Node 20+ has a global fetch)');
+  if (!KEY_PREFIXES.some((p) => apiKey.startsWith(p))) {
+    s.logger.warn({}, 'apiKey does not start with svc_live_ or svc_test_; the service will likely answer 401');
+  }
+  return { ...s, baseUrl: normalizeBaseUrl(s.baseUrl) };
+}
+
+export function checkRequestOptions(options: RequestOptions): void {
+  if (options.timeoutMs !== undefined) checkInteger('timeoutMs', options.timeoutMs, 1, 600_000);
+  if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, 10);
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

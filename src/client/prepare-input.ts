@@ -1,0 +1,89 @@
+import { type z } from 'zod';
+import { type EndpointDef } from '../api/endpoint.js';
+import { buildPath } from './build-path.js';
+import { type FieldIssue, ValidationError } from './client-errors.js';
+import { headerOptionName } from './header-options.js';
+
+/** A call's input, split by where it goes on the wire and validated. */
+export interface PreparedInput {
+  /** The path with its segments filled and percent-encoded. */
+  path: string;
+  query: Record<string, unknown>;
+  /** `undefined` when the route declares no body. */
+  body: Record<string, unknown> | undefined;
+  /** Contract headers (`if-match`) and Idempotency-Key, by wire name. */
+  headers: Record<string, string>;
+  idempotencyKey: string | null;
+}
+
+/** Spec, Send behavior 6. */
+const IDEMPOTENCY_KEY_MAX = 200;
+
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), prefix);
+}
+
+function acceptsUnknownKeys(schema: z.ZodObject | undefined): boolean {
+  const catchall = schema?._zod.def.catchall;
+  return catchall !== undefined && catchall._zod.def.type !== 'never';
+}
+
+function check(schema: z.ZodObject | undefined, value: Record<string, unknown>, issues: FieldIssue[], rename: (key: string) => string = (k) => k) {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data as Record<string, unknown>;
+  for (const issue of result.error.issues) {
+    const [first, ...rest] = issue.path;
+    issues.push({ path: formatPath(first === undefined ? '' : rename(String(first)), rest), message: issue.message });
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Splits the one input object of a call into path params, query, body and header options (the contract
+ * guarantees the keys do not collide), refuses keys the route does not know (a typo would otherwise be
+ * dropped silently), validates each part with its schema and throws one ValidationError naming every failure.
+ */
+export function prepareInput(id: string, def: EndpointDef, input: unknown): PreparedInput {
+  if (input !== undefined && !isPlainObject(input)) {
+    throw new ValidationError(id, [{ path: '', message: `expected an object, got ${Array.isArray(input) ? 'an array' : typeof input}` }]);
+  }
+  const issues: FieldIssue[] = [];
+  const parts = { params: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
+  const headerByOption = new Map(Object.keys(def.headers?.shape ?? {}).map((h) => [headerOptionName(h), h]));
+  const headerInput: Record<string, unknown> = {};
+  let idempotencyKey: string | null = null;
+
+  for (const [key, value] of Object.entries(input ?? {})) {
+    if (value === undefined) continue;
+    const header = headerByOption.get(key);
+    if (header !== undefined) headerInput[header] = value;
+    else if (key === 'idempotencyKey' && def.idempotencyKey === 'required') {
+      if (typeof value === 'string' && value.length >= 1 && value.length <= IDEMPOTENCY_KEY_MAX) idempotencyKey = value;
+      else issues.push({ path: key, message: `expected a string of 1 to ${IDEMPOTENCY_KEY_MAX} characters` });
+    } else if (def.params && key in def.params.shape) parts.params[key] = value;
+    else if (def.query && key in def.query.shape) parts.query[key] = value;
+    else if (def.body && (key in def.body.shape || acceptsUnknownKeys(def.body))) parts.body[key] = value;
+    else issues.push({ path: key, message: `unknown field for ${def.method} ${def.path}` });
+  }
+
+  const params = check(def.params, parts.params, issues);
+  const query = check(def.query, parts.query, issues);
+  const body = def.body ? check(def.body, parts.body, issues) : undefined;
+  const headerValues = check(def.headers, headerInput, issues, headerOptionName);
+  const { path, issues: pathIssues } = buildPath(def.path, params);
+  issues.push(...pathIssues.filter((p) => !issues.some((i) => i.path === p.path)));
+  if (issues.length > 0) throw new ValidationError(id, issues);
+
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headerValues)) if (value !== undefined) headers[name] = String(value);
+  if (def.idempotencyKey === 'required') {
+    idempotencyKey ??= globalThis.crypto.randomUUID();
+    headers['idempotency-key'] = idempotencyKey;
+  }
+  return { path, query, body, headers, idempotencyKey };
+}

@@ -1,0 +1,56 @@
+/** Statuses worth another attempt: rate limited, and the gateway/unavailable family. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+export interface BackoffSettings {
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  maxRetryAfterMs: number;
+}
+
+/**
+ * Exponential backoff with full jitter (a uniform draw in [0, min(cap, base * 2^retry)]), so that many
+ * clients rejected together do not come back together.
+ */
+export function backoffDelayMs(retry: number, settings: BackoffSettings, random: () => number = Math.random): number {
+  const ceiling = Math.min(settings.backoffMaxMs, settings.backoffBaseMs * 2 ** retry);
+  return Math.floor(random() * ceiling);
+}
+
+/** `Retry-After` as seconds (decimal seconds or an HTTP date); `null` when absent or unreadable. */
+export function parseRetryAfterSeconds(value: string | null, now: number = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, (date - now) / 1000);
+}
+
+/**
+ * Error codes that mean the connection never carried the request (DNS failure, nothing listening,
+ * unreachable, connect timeout). Anything else (reset, socket closed mid-way) may have reached the server.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Walks `cause` chains and AggregateErrors (happy eyeballs tries several addresses) for error codes. */
+function collectCodes(error: unknown, into: string[], depth = 0): string[] {
+  if (depth > 5 || typeof error !== 'object' || error === null) return into;
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') into.push(code);
+  if (Array.isArray(errors)) for (const e of errors.slice(0, 10)) collectCodes(e, into, depth + 1);
+  collectCodes(cause, into, depth + 1);
+  return into;
+}
+
+/** True only when the failure proves no byte of the request reached the server. */
+export function failedBeforeSending(error: unknown): boolean {
+  const codes = collectCodes(error, []).filter((c) => c.startsWith('E') || c.startsWith('UND_ERR'));
+  return codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
+}

@@ -1,0 +1,101 @@
+import { type ClientLogger } from './client-logger.js';
+import { ConnectionError, ResponseValidationError, TimeoutError } from './client-errors.js';
+import { BodyTooLarge, parseBody, readBody } from './read-body.js';
+import { type RawResponse, retryAfterOf } from './response-meta.js';
+import { backoffDelayMs, type BackoffSettings, failedBeforeSending, RETRYABLE_STATUSES } from './retry-policy.js';
+import { sleep } from './sleep.js';
+
+export interface WireRequest {
+  /** The endpoint id, for logs and errors. */
+  endpoint: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  /**
+   * The service would not act twice if this request arrived twice: GET/PUT/PATCH/DELETE, or a POST that
+   * carries an Idempotency-Key. When false, only failures that prove nothing was sent are retried.
+   */
+  replaySafe: boolean;
+}
+
+export interface TransportSettings extends BackoffSettings {
+  fetch: typeof globalThis.fetch;
+  logger: ClientLogger;
+  timeoutMs: number;
+  maxRetries: number;
+  maxResponseBytes: number;
+}
+
+type Outcome = { kind: 'answer'; raw: Omit<RawResponse, 'attempts'> } | { kind: 'timeout' } | { kind: 'network'; error: unknown; sent: boolean };
+
+async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSignal | undefined): Promise<Outcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  let answered = false;
+  try {
+    // `manual`: an API does not redirect; following one could carry the key elsewhere or turn a POST into a GET.
+    const res = await s.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: combined, redirect: 'manual' });
+    answered = true;
+    const text = await readBody(res, s.maxResponseBytes);
+    return { kind: 'answer', raw: { status: res.status, headers: res.headers, body: parseBody(text) } };
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (timeout.signal.aborted) return { kind: 'timeout' };
+    if (error instanceof BodyTooLarge) {
+      throw new ResponseValidationError('RESPONSE_TOO_LARGE', req.endpoint, { status: 0, requestId: null, message: error.message });
+    }
+    return { kind: 'network', error, sent: answered || !failedBeforeSending(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long to wait before retrying this answer, or `null` to hand it back as it is. */
+function answerRetryDelay(raw: Omit<RawResponse, 'attempts'>, req: WireRequest, s: TransportSettings, retry: number): number | null {
+  if (!RETRYABLE_STATUSES.has(raw.status)) return null;
+  // A 429 is refused before any handling, so even a non-idempotent POST did nothing; a 5xx from a gateway may have.
+  if (raw.status !== 429 && !req.replaySafe) return null;
+  const retryAfter = retryAfterOf(raw.headers);
+  if (retryAfter === null) return backoffDelayMs(retry, s);
+  const ms = Math.ceil(retryAfter * 1000);
+  return ms > s.maxRetryAfterMs ? null : ms;
+}
+
+/**
+ * Sends one call: one attempt, then up to `maxRetries` more with backoff where a retry cannot make the
+ * service act twice. Answers of any status come back as RawResponse; transport failures throw
+ * TimeoutError or ConnectionError; a caller's abort throws the signal's reason.
+ */
+export async function send(req: WireRequest, s: TransportSettings, signal?: AbortSignal): Promise<RawResponse> {
+  const route = new URL(req.url).pathname;
+  for (let attempts = 1; ; attempts++) {
+    s.logger.debug({ endpoint: req.endpoint, method: req.method, path: route, attempt: attempts }, 'convo-kit request');
+    const outcome = await attempt(req, s, signal);
+    const mayRetry = attempts <= s.maxRetries;
+    let delay: number | null;
+    let reason: string;
+    if (outcome.kind === 'answer') {
+      delay = mayRetry ? answerRetryDelay(outcome.raw, req, s, attempts - 1) : null;
+      const requestId = outcome.raw.headers.get('x-request-id');
+      if (delay === null) {
+        s.logger.debug({ endpoint: req.endpoint, status: outcome.raw.status, requestId, attempts }, 'convo-kit response');
+        return { ...outcome.raw, attempts };
+      }
+      reason = `HTTP ${outcome.raw.status}`;
+    } else if (outcome.kind === 'timeout') {
+      if (!mayRetry || !req.replaySafe) throw new TimeoutError(req.endpoint, attempts, s.timeoutMs);
+      delay = backoffDelayMs(attempts - 1, s);
+      reason = 'timeout';
+    } else {
+      if (!mayRetry || (outcome.sent && !req.replaySafe)) {
+        throw new ConnectionError(outcome.sent ? 'CONNECTION_LOST' : 'CONNECTION_REFUSED', req.endpoint, attempts, outcome.error);
+      }
+      delay = backoffDelayMs(attempts - 1, s);
+      reason = outcome.sent ? 'connection lost' : 'connection refused';
+    }
+    s.logger.warn({ endpoint: req.endpoint, attempt: attempts, reason, delayMs: delay }, 'convo-kit retrying');
+    await sleep(delay, signal);
+  }
+}

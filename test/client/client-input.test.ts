@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, ValidationError } from '../../src/client/index.js';
+import { json, type ScriptedServer, startScripted } from './scripted-server.js';
+import { testTable, thing } from './test-table.js';
+
+const apiKey = 'svc_live_' + 'k'.repeat(32);
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function echoServer() {
+  server = await startScripted((req, res) =>
+    req.url.startsWith('/v1/things?') ? json(res, 200, { data: [], pagination: { has_more: false, next_cursor: null } }) : json(res, req.method === 'POST' ? 201 : 200, thing()),
+  );
+  return server;
+}
+
+describe('input: validated and split before a byte is sent', () => {
+  it('names every failing field and sends nothing', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    const bad = { id: 'thg_1', name: '', tags: ['ok', 'toolong'], ifMatch: '3' };
+    const error = await client.things.update(bad).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    const paths = (error as ValidationError).issues.map((i) => i.path).sort();
+    expect(paths).toEqual(['ifMatch', 'name', 'tags[1]']);
+    expect((error as ValidationError).message).toContain('things.update');
+    expect((error as ValidationError).message).toContain('ifMatch: expected an ETag');
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('refuses a field the route does not know instead of dropping it', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    // @ts-expect-error -- `nmae` is not a field of things.create
+    await expect(client.things.create({ name: 'x', nmae: 'typo' })).rejects.toThrow(/nmae: unknown field for POST \/v1\/things/);
+    await expect(client.things.create(42 as never)).rejects.toThrow(/expected an object, got number/);
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('puts params in the path, query in the URL, body as JSON and header options as headers', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await client.things.update({ id: 'thg_9', name: 'new', ifMatch: '"4"' });
+    await client.things.list({ status: 'active', limit: 5 });
+    const [update, list] = srv.seen;
+    expect(update?.method).toBe('PATCH');
+    expect(update?.url).toBe('/v1/things/thg_9');
+    expect(update?.headers['if-match']).toBe('"4"');
+    expect(update?.headers['content-type']).toBe('application/json');
+    expect(update?.headers.authorization).toBe(`Bearer ${apiKey}`);
+    expect(JSON.parse(update?.body ?? '')).toEqual({ name: 'new' });
+    expect(list?.url).toBe('/v1/things?limit=5&status=active');
+    expect(list?.body).toBe('');
+  });
+
+  it('percent-encodes path segments', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await client.things.get({ id: 'a/b c?d#e%' });
+    expect(srv.seen[0]?.url).toBe('/v1/things/a%2Fb%20c%3Fd%23e%25');
+  });
+
+  it('refuses "." and ".." path segments with a clear error and sends nothing', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    for (const id of ['.', '..']) {
+      await expect(client.things.get({ id })).rejects.toThrow(`id: path segment must not be empty, "." or "..", got "${id}"`);
+    }
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('sends no Authorization header on a route declared auth: false', async () => {
+    const srv = await startScripted((_req, res) => json(res, 200, { status: 'ok' }));
+    server = srv;
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await expect(client.health.get()).resolves.toEqual({ status: 'ok' });
+    expect(srv.seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('refuses an Idempotency-Key outside 1-200 characters', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(/idempotencyKey: expected a string of 1 to 200/);
+    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: '' })).rejects.toThrow(ValidationError);
+    expect(srv.seen).toHaveLength(0);
+  });
+});
+
+describe('base address', () => {
+  it.each(['', '/', '/v1', '/v1/'])('reaches /v1 paths from the origin written as "%s"', async (suffix) => {
+    const srv = await echoServer();
+    await createApiClient(testTable, { apiKey, baseUrl: srv.url + suffix }).things.get({ id: 'x' });
+    expect(srv.seen[0]?.url).toBe('/v1/things/x');
+  });
+
+  it.each(['/api/v1', '/api/v1/'])('keeps the compatibility prefix of "%s"', async (suffix) => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url + suffix });
+    expect(client.baseUrl).toBe(`${srv.url}/api`);
+    await client.things.get({ id: 'x' });
+    expect(srv.seen[0]?.url).toBe('/api/v1/things/x');
+  });
+
+  it('refuses a bad base address or option, naming it and never echoing the key', () => {
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'ftp://h' })).toThrow(/`baseUrl` to use https: or http:, got `ftp:`/);
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'nope' })).toThrow(/`baseUrl` to be an absolute http\(s\) URL, got `nope`/);
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'https://h/v1?x=1' })).toThrow(/without query/);
+    expect(() => createApiClient(testTable, { apiKey, timeoutMs: 0 })).toThrow('Expected `timeoutMs` to be an integer from 1 to 600000, got `0`');
+    expect(() => createApiClient(testTable, { apiKey, maxRetries: 1.5 })).toThrow('`maxRetries`');
+    const withSpace = 'svc_live_secret value';
+    expect(() => createApiClient(testTable, { apiKey: withSpace })).toThrow(/`apiKey`/);
+    try {
+      createApiClient(testTable, { apiKey: withSpace });
+    } catch (e) {
+      expect(String(e)).not.toContain('secret value');
+    }
+  });
+});
