@@ -17,6 +17,8 @@ import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
 import { accept, reject, type ReceiverResponse } from './receiver-response.js';
 import { Worker } from './worker.js';
 
+export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
+
 export interface Receiver {
   /** Adds a handler for an event name, `*` (also unknown events) or `ns.*`; `data` is typed by the event. */
   on<P extends EventPattern>(pattern: P, handler: Handler<P>): Receiver;
@@ -34,6 +36,12 @@ export interface Receiver {
   start(): Promise<void>;
   /** Resolves when nothing is due and no handler is running (future retries do not count). */
   idle(): Promise<void>;
+  /**
+   * Runs one stored delivery's handlers now, whatever its status (`convo-kit replay`): requeued, claimed,
+   * dispatched once; a failure leaves it dead (nothing retries it behind the caller's back).
+   * `busy` when another worker holds it, `missing` when the store has no such id.
+   */
+  replay(deliveryId: string): Promise<ReplayOutcome>;
   /** Graceful: refuses new deliveries (503, the service retries), lets running handlers finish, closes a store it opened. */
   close(): Promise<void>;
   /** The delivery store, for listing and replaying (the CLI uses it). */
@@ -118,6 +126,16 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       log.info({ owner, concurrency: resolved.concurrency, processBeforeResponse: resolved.processBeforeResponse }, 'receiver started');
     },
     idle: () => worker.idle(),
+    async replay(deliveryId) {
+      const now = resolved.now();
+      if (!(await store.get(deliveryId))) return 'missing';
+      await store.requeue([deliveryId], now);
+      const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now });
+      if (!record) return 'busy';
+      // One attempt: with maxAttempts 1 a failure is final, so the outcome is done or dead.
+      const result = await dispatch(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
+      return result.outcome === 'done' ? 'done' : 'dead';
+    },
     close() {
       closing ??= (async () => {
         await worker.stop();

@@ -1,4 +1,4 @@
-export { createReceiver, type Receiver } from './create-receiver.js';
+export { createReceiver, type Receiver, type ReplayOutcome } from './create-receiver.js';
 export { type ReceiverOptions } from './receiver-options.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';
 export { type DeliveryInput, type HeaderInput } from './handle-delivery.js';
