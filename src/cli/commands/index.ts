@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
 import { registerDeliveries } from './deliveries.js';
 import { registerSign } from './sign.js';
+import { registerTrigger } from './trigger.js';
 
 /** Every command, in the order `convo-kit --help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerDeliveries, registerSign];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerDeliveries, registerTrigger, registerSign];
