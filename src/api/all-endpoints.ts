@@ -31,3 +31,20 @@ export function allEndpoints(): EndpointEntry[] {
 export function findEndpoint(id: string): EndpointEntry | undefined {
   return allEndpoints().find((e) => e.id === id);
 }
+
+/**
+ * Orders routes so that a literal path segment comes before a `:param` in the same place:
+ * `/v1/comments/settings` before `/v1/comments/:id`, `/v1/templates/generate/validate` before
+ * `/v1/templates/:id/validate`. A router that matches in registration order needs exactly this.
+ */
+export function compareRoutePrecedence(a: Pick<EndpointDef, 'path'>, b: Pick<EndpointDef, 'path'>): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith(':');
+    const pb = sb[i]!.startsWith(':');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  // Paths of different lengths never match the same URL; ordering them keeps the comparator total.
+  return sa.length - sb.length;
+}

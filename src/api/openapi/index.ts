@@ -1,0 +1,2 @@
+export { openapi, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
+export { openapiPath } from './operation.js';
