@@ -1,7 +1,8 @@
 import { type Command } from 'commander';
 import { registerDeliveries } from './deliveries.js';
+import { registerListen } from './listen.js';
 import { registerSign } from './sign.js';
 import { registerTrigger } from './trigger.js';
 
 /** Every command, in the order `convo-kit --help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerDeliveries, registerTrigger, registerSign];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerListen, registerDeliveries, registerTrigger, registerSign];

@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pino } from 'pino';
+import { createReceiver, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
+// The node adapter's body reader and writer, reused so listen reads requests exactly as receiver.listener does.
+import { readNodeBody } from '../../receiver/read-node-body.js';
+import { writeResponse } from '../../receiver/node-adapter.js';
+import { tooLarge } from '../../receiver/receiver-response.js';
+import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
+import { CliError } from '../cli-error.js';
+import { err } from '../output.js';
+import { createDeliveryLog, type LogEntry } from './delivery-log.js';
+import { forwarder } from './forwarder.js';
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  path: string;
+  secret: string;
+  db: string;
+  forwardTo?: string;
+  maxAttempts: number;
+  retryDelay: number;
+  forwardTimeout: number;
+  tolerance: number;
+  json?: boolean;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Retries double from --retry-delay up to this, so a long outage of the app is retried about once a minute. */
+const MAX_RETRY_DELAY_MS = 60_000;
+
+function headerText(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+}
+
+function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
+  const event = headerText(req, EVENT_HEADER);
+  const deliveryId = headerText(req, DELIVERY_HEADER);
+  if ('error' in response.body) {
+    return { event, deliveryId, outcome: 'rejected', status: response.status, detail: `${response.body.error.code}: ${response.body.error.message}` };
+  }
+  return { event, deliveryId, outcome: response.body.duplicate ? 'duplicate' : 'stored', status: response.status };
+}
+
+/** A node:http server in front of receiver.handle(), so each request's outcome can be printed. */
+function createListenServer(receiver: Receiver, path: string, log: (entry: LogEntry) => void): Server {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== path) {
+        req.resume();
+        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+        return res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }));
+      }
+      if (req.method !== 'POST') {
+        req.resume();
+        return writeResponse(res, { status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: `Deliveries are POSTed to ${path}` } }, headers: { allow: 'POST' } });
+      }
+      const read = await readNodeBody(req, MAX_BODY_BYTES);
+      if (!read.ok) {
+        if (read.reason === 'aborted') return res.destroy();
+        const response = tooLarge(MAX_BODY_BYTES);
+        log(entryFor(req, response));
+        return writeResponse(res, response);
+      }
+      const response = await receiver.handle({ headers: req.headers, rawBody: read.body });
+      log(entryFor(req, response));
+      writeResponse(res, response);
+    })().catch((error: unknown) => {
+      err.line(err.c.red(`unexpected failure: ${(error as Error).message}`));
+      writeResponse(res, { status: 503, body: { error: { code: 'STORE_UNAVAILABLE', message: 'Unexpected failure; the service will retry' } } });
+    });
+  });
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const hint = 'Pick another port with --port (0 picks a free one), or stop what runs there.';
+      if (error.code === 'EADDRINUSE') fail(new CliError('FAILED', `Port ${port} on ${host} is already in use.`, { hint }));
+      else fail(new CliError('FAILED', `Cannot listen on ${host}:${port}: ${error.message}`, { hint, cause: error }));
+    });
+    server.listen(port, host, () => done((server.address() as { port: number }).port));
+  });
+}
+
+/** Resolves on the first Ctrl-C (or SIGTERM); a second one exits at once. */
+function interrupted(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const first = (signal: NodeJS.Signals) => {
+      process.once('SIGINT', () => process.exit(130));
+      done(signal);
+    };
+    process.once('SIGINT', first);
+    process.once('SIGTERM', first);
+  });
+}
+
+export async function runListen(options: ListenOptions): Promise<void> {
+  const dbPath = resolve(options.db);
+  const log = createDeliveryLog(Boolean(options.json));
+  // The receiver's own logs go to stderr, silent unless LOG_LEVEL asks: the delivery lines say what happened.
+  const logger = pino({ name: 'convo-kit-listen', level: process.env.LOG_LEVEL ?? 'silent' }, pino.destination(2));
+  let receiver: Receiver;
+  try {
+    receiver = createReceiver({
+      secret: options.secret,
+      dbPath,
+      toleranceSeconds: options.tolerance,
+      maxAttempts: options.maxAttempts,
+      backoff: { baseMs: options.retryDelay, factor: 2, maxMs: Math.max(options.retryDelay, MAX_RETRY_DELAY_MS) },
+      logger,
+    });
+  } catch (cause) {
+    throw new CliError('FAILED', `Cannot open the delivery database ${dbPath}: ${(cause as Error).message}`, { cause });
+  }
+  if (options.forwardTo) {
+    receiver.on('*', forwarder({ url: options.forwardTo, secret: options.secret, store: receiver.store, timeoutMs: options.forwardTimeout, maxAttempts: options.maxAttempts, log }));
+  }
+  receiver.onError((error, info) => log({ event: info.event, deliveryId: info.deliveryId, outcome: 'dead', detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId}\`)` }));
+  const server = createListenServer(receiver, options.path, log);
+  let port: number;
+  try {
+    port = await listenOn(server, options.port, options.host);
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
+  await receiver.start();
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  err.line(`convo-kit listen: receiving at ${err.c.bold(`http://${host}:${port}${options.path}`)}`);
+  err.line(`  deliveries stored in ${dbPath}`);
+  if (options.forwardTo) err.line(`  forwarding each to ${options.forwardTo}, re-signed with the same secret`);
+  err.line(err.c.dim('  Ctrl-C to stop'));
+
+  await interrupted();
+  err.line('stopping: finishing running handlers…');
+  server.close();
+  server.closeIdleConnections();
+  await receiver.close();
+  server.closeAllConnections();
+  err.line('stopped');
+}
