@@ -1,0 +1,40 @@
+import type { Clock } from './handler.js';
+
+/** The emulator's clock plus a way to hear when it moves (the dispatcher re-checks due retries then). */
+export interface EmulatorClock extends Clock {
+  /** Calls `listener` after every advance; returns a function that removes it. */
+  onAdvance(listener: () => void): () => void;
+  /** How far the clock runs ahead of the real one, in milliseconds. */
+  readonly offsetMs: number;
+}
+
+/** Ten years: a bound on one advance, so a typo cannot overflow dates. */
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
+/**
+ * Real time plus an offset that only grows (`/_emulator/clock`), so every time-based rule (service
+ * windows, key grace, retries, rate-limit windows) can be fast-forwarded without waiting.
+ */
+export function createClock(options: { now?: () => number; offsetMs?: number } = {}): EmulatorClock {
+  const realNow = options.now ?? Date.now;
+  let offsetMs = options.offsetMs ?? 0;
+  const listeners = new Set<() => void>();
+  return {
+    now: () => realNow() + offsetMs,
+    iso: () => new Date(realNow() + offsetMs).toISOString(),
+    get offsetMs() {
+      return offsetMs;
+    },
+    advance(seconds: number) {
+      if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
+        throw new RangeError(`Expected \`seconds\` to be a number from 0 to ${MAX_ADVANCE_SECONDS}, got \`${seconds}\``);
+      }
+      offsetMs += seconds * 1000;
+      for (const listener of listeners) listener();
+    },
+    onAdvance(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type Database from 'better-sqlite3';
+import { pino, type Logger } from 'pino';
+import { Plan } from '../api/plans.js';
+import { SCOPES } from '../api/scopes.js';
+import { createClock, type EmulatorClock } from './clock.js';
+import { resourceControls } from './controls/index.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import type { EmulatorContext } from './handler.js';
+import { handlers as defaultHandlers } from './handlers/index.js';
+import { EMULATOR_KEY_IDS } from './handlers/keys.js';
+import { createApp } from './platform/create-app.js';
+import { IdempotencyGuard } from './platform/idempotency.js';
+import type { HandlerRegistry } from './platform/pending.js';
+import { platformControls } from './platform/platform-controls.js';
+import { RateLimiter } from './platform/rate-limiter.js';
+import { isSeeded, seed } from './seed.js';
+import { openDatabase, readMeta, writeMeta } from './state/database.js';
+import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
+
+export interface EmulatorOptions {
+  /** SQLite file that keeps keys, webhooks, pending deliveries and every record across restarts. @default ':memory:' */
+  dbPath?: string;
+  /** The admin key (`svc_live_…`): every scope and `/_emulator/*`. @default generated */
+  adminKey?: string;
+  /** The test key (`svc_test_…`). @default generated */
+  testKey?: string;
+  /** @default 'dev_pro' */
+  plan?: Plan;
+  /** Seconds between webhook attempts after a failure. @default [60, 600] */
+  retryDelaysSeconds?: number[];
+  /** Generated chats in the seeded workspace (benchmarks use thousands). @default the seed's default */
+  seed?: number;
+  /** @default pino at level `warn`, with keys and secrets redacted */
+  logger?: Logger;
+  /** The real clock the emulator clock runs ahead of. @default Date.now */
+  now?: () => number;
+  /** Check every handler's answer against its response schema (a mismatch answers 500). @default false */
+  checkResponses?: boolean;
+  /** The route handlers. @default the emulator's own (tests may wrap one, e.g. to hold a request in flight) */
+  handlers?: HandlerRegistry;
+}
+
+export interface Emulator {
+  app: Express;
+  adminKey: string;
+  testKey: string;
+  clock: EmulatorClock;
+  db: Database.Database;
+  ctx: EmulatorContext;
+  dispatcher: Dispatcher;
+  /** Listens on `port` (0 = any free one) on 127.0.0.1. */
+  listen(port?: number, host?: string): Promise<{ url: string; close(): Promise<void> }>;
+  /** Back to the seeded workspace (keys and webhook endpoints stay). */
+  reset(): void;
+  /** Stops dispatching, closes every server it started and the database. */
+  close(): Promise<void>;
+}
+
+/** Keeps key values, webhook secrets and signatures out of logs. */
+export const LOG_REDACT_PATHS = ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret', '*.adminKey', '*.testKey', '*.signature'];
+
+const CLOCK_META = 'clock_offset_ms';
+
+function checkKey(name: string, value: string | undefined, kind: 'live' | 'test'): string {
+  if (value === undefined) return generateKey(kind);
+  if (!KEY_FORMAT.test(value) || !value.startsWith(`svc_${kind}_`)) {
+    throw new TypeError(`Expected \`${name}\` to be svc_${kind}_ followed by 32 url-safe characters (a value of ${value.length} characters arrived)`);
+  }
+  return value;
+}
+
+function checkDelays(delays: number[]): number[] {
+  if (delays.length > 10 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 24 * 3600)) {
+    throw new TypeError(`Expected \`retryDelaysSeconds\` to be at most 10 numbers from 0 to 604800, got \`${JSON.stringify(delays)}\``);
+  }
+  return delays;
+}
+
+/**
+ * The service, locally: the app derived from the contract, state in SQLite, webhook dispatch.
+ * @example const emulator = await createEmulator(); await request(emulator.app).get('/v1/tickets').auth(emulator.adminKey, { type: 'bearer' })
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const plan = Plan.parse(options.plan ?? 'dev_pro');
+  const adminKey = checkKey('adminKey', options.adminKey, 'live');
+  const testKey = checkKey('testKey', options.testKey, 'test');
+  const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);
+  const logger = options.logger ?? pino({ level: 'warn', redact: LOG_REDACT_PATHS });
+  const db = openDatabase(options.dbPath);
+  // The clock's advance survives a restart, so retries and grace periods scheduled on it stay due.
+  const clock = createClock({ now: options.now, offsetMs: Number(readMeta(db, CLOCK_META) ?? 0) });
+  clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));
+  const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
+  const ctx: EmulatorContext = { db, clock, events: dispatcher, plan, newId: (prefix) => `${prefix}_${randomBytes(18).toString('base64url')}` };
+  const keys = new KeyStore(db, clock);
+  keys.register(adminKey, { id: EMULATOR_KEY_IDS.admin, label: 'Emulator admin key', scopes: [...SCOPES], kind: 'live', admin: true });
+  keys.register(testKey, { id: EMULATOR_KEY_IDS.test, label: 'Emulator test key', scopes: [...SCOPES], kind: 'test' });
+  if (!isSeeded(db)) seed(ctx, { size: options.seed });
+  const limiter = new RateLimiter(clock, plan);
+  const idempotency = new IdempotencyGuard(db, clock);
+  const reset = () => {
+    seed(ctx, { size: options.seed });
+    idempotency.clear();
+    limiter.clear();
+  };
+  const platform = { ctx, clock, keys, limiter, idempotency, dispatcher, logger, checkResponses: options.checkResponses ?? false };
+  const app = createApp(platform, options.handlers ?? defaultHandlers, [...platformControls({ clock, reset }), ...resourceControls]);
+  const servers = new Set<Server>();
+
+  const listen = async (port = 0, host = '127.0.0.1') => {
+    const server = createServer(app);
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+    servers.add(server);
+    const { port: bound } = server.address() as AddressInfo;
+    const close = async () => {
+      servers.delete(server);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    };
+    return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close };
+  };
+
+  return {
+    app,
+    adminKey,
+    testKey,
+    clock,
+    db,
+    ctx,
+    dispatcher,
+    listen,
+    reset,
+    async close() {
+      dispatcher.stop();
+      for (const server of servers) server.closeAllConnections();
+      await Promise.all([...servers].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      servers.clear();
+      if (db.open) db.close();
+    },
+  };
+}

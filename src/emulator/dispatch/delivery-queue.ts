@@ -1,0 +1,147 @@
+import type Database from 'better-sqlite3';
+import { ApiFailure } from '../api-failure.js';
+import type { Page } from '../state/collection.js';
+import type { WebhookAttempt } from '../../api/schemas/webhook-endpoint.js';
+
+/** A delivery waiting for its next attempt (one per event and endpoint; retries reuse its id). */
+export interface QueuedDelivery {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  /** The exact envelope bytes; every attempt sends the same body. */
+  body: string;
+  attempts: number;
+}
+
+/** One row of an endpoint's attempt log (GET /v1/webhooks/:id/deliveries), as the contract declares it. */
+export type DeliveryAttempt = WebhookAttempt & { error: string | null };
+
+/** The spec keeps the last 50 attempts per endpoint. */
+export const ATTEMPT_LOG_SIZE = 50;
+
+interface AttemptRow {
+  seq: number;
+  delivery_id: string;
+  event: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  delivered_at: number | null;
+  next_retry_at: number | null;
+  created_at: number;
+}
+
+const encodeCursor = (seq: number) => Buffer.from(JSON.stringify(['attempts', seq])).toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  try {
+    const [kind, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (kind === 'attempts' && typeof seq === 'number' && Number.isInteger(seq)) return seq;
+  } catch {
+    // falls through to the validation error
+  }
+  throw new ApiFailure('VALIDATION_FAILED', 'cursor is not one this list returned; pass next_cursor back exactly as received', {
+    details: [{ path: 'cursor', in: 'query', message: 'unknown cursor' }],
+  });
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The persisted queue: rows survive a restart when the database is a file. */
+export class DeliveryQueue {
+  constructor(private readonly db: Database.Database) {}
+
+  enqueue(rows: { id: string; endpoint_id: string; event: string; body: string }[], now: number): void {
+    const insert = this.db.prepare(
+      "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)",
+    );
+    this.db.transaction(() => {
+      for (const row of rows) insert.run(row.id, row.endpoint_id, row.event, row.body, now, now);
+    })();
+  }
+
+  /** A restart finds deliveries that were in flight when the process stopped: they are due again. */
+  recover(): void {
+    this.db.prepare("UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'").run();
+  }
+
+  /** Takes up to `limit` pending deliveries due by `now`, oldest first, and marks them in flight. */
+  claim(now: number, limit: number): QueuedDelivery[] {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare("SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?")
+        .all(now, limit) as QueuedDelivery[];
+      const mark = this.db.prepare("UPDATE deliveries SET state = 'in_flight' WHERE id = ?");
+      for (const row of rows) mark.run(row.id);
+      return rows;
+    })();
+  }
+
+  hasDue(now: number): boolean {
+    return this.db.prepare("SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now) !== undefined;
+  }
+
+  /** When the next pending delivery falls due, or null when none waits. */
+  nextDueAt(): number | null {
+    const row = this.db.prepare("SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'").get() as { at: number | null };
+    return row.at;
+  }
+
+  /**
+   * Records an attempt's outcome: done on 2xx, rescheduled at `nextAttemptAt`, or given up when that is null.
+   * The attempt log is trimmed to the last 50 per endpoint in the same transaction.
+   */
+  settle(delivery: QueuedDelivery, outcome: { statusCode: number | null; error: string | null; ok: boolean; at: number; nextAttemptAt: number | null }): void {
+    const attempt = delivery.attempts + 1;
+    const retry = !outcome.ok && outcome.nextAttemptAt !== null;
+    this.db.transaction(() => {
+      // The endpoint may have been deleted while the POST was in flight: then nothing is logged.
+      const updated = this.db
+        .prepare("UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?")
+        .run(attempt, outcome.nextAttemptAt, delivery.id).changes;
+      if (updated === 0) return;
+      // A running total for usage (the log itself is trimmed to 50 per endpoint).
+      this.db
+        .prepare("INSERT INTO meta (name, value) VALUES ('delivery_attempts_total', '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        .run();
+      this.db
+        .prepare(
+          'INSERT INTO delivery_attempts (endpoint_id, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(delivery.endpoint_id, delivery.id, delivery.event, attempt, outcome.statusCode, outcome.error, outcome.ok ? outcome.at : null, outcome.nextAttemptAt, outcome.at);
+      this.db
+        .prepare('DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)')
+        .run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
+      // Finished deliveries (delivered, or out of retries) live on only as attempts in the log.
+      if (!retry) this.db.prepare('DELETE FROM deliveries WHERE id = ?').run(delivery.id);
+    })();
+  }
+
+  /** A newest-first page of an endpoint's attempt log (at most the last 50 exist). */
+  attempts(endpointId: string, options: { limit?: number; cursor?: string } = {}): Page<DeliveryAttempt> {
+    const limit = Math.min(options.limit ?? 25, ATTEMPT_LOG_SIZE);
+    const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
+    const rows = this.db
+      .prepare(
+        'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      )
+      .all(endpointId, before, limit + 1) as AttemptRow[];
+    const hasMore = rows.length > limit;
+    const data = rows.slice(0, limit);
+    return {
+      data: data.map(({ seq, ...r }) => ({ ...r, id: `att_${seq}`, delivered_at: iso(r.delivered_at), next_retry_at: iso(r.next_retry_at), created_at: iso(r.created_at)! })),
+      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.seq) : null },
+    };
+  }
+
+  /** Every attempt ever made by this emulator (usage). */
+  attemptsTotal(): number {
+    const row = this.db.prepare("SELECT value FROM meta WHERE name = 'delivery_attempts_total'").get() as { value: string } | undefined;
+    return row ? Number(row.value) : 0;
+  }
+
+  /** How many deliveries still wait for an attempt (for `idle()` and usage). */
+  pendingCount(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
+  }
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+import { eventSchemas, type EventData, type EventName } from '../../events/index.js';
+import { newDeliveryId } from '../../signature/index.js';
+import type { EmulatorClock } from '../clock.js';
+import type { EventBus } from '../handler.js';
+import { WebhookStore } from '../state/webhook-store.js';
+import { DeliveryQueue, type QueuedDelivery } from './delivery-queue.js';
+import { postDelivery, type PostOutcome } from './post-delivery.js';
+
+export interface DispatcherOptions {
+  db: Database.Database;
+  clock: EmulatorClock;
+  logger: Logger;
+  /** Seconds after a failed attempt before the next one; its length is the number of retries. @default [60, 600] */
+  retryDelaysSeconds?: readonly number[];
+  /** Deliveries posted at the same time, so a slow receiver cannot take every socket. @default 8 */
+  concurrency?: number;
+  /** @default 8000 (the service's deadline) */
+  timeoutMs?: number;
+}
+
+/** Longest real-time sleep between checks; the clock's own advance wakes the loop sooner. */
+const MAX_SLEEP_MS = 30_000;
+
+/**
+ * Implements `ctx.events`: each emit persists one delivery per subscribed active endpoint (synchronously,
+ * a local insert) and returns; a background loop posts them, signed, and retries on the emulator clock.
+ */
+export class Dispatcher implements EventBus {
+  private readonly queue: DeliveryQueue;
+  private readonly webhooks: WebhookStore;
+  private readonly delays: readonly number[];
+  private readonly concurrency: number;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly waiters = new Set<() => void>();
+  private readonly stopController = new AbortController();
+  private pumpScheduled: NodeJS.Immediate | null = null;
+  private sleep: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.queue = new DeliveryQueue(options.db);
+    this.webhooks = new WebhookStore(options.db);
+    this.delays = options.retryDelaysSeconds ?? [60, 600];
+    this.concurrency = options.concurrency ?? 8;
+    this.queue.recover();
+    this.unsubscribe = options.clock.onAdvance(() => this.kick());
+    this.kick();
+  }
+
+  emit<N extends EventName>(event: N, data: EventData<N>): void {
+    // An emulator that sends what the catalog does not describe would teach users the wrong contract.
+    const parsed = eventSchemas[event].safeParse(data);
+    if (!parsed.success) {
+      throw new TypeError(`Event ${event} does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    const endpoints = this.webhooks.subscribers(event);
+    if (endpoints.length === 0) return;
+    const body = JSON.stringify({ id: 'evt_' + randomBytes(18).toString('base64url'), event, created_at: this.options.clock.iso(), data });
+    this.queue.enqueue(
+      endpoints.map((e) => ({ id: newDeliveryId(), endpoint_id: e.id, event, body })),
+      this.options.clock.now(),
+    );
+    this.kick();
+  }
+
+  /** Resolves once nothing is due and nothing is in flight (for tests and graceful shutdown). */
+  async idle(): Promise<void> {
+    while (!this.stopped && (this.inFlight.size > 0 || this.pumpScheduled !== null || this.queue.hasDue(this.options.clock.now()))) {
+      if (this.pumpScheduled === null && this.inFlight.size === 0) this.kick();
+      await new Promise<void>((resolve) => this.waiters.add(resolve));
+    }
+  }
+
+  /** The endpoint's attempt log and running totals, read by the webhooks handlers and usage. */
+  get deliveries(): DeliveryQueue {
+    return this.queue;
+  }
+
+  /** Stops posting; deliveries in flight are abandoned and due again at the next start (file database). */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopController.abort();
+    this.unsubscribe();
+    if (this.pumpScheduled) clearImmediate(this.pumpScheduled);
+    if (this.sleep) clearTimeout(this.sleep);
+    this.pumpScheduled = null;
+    this.notify();
+  }
+
+  private get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  private kick(): void {
+    if (this.stopped || this.pumpScheduled) return;
+    this.pumpScheduled = setImmediate(() => this.pump());
+  }
+
+  private notify(): void {
+    for (const resolve of this.waiters) resolve();
+    this.waiters.clear();
+  }
+
+  private pump(): void {
+    this.pumpScheduled = null;
+    if (this.sleep) clearTimeout(this.sleep);
+    this.sleep = null;
+    try {
+      const free = this.concurrency - this.inFlight.size;
+      const claimed = free > 0 ? this.queue.claim(this.options.clock.now(), free) : [];
+      for (const delivery of claimed) {
+        this.inFlight.set(delivery.id, this.attempt(delivery).finally(() => {
+          this.inFlight.delete(delivery.id);
+          this.kick();
+          this.notify();
+        }));
+      }
+      const next = this.queue.nextDueAt();
+      if (next !== null && this.inFlight.size < this.concurrency) {
+        const wait = Math.min(Math.max(next - this.options.clock.now(), 0), MAX_SLEEP_MS);
+        this.sleep = setTimeout(() => this.pump(), wait);
+        this.sleep.unref();
+      }
+    } catch (error) {
+      // The database went away (closed, or broken on purpose by a test): deliveries wait for the next start.
+      this.options.logger.error({ err: error }, 'webhook dispatch paused: the database is unavailable');
+    }
+    this.notify();
+  }
+
+  private async attempt(delivery: QueuedDelivery): Promise<void> {
+    const endpoint = this.webhooks.get(delivery.endpoint_id);
+    const secret = endpoint && this.webhooks.secretOf(endpoint.id);
+    let outcome: PostOutcome;
+    if (!endpoint || !secret) {
+      outcome = { ok: false, statusCode: null, error: 'endpoint no longer exists' };
+    } else {
+      outcome = await postDelivery({
+        url: endpoint.url,
+        secret,
+        deliveryId: delivery.id,
+        event: delivery.event,
+        body: delivery.body,
+        timeoutMs: this.options.timeoutMs,
+        signal: this.stopController.signal,
+      });
+    }
+    if (this.stopped) return;
+    const at = this.options.clock.now();
+    const attempt = delivery.attempts + 1;
+    const delay = !outcome.ok && endpoint ? this.delays[attempt - 1] : undefined;
+    const nextAttemptAt = delay === undefined ? null : at + delay * 1000;
+    try {
+      this.queue.settle(delivery, { ...outcome, at, nextAttemptAt });
+    } catch (error) {
+      this.options.logger.error({ err: error, delivery_id: delivery.id }, 'could not record a webhook attempt');
+      return;
+    }
+    const log = { delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, event: delivery.event, attempt, status_code: outcome.statusCode };
+    if (outcome.ok) this.options.logger.debug(log, 'webhook delivered');
+    else this.options.logger.warn({ ...log, error: outcome.error, next_attempt_at: nextAttemptAt && new Date(nextAttemptAt).toISOString() }, 'webhook attempt failed');
+  }
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { signedHeaders } from '../../signature/index.js';
+
+/** The service's deadline: a receiver must answer 2xx within 8 seconds. */
+export const DELIVERY_TIMEOUT_MS = 8_000;
+
+function packageVersion(): string {
+  try {
+    // src/emulator/dispatch -> package root, and the same from dist/emulator/dispatch.
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export const USER_AGENT = `convo-kit-emulator/${packageVersion()}`;
+
+export interface PostOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  /** Why a delivery failed without a status (timeout, refused connection); null otherwise. */
+  error: string | null;
+}
+
+/**
+ * One signed POST of a delivery. The timestamp is the real wall-clock second, not the emulator's
+ * (which may have been advanced): receivers check it against their own clock with a 300 s tolerance.
+ */
+export async function postDelivery(input: { url: string; secret: string; deliveryId: string; event: string; body: string; timeoutMs?: number; signal?: AbortSignal }): Promise<PostOutcome> {
+  const headers = {
+    ...signedHeaders({ secret: input.secret, body: input.body, deliveryId: input.deliveryId, event: input.event }),
+    'user-agent': USER_AGENT,
+  };
+  try {
+    const response = await fetch(input.url, {
+      method: 'POST',
+      headers,
+      body: input.body,
+      // A redirect is not a 2xx: it is retried like any other failure, never followed.
+      redirect: 'manual',
+      signal: input.signal
+        ? AbortSignal.any([input.signal, AbortSignal.timeout(input.timeoutMs ?? DELIVERY_TIMEOUT_MS)])
+        : AbortSignal.timeout(input.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+    });
+    // The answer's body is of no interest; drop it without buffering whatever size it has.
+    await response.body?.cancel().catch(() => undefined);
+    const ok = response.status >= 200 && response.status < 300;
+    return { ok, statusCode: response.status, error: null };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    const reason = name === 'TimeoutError' ? `no answer within ${input.timeoutMs ?? DELIVERY_TIMEOUT_MS} ms` : describeNetworkError(error);
+    return { ok: false, statusCode: null, error: reason };
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : '';
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return (code ? `${code}: ` : '') + message.slice(0, 200);
+}

@@ -1,0 +1,49 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import { ApiFailure } from '../api-failure.js';
+import type { EmulatorContext, Handlers } from '../handler.js';
+import { KeyStore, type KeyRecord } from '../state/key-store.js';
+
+/** The ids of the emulator's own keys, set at start (`--admin-key`, `--test-key`); the API cannot rotate or revoke them. */
+export const EMULATOR_KEY_IDS = { admin: 'key_emulator_admin', test: 'key_emulator_test' } as const;
+
+const keysOf = (ctx: EmulatorContext) => new KeyStore(ctx.db, ctx.clock);
+
+function view({ id, label, scopes, kind, last4, created_at, last_used_at }: KeyRecord) {
+  return { id, label, scopes, kind, last4, created_at, last_used_at };
+}
+
+function refuseEmulatorKey(id: string): void {
+  if (id === EMULATOR_KEY_IDS.admin || id === EMULATOR_KEY_IDS.test) {
+    throw new ApiFailure('INVALID_STATE', "The emulator's own keys are set when it starts (--admin-key, --test-key); create a key to rotate or revoke");
+  }
+}
+
+export const keysHandlers = {
+  list: ({ query }, ctx) => {
+    const page = keysOf(ctx).list({ limit: query.limit, cursor: query.cursor, where: { kind: query.kind } });
+    return { data: page.data.map(view), pagination: page.pagination };
+  },
+
+  create: ({ body, key }, ctx) => {
+    // A key can hand out only what it holds itself, so keys:write is not a way to every scope.
+    const missing = body.scopes.filter((s) => !key.scopes.includes(s));
+    if (missing.length > 0) {
+      throw new ApiFailure('INSUFFICIENT_SCOPE', `A key cannot grant scopes it does not hold: ${missing.join(', ')}`, {
+        details: missing.map((required_scope) => ({ required_scope })),
+      });
+    }
+    const created = keysOf(ctx).create({ id: ctx.newId('key'), label: body.label, scopes: [...new Set(body.scopes)], kind: body.kind });
+    return { ...view(created.record), key: created.key };
+  },
+
+  rotate: ({ params }, ctx) => {
+    refuseEmulatorKey(params.id);
+    const rotated = keysOf(ctx).rotate(params.id);
+    return { ...view(rotated.record), key: rotated.key, previous_key_expires_at: new Date(rotated.previousExpiresAt).toISOString() };
+  },
+
+  revoke: ({ params }, ctx) => {
+    refuseEmulatorKey(params.id);
+    keysOf(ctx).revoke(params.id);
+  },
+} satisfies Handlers<typeof endpoints.keys>;

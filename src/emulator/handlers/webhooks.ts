@@ -1,0 +1,41 @@
+import { sign } from '../../signature/index.js';
+import { DeliveryQueue } from '../dispatch/delivery-queue.js';
+import { notFound } from '../api-failure.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { WebhookStore } from '../state/webhook-store.js';
+
+/** POST /v1/webhooks/send and trigger-campaign belong to part 2 (journeys): see PENDING. */
+export const webhooksHandlers = {
+  list: ({ query }, ctx) => new WebhookStore(ctx.db).list({ limit: query.limit, cursor: query.cursor }),
+
+  create: ({ body }, ctx) => {
+    const { endpoint, secret } = new WebhookStore(ctx.db).create({
+      id: ctx.newId('wh'),
+      url: body.url,
+      events: [...new Set(body.events)],
+      description: body.description ?? null,
+      created_at: ctx.clock.iso(),
+    });
+    // The only time the secret is readable: it is kept sealed and never answered again.
+    return { ...endpoint, secret };
+  },
+
+  delete: ({ params }, ctx) => {
+    new WebhookStore(ctx.db).delete(params.id);
+  },
+
+  listDeliveries: ({ params, query }, ctx) => {
+    new WebhookStore(ctx.db).require(params.id);
+    return new DeliveryQueue(ctx.db).attempts(params.id, { limit: query.limit, cursor: query.cursor });
+  },
+
+  /** Decisions §3: a test signature with the endpoint's secret, which itself stays hidden. */
+  signPayload: ({ body }, ctx) => {
+    const secret = new WebhookStore(ctx.db).secretOf(body.webhook_id);
+    if (secret === undefined) throw notFound('webhook endpoint', body.webhook_id);
+    const rawBody = typeof body.payload === 'string' ? body.payload : JSON.stringify(body.payload);
+    // Real seconds, like deliveries: the receiver under test checks them against its own clock.
+    const timestamp = body.timestamp ?? Math.floor(Date.now() / 1000);
+    return { timestamp, signature: sign({ secret, timestamp, body: rawBody }), raw_body: rawBody };
+  },
+} satisfies ImplementedHandlers<'webhooks'>;

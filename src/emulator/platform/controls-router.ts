@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import type { z } from 'zod';
+import { ApiFailure } from '../api-failure.js';
+import type { EmulatorContext } from '../handler.js';
+import { authenticate } from './authenticate.js';
+import type { Platform } from './platform.js';
+import { readJsonBody } from './read-json-body.js';
+import { asFailure, sendFailure } from './send-failure.js';
+import { validateRequest } from './validate-request.js';
+
+/** One `/_emulator/*` route: plays the customer, the provider or time (decisions §6). */
+export interface EmulatorControl {
+  /** Relative to `/_emulator`, Express style: `/templates/:id/review`. */
+  path: string;
+  params?: z.ZodObject;
+  body?: z.ZodObject;
+  /** @default 200 */
+  status?: number;
+  run(ctx: EmulatorContext, input: { params: never; body: never }): unknown;
+}
+
+/** Declares a control with its input typed from its schemas. */
+export function control<P extends z.ZodObject | undefined, B extends z.ZodObject | undefined>(def: {
+  path: string;
+  params?: P;
+  body?: B;
+  status?: number;
+  run(ctx: EmulatorContext, input: { params: P extends z.ZodObject ? z.output<P> : Record<string, never>; body: B extends z.ZodObject ? z.output<B> : Record<string, never> }): unknown;
+}): EmulatorControl {
+  return def as EmulatorControl;
+}
+
+/** Mounts the controls (POST only), each behind the emulator's admin key. */
+export function controlsRouter(platform: Platform, controls: readonly EmulatorControl[]): Router {
+  const router = Router();
+  for (const item of controls) {
+    router.post(item.path, async (req, res) => {
+      try {
+        const key = authenticate(req.get('authorization'), platform.keys);
+        if (!key.admin) {
+          throw new ApiFailure('INSUFFICIENT_SCOPE', "Only the emulator's admin key may use /_emulator routes", { details: [{ required_scope: 'emulator:admin' }] });
+        }
+        const raw = item.body ? await readJsonBody(req, res) : undefined;
+        const input = validateRequest(item, { params: req.params, query: {}, body: raw, headers: {} });
+        const result: unknown = await item.run(platform.ctx, input as unknown as { params: never; body: never });
+        res.status(item.status ?? 200).json(result ?? {});
+      } catch (error) {
+        const { failure, unexpected } = asFailure(error);
+        if (unexpected) platform.logger.error({ err: error, control: item.path }, 'emulator control failed');
+        sendFailure(res, failure);
+      }
+    });
+  }
+  return router;
+}

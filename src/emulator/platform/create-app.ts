@@ -1,0 +1,78 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { allEndpoints, type EndpointEntry } from '../../api/all-endpoints.js';
+import type { EndpointDef } from '../../api/endpoint.js';
+import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoint.js';
+import { ApiFailure } from '../api-failure.js';
+import type { Handler } from '../handler.js';
+import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
+import { controlsRouter, type EmulatorControl } from './controls-router.js';
+import { isPending, type HandlerRegistry } from './pending.js';
+import type { Platform } from './platform.js';
+import { requestId } from './request-id.js';
+import { endpointRoute } from './route-endpoint.js';
+import { asFailure, sendFailure } from './send-failure.js';
+
+/** Where the emulator knowingly differs from the service (decisions §5: loopback webhook URLs for local receivers). */
+export const EMULATOR_OVERRIDES: Record<string, Partial<EndpointDef>> = {
+  'webhooks.create': { body: LoopbackTolerantWebhookCreate },
+};
+
+const paramCount = (path: string) => path.split('/').filter((s) => s.startsWith(':')).length;
+
+/** Literal segments before parameters (`/v1/comments/settings` before `/v1/comments/:id`), declaration order otherwise. */
+function routingOrder(entries: EndpointEntry[]): EndpointEntry[] {
+  return entries.map((e, i) => ({ e, i })).sort((a, b) => paramCount(a.e.def.path) - paramCount(b.e.def.path) || a.i - b.i).map(({ e }) => e);
+}
+
+function handlerOf(registry: HandlerRegistry, entry: EndpointEntry): Handler<EndpointDef> | undefined {
+  if (isPending(entry.group, entry.name)) return undefined;
+  const handler = (registry as unknown as Record<string, Record<string, Handler<EndpointDef>> | undefined>)[entry.group]?.[entry.name];
+  // The registry's type makes this unreachable; a JavaScript caller still gets a clear message.
+  if (!handler) throw new TypeError(`No emulator handler for ${entry.id}; add it to src/emulator/handlers or to PENDING`);
+  return handler;
+}
+
+/** Counts each request for usage and status (after the answer, so it never delays one). */
+function countRequests(platform: Platform) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.on('finish', () => {
+      try {
+        recordRequest(platform.ctx.db, typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS, platform.clock.now(), res.statusCode >= 500);
+      } catch {
+        // The database is unavailable; /v1/status reports that, counting can wait.
+      }
+    });
+    next();
+  };
+}
+
+/**
+ * The emulator's HTTP app, derived from the contract table by one loop: every route under `/v1` and its
+ * `/api/v1` alias, the `/_emulator` controls, and the 404 envelope for anything else.
+ */
+export function createApp(platform: Platform, handlers: HandlerRegistry, controls: readonly EmulatorControl[]): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Express would add a weak ETag to every JSON answer; tickets set their own (`"<version>"`).
+  app.set('etag', false);
+  app.use(requestId);
+  app.use('/_emulator', controlsRouter(platform, controls));
+  app.use(countRequests(platform));
+  for (const entry of routingOrder(allEndpoints())) {
+    const def = { ...entry.def, ...EMULATOR_OVERRIDES[entry.id] };
+    const route = endpointRoute({ ...entry, def }, handlerOf(handlers, entry), platform);
+    const paths = [def.path, def.path.replace(/^\/v1\//, '/api/v1/')];
+    for (const method of [def.method, ...(def.aliases ?? [])]) {
+      app[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](paths, route);
+    }
+  }
+  app.use((req: Request, res: Response) => {
+    sendFailure(res, new ApiFailure('NOT_FOUND', `No route ${req.method} ${req.path}`));
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const { failure, unexpected } = asFailure(error);
+    if (unexpected) platform.logger.error({ err: error }, 'request failed before reaching a route');
+    sendFailure(res, failure);
+  });
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { EmulatorClock } from '../clock.js';
+import type { Dispatcher } from '../dispatch/dispatcher.js';
+import type { EmulatorContext } from '../handler.js';
+import type { KeyStore } from '../state/key-store.js';
+import type { IdempotencyGuard } from './idempotency.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/** What the derived routes share: the handlers' context plus the platform's own machinery. */
+export interface Platform {
+  ctx: EmulatorContext;
+  clock: EmulatorClock;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  idempotency: IdempotencyGuard;
+  dispatcher: Dispatcher;
+  logger: Logger;
+  /** Check every handler's answer against the endpoint's response schema (a mismatch is a 500). */
+  checkResponses: boolean;
+}

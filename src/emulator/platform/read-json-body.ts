@@ -1,0 +1,43 @@
+import express, { type Request, type Response } from 'express';
+import { ApiFailure } from '../api-failure.js';
+
+/** JSON bodies are at most 1 MiB (decisions §4: 413 PAYLOAD_TOO_LARGE above). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+// `type: () => true`: the media type was already checked here, with the service's own 415.
+const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Reads a JSON route's body: undefined when none was sent, 415 when it is not application/json,
+ * 413 above 1 MiB, 400 VALIDATION_FAILED when it is not valid JSON.
+ */
+export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
+  if (!hasBody(req)) return undefined;
+  if (!req.is('application/json')) {
+    throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type: application/json, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`);
+  }
+  await new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error)) : resolve())));
+  return req.body as unknown;
+}
+
+function mapParseError(error: unknown): unknown {
+  const type = error && typeof error === 'object' && 'type' in error ? error.type : undefined;
+  switch (type) {
+    case 'entity.too.large':
+      return new ApiFailure('PAYLOAD_TOO_LARGE', `The JSON body is larger than ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
+    case 'entity.parse.failed':
+      return new ApiFailure('VALIDATION_FAILED', 'The body is not valid JSON', {
+        details: [{ path: '', in: 'body', message: error instanceof Error ? error.message.slice(0, 200) : 'malformed JSON' }],
+      });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'The body must be UTF-8 JSON');
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,105 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { EndpointEntry } from '../../api/all-endpoints.js';
+import type { EndpointDef } from '../../api/endpoint.js';
+import { READ_ONLY_PLANS } from '../../api/plans.js';
+import { ApiFailure } from '../api-failure.js';
+import type { AuthenticatedKey, Handler, HandlerRequest } from '../handler.js';
+import { ANONYMOUS } from '../state/request-stats.js';
+import { authenticate } from './authenticate.js';
+import { IdempotencyGuard, type IdempotencyClaim, type StoredResult } from './idempotency.js';
+import type { Platform } from './platform.js';
+import { readJsonBody } from './read-json-body.js';
+import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
+import { requestIdOf } from './request-id.js';
+import { syntheticReply } from './synthetic.js';
+import { validateRequest } from './validate-request.js';
+
+/** Who calls GET /v1/status: nobody in particular. */
+const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
+
+/** The checks that need a key, in the order decisions §4-5 imply; each throws the envelope's failure. */
+function admit(def: EndpointDef, req: Request, res: Response, platform: Platform): AuthenticatedKey {
+  const key = authenticate(req.get('authorization'), platform.keys);
+  res.locals.apiKeyId = key.id;
+  const rate = platform.limiter.take(key.id);
+  res.set(rate.headers);
+  if (!rate.allowed) {
+    throw new ApiFailure('RATE_LIMITED', `Rate limit of ${platform.limiter.limit} requests per minute exceeded; retry after ${rate.headers['Retry-After']} s`);
+  }
+  if (key.kind === 'test' && !def.testKeySynthetic) {
+    throw new ApiFailure('TEST_KEY_NOT_ALLOWED', 'Test keys only reach the five synthetic send routes; use a live key here');
+  }
+  if (def.scope !== null && !key.scopes.includes(def.scope)) {
+    throw new ApiFailure('INSUFFICIENT_SCOPE', `This key lacks the scope ${def.scope}`, { details: [{ required_scope: def.scope }] });
+  }
+  if ((def.write ?? def.method !== 'GET') && READ_ONLY_PLANS.has(platform.ctx.plan)) {
+    throw new ApiFailure('PLAN_READ_ONLY', `The ${platform.ctx.plan} plan is read-only; write routes need a paid plan`);
+  }
+  return key;
+}
+
+function send(res: Response, result: StoredResult): void {
+  res.set(result.headers);
+  if (result.status === 204 || result.body === undefined) res.status(result.status).end();
+  else res.status(result.status).json(result.body);
+}
+
+function normalize(def: EndpointDef, answer: unknown): StoredResult {
+  if (answer && typeof answer === 'object' && 'reply' in answer && answer.reply === true) {
+    const { status, body, headers } = answer as unknown as { status: number; body: unknown; headers?: Record<string, string> };
+    return { status, body, headers: headers ?? {} };
+  }
+  const status = def.status ?? 200;
+  return { status, body: status === 204 ? undefined : answer, headers: {} };
+}
+
+/**
+ * One route of the table, from request to answer: auth, rate limit, test key, scope, plan, (pending),
+ * body, validation, idempotency, then the handler. `handler` is undefined for a pending route.
+ */
+export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef> | undefined, platform: Platform): RequestHandler {
+  const { id, def } = entry;
+  const parsesJson = def.body !== undefined && !def.multipart;
+  return async (req, res) => {
+    let claim: IdempotencyClaim | undefined;
+    try {
+      const key = def.auth === false ? NO_KEY : admit(def, req, res, platform);
+      if (!handler && key.kind !== 'test') {
+        throw new ApiFailure('NOT_IMPLEMENTED', `${def.method} ${def.path} (${id}) is not implemented by this emulator yet; it is listed as pending`);
+      }
+      const raw = parsesJson ? await readJsonBody(req, res) : undefined;
+      const input = validateRequest(def, { params: req.params, query: req.query, body: raw, headers: req.headers });
+      const idempotencyKey = def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
+      if (key.kind === 'test') {
+        const body = syntheticReply(id, def, input as { params: Record<string, unknown>; body: Record<string, unknown> }, platform.clock);
+        return send(res, { status: 201, body, headers: {} });
+      }
+      if (idempotencyKey !== undefined) {
+        const path = req.path.replace(/^\/api\/v1\//, '/v1/');
+        const outcome = platform.idempotency.begin({ apiKeyId: key.id, method: def.method, path, key: idempotencyKey }, raw);
+        if ('replay' in outcome) return send(res, { ...outcome.replay, headers: { ...outcome.replay.headers, 'Idempotent-Replayed': 'true' } });
+        claim = outcome.claim;
+      }
+      const request = { ...input, key, requestId: requestIdOf(res) } as HandlerRequest<EndpointDef>;
+      const result = normalize(def, await handler!(request, platform.ctx));
+      if (platform.checkResponses && result.status < 300) checkResponse(id, def, result);
+      if (claim) platform.idempotency.finish(claim, result);
+      send(res, result);
+    } catch (error) {
+      const { failure, unexpected } = asFailure(error);
+      if (unexpected) platform.logger.error({ err: error, route: id, request_id: requestIdOf(res) }, 'handler failed');
+      if (claim) {
+        platform.idempotency.finish(claim, { status: failure.status, body: errorEnvelope(failure, requestIdOf(res)), headers: failure.headers ?? {} });
+      }
+      sendFailure(res, failure);
+    }
+  };
+}
+
+function checkResponse(id: string, def: EndpointDef, result: StoredResult): void {
+  if (result.status === 204) return;
+  const parsed = def.response.safeParse(result.body);
+  if (!parsed.success) {
+    throw new TypeError(`${id} answered a body its response schema refuses: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+}

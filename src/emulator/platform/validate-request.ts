@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { EndpointDef } from '../../api/endpoint.js';
+import { isInvalidPlatformIssue } from '../../api/schemas/common.js';
+import { ApiFailure } from '../api-failure.js';
+
+export type RequestPart = 'params' | 'query' | 'body' | 'headers';
+
+export interface RawRequest {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  headers: unknown;
+}
+
+export type ValidRequest = Record<RequestPart, unknown>;
+
+/** At most this many issues are reported: a hostile body cannot make the answer huge. */
+const MAX_DETAILS = 20;
+
+/**
+ * Checks every part of a request against the endpoint's zod schemas. A wrong channel is 422
+ * INVALID_PLATFORM (decisions §2); anything else 400 VALIDATION_FAILED with details [{path, in, message}].
+ * A part without a schema passes through as an empty object.
+ */
+export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, raw: RawRequest): ValidRequest {
+  const issues: { part: RequestPart; issue: z.core.$ZodIssue }[] = [];
+  const valid: ValidRequest = { params: {}, query: {}, body: {}, headers: {} };
+  for (const part of ['params', 'query', 'headers', 'body'] as const) {
+    const schema = def[part];
+    if (!schema) continue;
+    // A route whose body fields are all optional may be called without a body.
+    const result = schema.safeParse(part === 'body' ? (raw.body ?? {}) : raw[part]);
+    if (result.success) valid[part] = result.data;
+    else issues.push(...result.error.issues.map((issue) => ({ part, issue })));
+  }
+  if (issues.length === 0) return valid;
+  const details = issues.slice(0, MAX_DETAILS).map(({ part, issue }) => ({ path: issue.path.join('.'), in: part, message: issue.message }));
+  const platform = issues.find(({ issue }) => isInvalidPlatformIssue(issue));
+  if (platform) {
+    throw new ApiFailure('INVALID_PLATFORM', `${platform.issue.path.join('.') || platform.part} names an unsupported channel: expected phone, photo_social or social_page`, {
+      details,
+    });
+  }
+  const first = details[0]!;
+  throw new ApiFailure('VALIDATION_FAILED', `Invalid ${first.in}${first.path ? ` field ${first.path}` : ''}: ${first.message}`, { details });
+}

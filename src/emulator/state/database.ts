@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { SCHEMA_SQL } from './collection.js';
+
+/** The platform's own tables; resource records live in `docs` (Collection). */
+export const PLATFORM_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS api_key_hashes (
+  hash TEXT PRIMARY KEY,
+  key_id TEXT NOT NULL,
+  expires_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS api_key_hashes_key ON api_key_hashes (key_id);
+CREATE TABLE IF NOT EXISTS idempotency (
+  api_key_id TEXT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  body_hash TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  response TEXT,
+  headers TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (api_key_id, method, path, idempotency_key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at);
+CREATE TABLE IF NOT EXISTS deliveries (
+  id TEXT PRIMARY KEY,
+  endpoint_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  body TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL,
+  next_attempt_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);
+CREATE TABLE IF NOT EXISTS delivery_attempts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  endpoint_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  delivered_at INTEGER,
+  next_retry_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS delivery_attempts_endpoint ON delivery_attempts (endpoint_id, seq);
+CREATE TABLE IF NOT EXISTS request_counts (
+  api_key_id TEXT NOT NULL,
+  minute INTEGER NOT NULL,
+  requests INTEGER NOT NULL,
+  server_errors INTEGER NOT NULL,
+  PRIMARY KEY (api_key_id, minute)
+);
+`;
+
+/**
+ * Opens (or creates) the emulator's SQLite database: `:memory:` by default, or a file that survives
+ * restarts (keys, webhook endpoints, pending deliveries, every record).
+ */
+export function openDatabase(path = ':memory:'): Database.Database {
+  const db = new Database(path);
+  if (path !== ':memory:') {
+    // WAL lets the dispatcher's writes and API reads interleave; NORMAL is durable enough for an emulator.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA_SQL);
+  db.exec(PLATFORM_SCHEMA_SQL);
+  return db;
+}
+
+export function readMeta(db: Database.Database, name: string): string | undefined {
+  return (db.prepare('SELECT value FROM meta WHERE name = ?').get(name) as { value: string } | undefined)?.value;
+}
+
+export function writeMeta(db: Database.Database, name: string, value: string): void {
+  db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
+}

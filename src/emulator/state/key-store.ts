@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { SCOPES, type Scope } from '../../api/scopes.js';
+import type { AuthenticatedKey, Clock } from '../handler.js';
+import { Collection, type ListOptions, type Page } from './collection.js';
+
+export type KeyKind = 'live' | 'test';
+
+/** What is kept about a key: never its value, only a sha256 of it (in `api_key_hashes`). */
+export interface KeyRecord {
+  id: string;
+  label: string;
+  scopes: Scope[];
+  kind: KeyKind;
+  /** The last 4 characters of the current value, to tell keys apart. */
+  last4: string;
+  created_at: string;
+  rotated_at: string | null;
+  last_used_at: string | null;
+  /** The emulator's own admin key: every scope, and `/_emulator/*`. */
+  admin: boolean;
+}
+
+/** After a rotation the old value keeps working this long (decisions §5), by the emulator clock. */
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+/** `svc_live_` or `svc_test_` + 32 url-safe characters (decisions §5). */
+export const KEY_FORMAT = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const KEYS_KIND = 'api_keys';
+
+export function generateKey(kind: KeyKind): string {
+  return `svc_${kind}_${randomBytes(24).toString('base64url')}`;
+}
+
+function hashOf(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Why a presented key was refused: the 401 message says which, never the key itself. */
+export type KeyRefusal = 'unknown' | 'revoked' | 'expired';
+
+export class KeyStore {
+  private readonly records: Collection<KeyRecord>;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: Clock,
+  ) {
+    this.records = new Collection<KeyRecord>(db, KEYS_KIND);
+  }
+
+  /** Creates a key and returns its value: the only time the value exists outside the caller. */
+  create(input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean }): { record: KeyRecord; key: string } {
+    const key = generateKey(input.kind);
+    const record = this.register(key, input);
+    return { record, key };
+  }
+
+  /** Stores `value` as the one current value of key `id` (the emulator's own keys, given or generated at start). */
+  register(value: string, input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean }): KeyRecord {
+    const record: KeyRecord = {
+      id: input.id,
+      label: input.label,
+      scopes: input.admin ? [...SCOPES] : input.scopes,
+      kind: input.kind,
+      last4: value.slice(-4),
+      created_at: this.records.get(input.id)?.created_at ?? this.clock.iso(),
+      rotated_at: null,
+      last_used_at: null,
+      admin: input.admin ?? false,
+    };
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM api_key_hashes WHERE key_id = ? OR hash = ?').run(record.id, hashOf(value));
+      this.db.prepare('INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(value), record.id);
+      this.records.put(record);
+    })();
+    return record;
+  }
+
+  /** Finds the key a value belongs to: a lookup by hash, so no comparison leaks timing about the value. */
+  authenticate(value: string): AuthenticatedKey | KeyRefusal {
+    const row = this.db.prepare('SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(hashOf(value)) as
+      | { key_id: string; expires_at: number | null }
+      | undefined;
+    if (!row) return 'unknown';
+    if (row.expires_at !== null && row.expires_at <= this.clock.now()) return 'expired';
+    const record = this.records.get(row.key_id);
+    if (!record) return 'revoked';
+    this.touch(record);
+    return { id: record.id, kind: record.kind, scopes: record.scopes, admin: record.admin };
+  }
+
+  /** Keeps `last_used_at` to the minute: one write per key per minute, not one per request. */
+  private touch(record: KeyRecord): void {
+    const now = this.clock.now();
+    if (record.last_used_at !== null && now - Date.parse(record.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+    this.records.put({ ...record, last_used_at: new Date(now).toISOString() });
+  }
+
+  get(id: string): KeyRecord | undefined {
+    return this.records.get(id);
+  }
+
+  list(options: ListOptions): Page<KeyRecord> {
+    return this.records.list(options);
+  }
+
+  /** A new value; the values in use so far keep working for the grace period, then stop. */
+  rotate(id: string): { record: KeyRecord; key: string; previousExpiresAt: number } {
+    return this.db.transaction(() => {
+      const current = this.records.require(id, 'key');
+      const key = generateKey(current.kind);
+      const previousExpiresAt = this.clock.now() + ROTATION_GRACE_MS;
+      this.db.prepare('UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ? AND expires_at IS NULL').run(previousExpiresAt, id);
+      this.db.prepare('INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(key), id);
+      const record = this.records.put({ ...current, last4: key.slice(-4), rotated_at: this.clock.iso() });
+      return { record, key, previousExpiresAt };
+    })();
+  }
+
+  /** Refused at once: the record goes, so every value of it (current or in grace) is unknown from now on. */
+  revoke(id: string): void {
+    this.db.transaction(() => {
+      this.records.require(id, 'key');
+      this.records.delete(id);
+      // Hashes are kept (pointing at nothing) so a revoked value answers "revoked", not "unknown".
+      this.db.prepare('UPDATE api_key_hashes SET expires_at = NULL WHERE key_id = ?').run(id);
+    })();
+  }
+}

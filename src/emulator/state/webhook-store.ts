@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { matchesAny } from '../../events/index.js';
+import { Collection, type ListOptions, type Page } from './collection.js';
+import { secretBox, type SecretBox } from './secret-box.js';
+
+/** A registered endpoint as stored: the secret only sealed (AES-256-GCM), never in readable form. */
+interface StoredEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  is_active: boolean;
+  description: string | null;
+  created_at: string;
+  sealed_secret: string;
+}
+
+export type WebhookEndpoint = Omit<StoredEndpoint, 'sealed_secret'>;
+
+export const WEBHOOKS_KIND = 'webhook_endpoints';
+
+/** `whsec_` + 32 url-safe characters. */
+export function generateWebhookSecret(): string {
+  return 'whsec_' + randomBytes(24).toString('base64url');
+}
+
+function publicView({ sealed_secret: _sealed, ...endpoint }: StoredEndpoint): WebhookEndpoint {
+  return endpoint;
+}
+
+export class WebhookStore {
+  private readonly records: Collection<StoredEndpoint>;
+  private readonly box: SecretBox;
+
+  constructor(private readonly db: Database.Database) {
+    this.records = new Collection<StoredEndpoint>(db, WEBHOOKS_KIND);
+    this.box = secretBox(db);
+  }
+
+  /** Registers an endpoint; the returned `secret` is the only time it is readable. */
+  create(input: Omit<WebhookEndpoint, 'is_active'>): { endpoint: WebhookEndpoint; secret: string } {
+    const secret = generateWebhookSecret();
+    const stored = this.records.insert({ ...input, is_active: true, sealed_secret: this.box.seal(secret) });
+    return { endpoint: publicView(stored), secret };
+  }
+
+  get(id: string): WebhookEndpoint | undefined {
+    const stored = this.records.get(id);
+    return stored && publicView(stored);
+  }
+
+  require(id: string): WebhookEndpoint {
+    return publicView(this.records.require(id, 'webhook endpoint'));
+  }
+
+  list(options: ListOptions): Page<WebhookEndpoint> {
+    const page = this.records.list(options);
+    return { data: page.data.map(publicView), pagination: page.pagination };
+  }
+
+  /** The active endpoints subscribed to `event` (exact, `*` or `ns.*`). */
+  subscribers(event: string): WebhookEndpoint[] {
+    return this.records
+      .all({ is_active: true })
+      .filter((e) => matchesAny(e.events, event))
+      .map(publicView);
+  }
+
+  /** For signing only (deliveries, sign-payload); never answered through the API. */
+  secretOf(id: string): string | undefined {
+    const stored = this.records.get(id);
+    return stored && this.box.open(stored.sealed_secret);
+  }
+
+  /** The endpoint stops receiving at once: its pending deliveries are dropped with it; its attempt log goes too. */
+  delete(id: string): void {
+    this.db.transaction(() => {
+      this.records.require(id, 'webhook endpoint');
+      this.records.delete(id);
+      this.db.prepare("DELETE FROM deliveries WHERE endpoint_id = ?").run(id);
+      this.db.prepare('DELETE FROM delivery_attempts WHERE endpoint_id = ?').run(id);
+    })();
+  }
+}
