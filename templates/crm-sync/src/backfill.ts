@@ -4,6 +4,8 @@ import { applyContact, applyConversation } from './crm-records.js';
 export interface BackfillOptions {
   /** Stop after this many records of each kind (a bound for huge workspaces). @default 100000 */
   maxPerKind?: number;
+  /** Records per request (1-100). @default 100 */
+  pageSize?: number;
 }
 
 export interface BackfillResult {
@@ -17,12 +19,13 @@ export interface BackfillResult {
  */
 export async function backfill(ctx: CrmContext, options: BackfillOptions = {}): Promise<BackfillResult> {
   const max = options.maxPerKind ?? 100_000;
+  const limit = options.pageSize ?? 100;
   const result: BackfillResult = { contacts: 0, conversations: 0 };
-  for await (const contact of ctx.client.contacts.list({ limit: 100 })) {
+  for await (const contact of ctx.client.contacts.list({ limit })) {
     applyContact(ctx.db, contact);
     if (++result.contacts >= max) break;
   }
-  for await (const conversation of ctx.client.conversations.list({ limit: 100 })) {
+  for await (const conversation of ctx.client.conversations.list({ limit })) {
     applyConversation(ctx.db, conversation);
     if (++result.conversations >= max) break;
   }

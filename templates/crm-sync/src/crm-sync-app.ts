@@ -21,8 +21,8 @@ export interface CrmSyncAppOptions {
   receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>;
   /** More handlers on the same receiver (the sample integration adds ticket routing). */
   register?: (receiver: Receiver) => void;
-  /** More HTTP routes, tried before the CRM's own. */
-  routes?: Route[];
+  /** More HTTP routes, tried before the CRM's own (given the receiver, e.g. to list its deliveries). */
+  routes?: (receiver: Receiver) => Route[];
   /** The page's title and panels. @default 'CRM', the CRM panels */
   title?: string;
   panels?: Panel[];
@@ -52,7 +52,7 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     receiver.listener(req, res);
     return true;
   };
-  const server = createServer(serveRoutes([webhook, ...(options.routes ?? []), crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS })], (error) => receiver.log.error({ err: error }, 'CRM API failure')));
+  const server = createServer(serveRoutes([webhook, ...(options.routes?.(receiver) ?? []), crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS })], (error) => receiver.log.error({ err: error }, 'CRM API failure')));
   await receiver.start();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -7,7 +7,7 @@ interface Known {
 }
 
 const OPEN_STATUSES = new Set(['open', 'pending', 'on_hold']);
-const MAX_TRACKED = 100_000; // one entry per ticket; closed ones are dropped
+const MAX_TRACKED = 100_000; // one entry per ticket; past this, the oldest closed ones are forgotten
 
 /** A ticket as far as load counting cares. */
 export interface TicketLoad {
@@ -31,11 +31,17 @@ export class AssignmentBook {
   track(ticket: TicketLoad): boolean {
     const known = this.#tickets.get(ticket.id);
     if (known && known.version >= ticket.version) return false;
-    const open = OPEN_STATUSES.has(ticket.status);
-    if (!open && !known) return false;
-    if (!open) this.#tickets.delete(ticket.id);
-    else if (this.#tickets.size < MAX_TRACKED || known) this.#tickets.set(ticket.id, { version: ticket.version, assignee: ticket.assignee, open });
+    // Closed tickets stay known (by version), so a late event from before the close cannot reopen them.
+    if (!known && this.#tickets.size >= MAX_TRACKED && !this.#forgetOneClosed()) return false;
+    this.#tickets.set(ticket.id, { version: ticket.version, assignee: ticket.assignee, open: OPEN_STATUSES.has(ticket.status) });
     return true;
+  }
+
+  #forgetOneClosed(): boolean {
+    for (const [id, known] of this.#tickets) {
+      if (!known.open) return this.#tickets.delete(id);
+    }
+    return false;
   }
 
   openCount(assignee: string): number {

@@ -9,4 +9,4 @@ export { loadRoutingConfig, parseRoutingConfig, RoutingConfig, RoutingConfigErro
 export { etag, type KitClient, type RouteOutcome, type RoutingContext, type Ticket } from './routing-context.js';
 export { loadOpenTickets, ROUTING_EVENTS, routingHandlers, type RoutingEvent } from './routing-handlers.js';
 export { checkSla, slaPriority, startSlaWatch, type Escalation } from './sla-watch.js';
-export { startTicketRouting, WEBHOOK_PATH, type TicketRoutingApp } from './ticket-routing-app.js';
+export { startTicketRouting, WEBHOOK_PATH, type TicketRoutingApp, type TicketRoutingAppOptions } from './ticket-routing-app.js';

@@ -27,7 +27,18 @@ export interface TicketRoutingApp {
  * Validates the rules (a bad rule stops it here), fills the load book from the open tickets, then
  * routes from ticket events and watches SLAs. GET /api/routing shows loads and recent outcomes.
  */
-export async function startTicketRouting(config: AppConfig, options: { receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>; now?: () => Date; host?: string } = {}): Promise<TicketRoutingApp> {
+export interface TicketRoutingAppOptions {
+  /** Overrides the config's secret, e.g. a provider for a secret known only after the webhook is registered. */
+  secrets?: ReceiverOptions['secrets'];
+  /** Receiver settings beyond the secret and store (logger, concurrency, …). */
+  receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>;
+  /** The clock routing and the SLA watch read. @default () => new Date() */
+  now?: () => Date;
+  /** Host to bind. @default '127.0.0.1' */
+  host?: string;
+}
+
+export async function startTicketRouting(config: AppConfig, options: TicketRoutingAppOptions = {}): Promise<TicketRoutingApp> {
   const rules = loadRoutingConfig(config.rulesPath);
   mkdirSync(dirname(config.deliveriesDbPath), { recursive: true });
   const recent: (RouteOutcome | Escalation)[] = [];
@@ -40,7 +51,7 @@ export async function startTicketRouting(config: AppConfig, options: { receiver?
     onRouted: remember,
   };
   await loadOpenTickets(ctx);
-  const receiver = registerTicketRouting(createReceiver({ ...options.receiver, secret: config.webhookSecret, dbPath: config.deliveriesDbPath }), ctx);
+  const receiver = registerTicketRouting(createReceiver({ ...options.receiver, secrets: options.secrets ?? config.webhookSecret, dbPath: config.deliveriesDbPath }), ctx);
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

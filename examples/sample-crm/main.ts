@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { colors as c, heading, say } from './live-log.js';
+import { startSample } from './sample-crm.js';
+import { playTraffic } from './traffic.js';
+
+// `npm start`: the sample CRM integration, end to end against the in-process emulator, until Ctrl-C.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function port(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`${name} must be a port number (0 for any free port), got "${process.env[name]}"`);
+  return value;
+}
+
+// A local test secret the sample's receiver accepts besides the service's: safe to show, it signs only your own test events.
+const triggerSecret = process.env.SAMPLE_TRIGGER_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`;
+const sample = await startSample({
+  port: port('PORT', 3000),
+  emulatorPort: port('EMULATOR_PORT', 4010),
+  dataDir: process.env.SAMPLE_CRM_DATA ?? join(root, '.tmp', 'sample-crm'),
+  rulesPath: join(root, 'templates', 'ticket-routing', 'routing-rules.json'),
+  triggerSecret,
+});
+
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  say('info', 'stopping', 'closing the receiver, the CRM and the emulator');
+  sample.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+
+heading('convo-kit sample CRM');
+console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);
+console.log(`  Emulator:        ${sample.emulatorUrl}  (admin key ${sample.adminKey})`);
+console.log(`  Webhook:         ${sample.crm.webhookUrl}`);
+heading('Playing customer traffic through the emulator');
+await playTraffic(sample.control, sample.crm.ctx, sample.settle);
+
+const count = (table: string) => (sample.crm.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const deliveries = await sample.crm.receiver.store.list({ limit: 500 });
+heading('Traffic played');
+console.log(`  ${deliveries.data.length} webhook deliveries, ${count('contacts')} contacts, ${count('conversations')} conversations, ${count('activity')} timeline entries in the CRM`);
+console.log(`  Look:   ${sample.crm.url}  (JSON: /api/contacts /api/activity /api/tickets /api/deliveries)`);
+// In a checkout the CLI runs from source (npx tsx); an installed package has `npx convo-kit` and `npx create-starter`.
+console.log('  Try (in another terminal):');
+console.log(`    npx tsx src/cli/convo-kit.ts deliveries list --db ${sample.deliveriesDbPath}`);
+console.log(`    npx tsx src/cli/convo-kit.ts replay --db ${sample.deliveriesDbPath} --event 'contact.*' --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
+console.log(`    npx tsx src/cli/convo-kit.ts trigger message.received --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
+console.log('    npx tsx src/cli/create-starter/index.ts ../my-crm --template crm-sync');
+console.log(c.dim('  Running until Ctrl-C.'));

@@ -1,0 +1,117 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from 'convo-kit/client';
+import { createEmulator } from 'convo-kit/emulator';
+import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
+import {
+  AssignmentBook,
+  loadRoutingConfig,
+  registerTicketRouting,
+  ROUTING_EVENTS,
+  type RouteOutcome,
+  type RoutingContext,
+} from '../../templates/ticket-routing/src/index.js';
+import { say } from './live-log.js';
+import { SAMPLE_PANELS, sampleRoutes } from './sample-routes.js';
+
+export interface SampleOptions {
+  /** Port of the CRM page, API and webhook (0: any free port). @default 3000 */
+  port: number;
+  /** Port of the emulator (0: any free port). @default 4010 */
+  emulatorPort: number;
+  /** Where the CRM and delivery databases go; emptied at start, since the emulator starts fresh. */
+  dataDir: string;
+  /** The routing rules file (the ticket-routing template's by default). */
+  rulesPath: string;
+  /**
+   * A second, local-only secret the receiver also accepts, so `convo-kit trigger` can sign test events
+   * for the running sample (the service's own secret is never shown).
+   */
+  triggerSecret: string;
+}
+
+export interface Sample {
+  crm: CrmSyncApp;
+  emulatorUrl: string;
+  adminKey: string;
+  deliveriesDbPath: string;
+  control<T>(path: string, body: unknown): Promise<T>;
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SETTLE_ROUNDS = 4; // handlers' own API writes raise events, delivered in the next round
+
+/**
+ * The whole loop in one process: the emulator (the service), the webhook registered with it, and one
+ * receiver running both templates' handlers (CRM sync and ticket routing), with the page on top.
+ */
+export async function startSample(options: SampleOptions): Promise<Sample> {
+  rmSync(options.dataDir, { recursive: true, force: true });
+  mkdirSync(options.dataDir, { recursive: true });
+  const emulator = createEmulator({});
+  const emulatorServer = await emulator.listen(options.emulatorPort);
+  const client = createClient({ apiKey: emulator.adminKey, baseUrl: emulatorServer.url });
+
+  const outcomes = new Map<string, RouteOutcome>();
+  const rules = loadRoutingConfig(options.rulesPath);
+  const routing: RoutingContext = {
+    config: rules,
+    book: new AssignmentBook(rules),
+    client,
+    onRouted: (outcome) => {
+      outcomes.set(outcome.ticketId, outcome);
+      if (outcome.result === 'routed') say('ticket', 'routed', `${outcome.ticketId} -> ${outcome.assignee} (${outcome.priority}) by rule "${outcome.rule}"`);
+      else say('ticket', outcome.result, `${outcome.ticketId}: ${outcome.reason}`);
+    },
+  };
+
+  let secret = '';
+  const deliveriesDbPath = join(options.dataDir, 'deliveries.db');
+  const crm = await startCrmSync(
+    { baseUrl: emulatorServer.url, apiKey: emulator.adminKey, webhookSecret: 'registered below', port: options.port, crmDbPath: join(options.dataDir, 'crm.db'), deliveriesDbPath },
+    {
+      secrets: () => [secret, options.triggerSecret],
+      title: 'convo-kit sample CRM',
+      panels: SAMPLE_PANELS,
+      register: (receiver) => {
+        registerTicketRouting(receiver, routing);
+        receiver.on('*', ({ event, deliveryId, attempt }) => say('event', 'webhook', `${event.padEnd(24)} ${deliveryId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`));
+        receiver.onError((error, info) => say('warn', 'dead', `${info.event} ${info.deliveryId}: ${error.message}`));
+      },
+      routes: (receiver) => [sampleRoutes(receiver, routing, outcomes)],
+    },
+  );
+  const events = [...new Set([...CRM_EVENTS, ...ROUTING_EVENTS])];
+  ({ secret } = await client.webhooks.create({ url: crm.webhookUrl, events, description: 'convo-kit sample CRM' }));
+  say('info', 'webhook', `registered ${crm.webhookUrl} for ${events.length} events`);
+
+  const control = async <T>(path: string, body: unknown): Promise<T> => {
+    const response = await fetch(`${emulatorServer.url}/_emulator/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as T;
+    if (!response.ok) throw new Error(`/_emulator/${path} answered ${response.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    crm,
+    emulatorUrl: emulatorServer.url,
+    adminKey: emulator.adminKey,
+    deliveriesDbPath,
+    control,
+    async settle() {
+      for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
+        await emulator.dispatcher.idle();
+        await crm.receiver.idle();
+      }
+    },
+    async close() {
+      await crm.close();
+      await emulatorServer.close();
+      await emulator.close();
+    },
+  };
+}

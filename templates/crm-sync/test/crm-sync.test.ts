@@ -1,0 +1,195 @@
+import { isApiError } from 'convo-kit/client';
+import { sampleEvent, signedHeaders } from 'convo-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backfill } from '../src/backfill.js';
+import { editContact, moveLeadStage, OptedOutError, sendToConversation } from '../src/crm-actions.js';
+import { type CrmDatabase, openCrmDatabase } from '../src/crm-database.js';
+import { getContact, listActivity, listConversations } from '../src/crm-queries.js';
+import { isOptedOut } from '../src/crm-records.js';
+import { crmSyncHandlers } from '../src/sync-handlers.js';
+import { type Harness, startHarness } from './emulator-harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => h.close());
+
+interface Customer {
+  channel: 'phone' | 'photo_social' | 'social_page';
+  from: { handle: string; name: string };
+  content: string;
+}
+
+const CUSTOMERS: Customer[] = [
+  { channel: 'phone', from: { handle: '+14155550123', name: 'Maya Phone' }, content: 'Hi, is my order shipped?' },
+  { channel: 'photo_social', from: { handle: '@maya.photos', name: 'Maya Photo' }, content: 'Do you ship to Canada?' },
+  { channel: 'social_page', from: { handle: 'page-user-42', name: 'Leo Page' }, content: 'Opening hours on Sunday?' },
+];
+
+function snapshot(db: CrmDatabase) {
+  const all = (table: string) => db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all();
+  return { contacts: all('contacts'), optOut: all('opt_out_state'), conversations: all('conversations'), activity: all('activity') };
+}
+
+async function writeIn(customer: Customer): Promise<void> {
+  await h.control('inbound', customer);
+}
+
+function conversationOf(handle: string) {
+  const row = listConversations(h.app.ctx.db).find((c) => c.customer_handle === handle);
+  if (!row) throw new Error(`no conversation for ${handle} in the CRM`);
+  return row;
+}
+
+describe('crm-sync against the emulator', () => {
+  it('turns customers writing in on all three channels into contacts, conversations and timeline entries', async () => {
+    for (const customer of CUSTOMERS) await writeIn(customer);
+    await h.settle();
+    for (const customer of CUSTOMERS) {
+      const conversation = conversationOf(customer.from.handle);
+      expect(conversation.channel).toBe(customer.channel);
+      const contact = getContact(h.app.ctx.db, conversation.contact_id);
+      expect(contact?.opted_out).toBe(false);
+      const kinds = listActivity(h.app.ctx.db, { contactId: conversation.contact_id }).map((a) => `${a.kind} ${a.summary}`);
+      expect(kinds).toContainEqual(expect.stringContaining(`message.received ${customer.channel} in: ${customer.content}`));
+      expect(kinds).toContainEqual(expect.stringContaining('conversation.created'));
+    }
+  });
+
+  it('runs every delivery twice (same id replayed, and the same event under a new id) without changing anything', async () => {
+    for (const customer of CUSTOMERS) await writeIn(customer);
+    await writeIn({ ...CUSTOMERS[0], content: 'STOP' });
+    await h.settle();
+    const before = snapshot(h.app.ctx.db);
+    const { data } = await h.app.receiver.store.list({ limit: 500 });
+    expect(data.length).toBeGreaterThanOrEqual(9);
+    expect(data.every((d) => d.status === 'done')).toBe(true);
+
+    await h.app.receiver.store.requeue(data.map((d) => d.id));
+    await h.settle();
+    expect(snapshot(h.app.ctx.db)).toEqual(before);
+
+    for (const summary of data) {
+      const stored = await h.app.receiver.store.get(summary.id);
+      const body = Buffer.from(stored!.body);
+      const response = await fetch(h.app.webhookUrl, { method: 'POST', headers: signedHeaders({ secret: h.secret, body }), body });
+      expect(response.status).toBe(200);
+    }
+    await h.settle();
+    expect(snapshot(h.app.ctx.db)).toEqual(before);
+    const after = await h.app.receiver.store.list({ limit: 500 });
+    expect(after.data.filter((d) => d.status === 'done')).toHaveLength(data.length * 2);
+  });
+
+  it('opts a contact out on STOP, and then refuses to message them', async () => {
+    await writeIn(CUSTOMERS[0]);
+    await writeIn({ ...CUSTOMERS[0], content: 'STOP' });
+    await h.settle();
+    const conversation = conversationOf(CUSTOMERS[0].from.handle);
+    expect(isOptedOut(h.app.ctx.db, conversation.contact_id)).toBe(true);
+    expect(getContact(h.app.ctx.db, conversation.contact_id)?.opt_keyword).toBe('STOP');
+
+    await expect(sendToConversation(h.app.ctx, conversation.id, 'A coupon for you')).rejects.toMatchObject({ code: 'CONTACT_OPTED_OUT', source: 'crm' });
+    const response = await fetch(`${h.app.url}/api/conversations/${conversation.id}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'A coupon for you' }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { code: 'CONTACT_OPTED_OUT' } });
+    const { data: messages } = await h.app.ctx.client.conversations.listMessages({ id: conversation.id });
+    expect(messages.some((m) => m.direction === 'sent')).toBe(false);
+  });
+
+  it('refuses on the service\'s word when the opt-out has not reached the CRM yet', async () => {
+    const fresh = { ...h.app.ctx, db: openCrmDatabase(`${h.dir}/fresh.db`) };
+    try {
+      const error = await sendToConversation(fresh, 'conv_opted_out', 'Hello again').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OptedOutError);
+      expect((error as OptedOutError).source).toBe('service');
+      expect(isOptedOut(fresh.db, 'ct_opted_out')).toBe(true);
+    } finally {
+      fresh.db.close();
+    }
+  });
+
+  it('sends to a contact who has not opted out, and the timeline shows the message', async () => {
+    const sent = await sendToConversation(h.app.ctx, 'conv_delivered', 'Your order is on its way');
+    expect(sent.content).toBe('Your order is on its way');
+    await h.settle();
+    expect(listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).map((a) => a.kind)).toContain('message.sent');
+  });
+
+  it('sends CRM edits to the service; the contact.updated that echoes them adds no second change', async () => {
+    const edited = await editContact(h.app.ctx, 'ct_delivered', { name: 'Dana Renamed', lead_stage: 'qualified' });
+    expect(edited.name).toBe('Dana Renamed');
+    expect((await h.app.ctx.client.contacts.get({ id: 'ct_delivered' })).name).toBe('Dana Renamed');
+    await h.settle();
+    expect(getContact(h.app.ctx.db, 'ct_delivered')).toMatchObject({ name: 'Dana Renamed', lead_stage: 'qualified', updated_at: edited.updated_at });
+    const kinds = listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).map((a) => a.kind);
+    expect(kinds.filter((k) => k === 'crm.edit')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'contact.updated')).toHaveLength(1);
+
+    const { data: leads } = await h.app.ctx.client.pipeline.listLeads({ limit: 1 });
+    const target = leads[0].stage === 'won' ? 'lost' : 'won';
+    const moved = await moveLeadStage(h.app.ctx, leads[0].id, target);
+    expect((await h.app.ctx.client.pipeline.getLead({ id: moved.id })).stage).toBe(target);
+  });
+
+  it('backfills every contact and conversation, page by page', async () => {
+    let contacts = 0;
+    for await (const _ of h.app.ctx.client.contacts.list({ limit: 100 })) contacts += 1;
+    let conversations = 0;
+    for await (const _ of h.app.ctx.client.conversations.list({ limit: 100 })) conversations += 1;
+    expect(contacts).toBeGreaterThan(5);
+
+    const result = await backfill(h.app.ctx, { pageSize: 5 });
+    expect(result).toEqual({ contacts, conversations });
+    const count = (table: string) => (h.app.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count('contacts')).toBe(contacts);
+    expect(count('conversations')).toBe(conversations);
+    expect(isOptedOut(h.app.ctx.db, 'ct_opted_out')).toBe(true);
+  });
+
+  it('answers bad API input with a 4xx that names the problem', async () => {
+    const patch = (body: string, type = 'application/json') => fetch(`${h.app.url}/api/contacts/ct_delivered`, { method: 'PATCH', headers: { 'content-type': type }, body });
+    const typo = await patch(JSON.stringify({ nmae: 'x' }));
+    expect(typo.status).toBe(400);
+    expect(JSON.stringify(await typo.json())).toContain('nmae');
+    expect((await patch('{"name":', 'application/json')).status).toBe(400);
+    expect((await patch('name=x', 'text/plain')).status).toBe(415);
+    const badEmail = await patch(JSON.stringify({ email: 'not-an-email' }));
+    expect(badEmail.status).toBe(400);
+    expect((await fetch(`${h.app.url}/api/contacts/nobody`)).status).toBe(404);
+    const page = await fetch(`${h.app.url}/`);
+    expect(await page.text()).toContain('<title>CRM</title>');
+  });
+});
+
+describe('crm-sync handlers, called directly', () => {
+  it('keeps the newest contact when an older contact.updated arrives late', async () => {
+    const newer = sampleEvent('contact.updated', { data: { id: 'ct_late', name: 'Newer', updated_at: '2026-01-02T00:00:00.000Z' } });
+    const older = sampleEvent('contact.updated', { data: { id: 'ct_late', name: 'Older', updated_at: '2026-01-01T00:00:00Z' } });
+    await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, {});
+    await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, {});
+    expect(getContact(h.app.ctx.db, 'ct_late')?.name).toBe('Newer');
+  });
+
+  it('keeps an opt-out when an older opt-in arrives after it', async () => {
+    const out = sampleEvent('contact.opted_out', { data: { id: 'ct_flip', opted_out: true, keyword: 'STOP', updated_at: '2026-01-02T00:00:00Z' } });
+    const staleIn = sampleEvent('contact.opted_in', { data: { id: 'ct_flip', opted_out: false, keyword: 'START', updated_at: '2026-01-01T00:00:00Z' } });
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
+    await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, {});
+    expect(isOptedOut(h.app.ctx.db, 'ct_flip')).toBe(true);
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
+    expect(listActivity(h.app.ctx.db, { contactId: 'ct_flip' }).map((a) => a.kind).sort()).toEqual(['contact.opted_in', 'contact.opted_out']);
+  });
+
+  it('surfaces a service failure instead of recording a conversation it could not read', async () => {
+    const created = sampleEvent('conversation.created', { data: { id: 'conv_does_not_exist' } });
+    const error = await crmSyncHandlers['conversation.created'](h.app.ctx, created.data, {}).catch((e: unknown) => e);
+    expect(isApiError(error, 'NOT_FOUND')).toBe(true);
+    expect(listConversations(h.app.ctx.db)).toEqual([]);
+  });
+});
