@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Suites start real servers and child processes; two cores, so keep the fan-out modest.
     maxWorkers: 2,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
