@@ -46,7 +46,8 @@ export function seed(ctx: Pick<EmulatorContext, 'db' | 'clock'>, options: SeedOp
     // Inserted oldest first, so newest-first lists read like the real history.
     s.accounts.insertMany(workspace.accounts);
     s.groups.insertMany(seedGroups(createdAt));
-    s.stages.insertMany(seedStages());
+    // Reversed, so the newest-first list reads in board order (new … lost).
+    s.stages.insertMany(seedStages().reverse());
     s.templates.insertMany(seedTemplates(createdAt));
     s.contacts.insertMany(oldestFirst(workspace.contacts));
     s.conversations.insertMany(oldestFirst(workspace.chats.map((c) => c.conversation)));

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { ConversationUpdate } from '../../api/index.js';
+import type { Conversation } from '../../resources/index.js';
+import type { EmulatorContext } from '../handler.js';
+import { stores } from '../state/stores.js';
+import { applyPatch } from './changed-fields.js';
+
+/**
+ * PATCH /v1/conversations/:id. Routing fields merge into the current routing; tags replace the list.
+ * Announces conversation.closed when it becomes closed and conversation.assigned when the assignee changes.
+ */
+export function updateConversation(ctx: EmulatorContext, id: string, patch: z.output<typeof ConversationUpdate>): Conversation {
+  const { conversations } = stores(ctx.db);
+  let previous: Conversation | undefined;
+  let changed: string[] = [];
+  const updated = conversations.update(id, (current) => {
+    previous = current;
+    const result = applyPatch(current, {
+      status: patch.status,
+      assignee: patch.assignee,
+      tags: patch.tags,
+      stage: patch.stage,
+      routing: patch.routing && { ...current.routing, ...patch.routing },
+    });
+    changed = result.changed;
+    return result.next;
+  });
+  if (changed.includes('status') && updated.status === 'closed') ctx.events.emit('conversation.closed', { ...updated, closed_by: 'agent' });
+  if (changed.includes('assignee')) {
+    ctx.events.emit('conversation.assigned', { ...updated, previous_assignee: previous?.assignee ?? null, assigned_by: 'agent' });
+  }
+  return updated;
+}

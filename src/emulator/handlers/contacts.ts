@@ -1,0 +1,10 @@
+import { updateContact } from '../domain/lead-stage.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { stores } from '../state/stores.js';
+
+export const contactsHandlers = {
+  list: ({ query }, ctx) =>
+    stores(ctx.db).contacts.list({ limit: query.limit, cursor: query.cursor, where: { lead_stage: query.lead_stage, owner: query.owner } }),
+  get: ({ params }, ctx) => stores(ctx.db).contacts.require(params.id, 'contact'),
+  update: ({ params, body }, ctx) => updateContact(ctx, params.id, body),
+} satisfies ImplementedHandlers<'contacts'>;

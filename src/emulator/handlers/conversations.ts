@@ -1,0 +1,23 @@
+import { catchUpDeliveries } from '../domain/delivery-progress.js';
+import { sendMessage } from '../domain/send-message.js';
+import { updateConversation } from '../domain/update-conversation.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { stores } from '../state/stores.js';
+
+export const conversationsHandlers = {
+  list: ({ query }, ctx) =>
+    stores(ctx.db).conversations.list({
+      limit: query.limit,
+      cursor: query.cursor,
+      where: { status: query.status, channel: query.channel, assignee: query.assignee },
+    }),
+  get: ({ params }, ctx) => stores(ctx.db).conversations.require(params.id, 'conversation'),
+  update: ({ params, body }, ctx) => updateConversation(ctx, params.id, body),
+  listMessages: ({ params, query }, ctx) => {
+    const s = stores(ctx.db);
+    s.conversations.require(params.id, 'conversation');
+    catchUpDeliveries(ctx);
+    return s.messages.list({ limit: query.limit, cursor: query.cursor, where: { conversation_id: params.id } });
+  },
+  sendMessage: ({ params, body }, ctx) => sendMessage(ctx, stores(ctx.db).conversations.require(params.id, 'conversation'), body),
+} satisfies ImplementedHandlers<'conversations'>;

@@ -1,0 +1,15 @@
+import { ApiFailure } from '../api-failure.js';
+import { capabilitiesOf, limitsFor, onboardingOf } from '../domain/developer.js';
+import { explainErrorCode } from '../error-explanations.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+
+export const developerHandlers = {
+  capabilities: ({ key }, ctx) => capabilitiesOf(key, ctx.plan),
+  onboarding: (_req, ctx) => onboardingOf(ctx),
+  limits: (_req, ctx) => limitsFor(ctx.plan),
+  explainError: ({ params }) => {
+    const explanation = explainErrorCode(params.code);
+    if (!explanation) throw new ApiFailure('NOT_FOUND', `No explanation for error code ${JSON.stringify(params.code)}; provider codes are numbers such as 131049`);
+    return explanation;
+  },
+} satisfies ImplementedHandlers<'developer'>;

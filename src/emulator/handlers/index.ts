@@ -1,0 +1,29 @@
+import type { HandlerRegistry } from '../platform/pending.js';
+import { analyticsHandlers } from './analytics.js';
+import { channelsHandlers } from './channels.js';
+import { contactsHandlers } from './contacts.js';
+import { conversationsHandlers } from './conversations.js';
+import { developerHandlers } from './developer.js';
+import { keysHandlers } from './keys.js';
+import { messagesHandlers } from './messages.js';
+import { pipelineHandlers } from './pipeline.js';
+import { statusHandlers } from './status.js';
+import { ticketsHandlers } from './tickets.js';
+import { usageHandlers } from './usage.js';
+import { webhooksHandlers } from './webhooks.js';
+
+/** One handler object per implemented group of the contract; a missing group or route fails to compile. */
+export const handlers = {
+  conversations: conversationsHandlers,
+  messages: messagesHandlers,
+  tickets: ticketsHandlers,
+  contacts: contactsHandlers,
+  pipeline: pipelineHandlers,
+  channels: channelsHandlers,
+  analytics: analyticsHandlers,
+  usage: usageHandlers,
+  developer: developerHandlers,
+  keys: keysHandlers,
+  webhooks: webhooksHandlers,
+  status: statusHandlers,
+} satisfies HandlerRegistry;

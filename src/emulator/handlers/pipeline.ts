@@ -1,0 +1,13 @@
+import { moveLead, updateLead } from '../domain/pipeline.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { stores } from '../state/stores.js';
+
+export const pipelineHandlers = {
+  listLeads: ({ query }, ctx) =>
+    stores(ctx.db).leads.list({ limit: query.limit, cursor: query.cursor, where: { stage: query.stage, owner: query.owner } }),
+  getLead: ({ params }, ctx) => stores(ctx.db).leads.require(params.id, 'lead'),
+  updateLead: ({ params, body }, ctx) => updateLead(ctx, params.id, body),
+  moveLead: ({ params, body }, ctx) => moveLead(ctx, params.id, body.stage),
+  // Stored so that newest first is board order (see seed).
+  listStages: ({ query }, ctx) => stores(ctx.db).stages.list({ limit: query.limit, cursor: query.cursor }),
+} satisfies ImplementedHandlers<'pipeline'>;
