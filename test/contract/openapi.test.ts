@@ -8,7 +8,7 @@ type Operation = Record<string, unknown> & { operationId: string; parameters: { 
 const doc = openapi();
 const table = allEndpoints();
 const op = (method: string, path: string) => doc.paths[openapiPath(path)]?.[method.toLowerCase()] as Operation | undefined;
-const validated = (d: OpenApiDocument) => validate(structuredClone(d) as Parameters<typeof validate>[0]);
+const validated = (d: OpenApiDocument) => validate(structuredClone(d) as unknown as Parameters<typeof validate>[0]);
 
 describe('openapi()', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
