@@ -1,0 +1,60 @@
+// The package root: the receiver and everything it is built from. A client-only user imports
+// `convo-kit/client` instead, which never loads express or better-sqlite3.
+export { ConvoKitError } from './errors.js';
+export {
+  sign,
+  verify,
+  signedHeaders,
+  newDeliveryId,
+  SignatureVerificationError,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+  type SecretSource,
+  type SignatureErrorCode,
+  type SignedHeaders,
+} from './signature/index.js';
+export {
+  eventSchemas,
+  Envelope,
+  EVENT_NAMES,
+  isEventName,
+  isEventPattern,
+  matchesPattern,
+  matchesAny,
+  sampleEvent,
+  type EventName,
+  type EventData,
+  type EventPattern,
+  type EventsMatching,
+  type SampleEnvelope,
+} from './events/index.js';
+export {
+  createReceiver,
+  ReceiverError,
+  type Receiver,
+  type ReceiverOptions,
+  type Handler,
+  type HandlerContext,
+  type ErrorListener,
+  type ReceiverErrorCode,
+  type ReceiverResponse,
+  type DeliveryInput,
+} from './receiver/index.js';
+export {
+  createSqliteStore,
+  openDatabase,
+  DeliveryStatus,
+  DeliveryStoreError,
+  type DeliveryStore,
+  type DeliveryRecord,
+  type DeliverySummary,
+  type AttemptRecord,
+  type NewDelivery,
+  type ListQuery,
+  type DeliveryPage,
+  type SqliteStoreOptions,
+  type Durability,
+} from './store/index.js';
