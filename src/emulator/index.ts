@@ -1,0 +1,13 @@
+export { createEmulator, LOG_REDACT_PATHS, type Emulator, type EmulatorOptions } from './create-emulator.js';
+export { startEmulator, type StartOptions, type StartedEmulator } from './start.js';
+export { createClock, type EmulatorClock } from './clock.js';
+export { ApiFailure, notFound } from './api-failure.js';
+export { reply, type Handler, type Handlers, type HandlerRequest, type EmulatorContext, type EventBus, type Clock, type AuthenticatedKey } from './handler.js';
+export { PENDING, isPending, type HandlerRegistry, type ImplementedHandlers } from './platform/pending.js';
+export { control, type EmulatorControl } from './platform/controls-router.js';
+export { EMULATOR_OVERRIDES } from './platform/create-app.js';
+export { SYNTHETIC_BUILDERS } from './platform/synthetic.js';
+export { Dispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
+export { DELIVERY_TIMEOUT_MS, USER_AGENT } from './dispatch/post-delivery.js';
+export { EMULATOR_KEY_IDS } from './handlers/keys.js';
+export { requestStats, requestsThisWindow, errorRate, ERROR_RATE_MIN_REQUESTS, type RequestStats } from './state/request-stats.js';

@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DOCS_BASE_URL, ErrorEnvelope } from '../../src/api/error-codes.js';
+import { as, cleanup, emulator } from './platform-harness.js';
+
+afterEach(cleanup);
+
+function expectEnvelope(res: request.Response, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(ErrorEnvelope.parse(res.body).error).toMatchObject({ code, doc_url: `${DOCS_BASE_URL}#${code}`, request_id: res.headers['x-request-id'] });
+}
+
+describe('request ids', () => {
+  it('echoes a valid caller id on success and on failure', async () => {
+    const e = await emulator();
+    const ok = await as(e).get('/v1/tickets').set('X-Request-ID', 'trace.42:abc-DEF_9');
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-request-id']).toBe('trace.42:abc-DEF_9');
+    const failed = await request(e.app).get('/v1/tickets').set('X-Request-ID', 'mine-1');
+    expect(failed.headers['x-request-id']).toBe('mine-1');
+    expect(failed.body.error.request_id).toBe('mine-1');
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(201)],
+    ['with spaces', 'has space'],
+    ['with a slash', 'a/b'],
+  ])('generates req_… when the caller id is %s', async (_name, given) => {
+    const e = await emulator();
+    const res = await as(e).get('/v1/tickets').set('X-Request-ID', given);
+    expect(res.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{16}$/);
+  });
+
+  it('generates one on unknown routes and on /_emulator routes too', async () => {
+    const e = await emulator();
+    expect((await request(e.app).get('/nope')).headers['x-request-id']).toMatch(/^req_/);
+    expect((await as(e).post('/_emulator/reset')).headers['x-request-id']).toMatch(/^req_/);
+  });
+});
+
+describe('routing', () => {
+  it('answers a 404 envelope for unknown routes and unknown methods on known paths', async () => {
+    const e = await emulator();
+    expectEnvelope(await as(e).get('/v1/nothing-here'), 404, 'NOT_FOUND');
+    expectEnvelope(await as(e).put('/v1/tickets'), 404, 'NOT_FOUND');
+    expectEnvelope(await request(e.app).get('/'), 404, 'NOT_FOUND');
+  });
+
+  it('answers a 404 envelope for unknown ids', async () => {
+    const e = await emulator();
+    expectEnvelope(await as(e).get('/v1/tickets/tkt_missing'), 404, 'NOT_FOUND');
+  });
+
+  it('serves /api/v1 as /v1', async () => {
+    const e = await emulator();
+    const [v1, api] = await Promise.all([as(e).get('/v1/contacts?limit=3'), as(e).get('/api/v1/contacts?limit=3')]);
+    expect(api.status).toBe(200);
+    expect(api.body).toEqual(v1.body);
+    expectEnvelope(await request(e.app).get('/api/v1/contacts'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('never answers a failure with 200, and sets no default weak ETag', async () => {
+    const e = await emulator();
+    const res = await as(e).get('/v1/contacts');
+    expect(res.headers.etag).toBeUndefined();
+  });
+});
+
+describe('bodies', () => {
+  it('refuses a JSON body over 1 MiB with 413', async () => {
+    const e = await emulator();
+    const big = JSON.stringify({ label: 'x'.repeat(1024 * 1024), scopes: ['keys:read'], kind: 'live' });
+    expectEnvelope(await as(e).post('/v1/keys').set('Content-Type', 'application/json').send(big), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a body that is not application/json with 415', async () => {
+    const e = await emulator();
+    const res = await as(e).post('/v1/keys').set('Content-Type', 'text/plain').send('label=x');
+    expectEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(res.body.error.message).toContain('text/plain');
+  });
+
+  it('refuses malformed JSON with 400 VALIDATION_FAILED', async () => {
+    const e = await emulator();
+    expectEnvelope(await as(e).post('/v1/keys').set('Content-Type', 'application/json').send('{"label":'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('names each invalid field in details [{path, message}]', async () => {
+    const e = await emulator();
+    const res = await as(e).post('/v1/keys').send({ label: '', scopes: ['nope:read'], kind: 'live' });
+    expectEnvelope(res, 400, 'VALIDATION_FAILED');
+    const paths = (res.body.error.details as { path: string; in: string; message: string }[]).map((d) => `${d.in}:${d.path}`);
+    expect(paths).toEqual(expect.arrayContaining(['body:label', 'body:scopes.0']));
+  });
+
+  it('validates query and path parameters too', async () => {
+    const e = await emulator();
+    const over = await as(e).get('/v1/tickets?limit=101');
+    expectEnvelope(over, 400, 'VALIDATION_FAILED');
+    expect(over.body.error.details[0]).toMatchObject({ path: 'limit', in: 'query' });
+    expectEnvelope(await as(e).get('/v1/tickets?cursor=not-a-cursor'), 400, 'VALIDATION_FAILED');
+    expectEnvelope(await as(e).get(`/v1/tickets/${'x'.repeat(101)}`), 400, 'VALIDATION_FAILED');
+  });
+
+  it('answers 422 INVALID_PLATFORM for a channel outside the three', async () => {
+    const e = await emulator();
+    expectEnvelope(await as(e).get('/v1/messages?channel=fax'), 422, 'INVALID_PLATFORM');
+  });
+});
