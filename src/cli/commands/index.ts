@@ -1,8 +1,9 @@
 import { type Command } from 'commander';
 import { registerDeliveries } from './deliveries.js';
 import { registerListen } from './listen.js';
+import { registerReplay } from './replay.js';
 import { registerSign } from './sign.js';
 import { registerTrigger } from './trigger.js';
 
 /** Every command, in the order `convo-kit --help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerListen, registerDeliveries, registerTrigger, registerSign];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerListen, registerDeliveries, registerReplay, registerTrigger, registerSign];

@@ -1,7 +1,7 @@
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { isEventPattern } from '../../events/index.js';
 import { type DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
-import { collect, parseInteger, parseTimeBound } from '../parse-options.js';
+import { parseInteger, parseTimeBound } from '../parse-options.js';
 
 /** The store's statuses, spelled out here so this light module does not load the store (and SQLite). */
 export const STATUSES = ['pending', 'processing', 'done', 'failed', 'dead'] as const satisfies readonly DeliveryStatus[];
@@ -46,8 +46,6 @@ export function addSelectionOptions(command: Command, defaults: { limit: number;
     .option('--until <when>', 'received before: a duration ago or an ISO date', parseTimeBound())
     .option('--limit <n>', `at most this many, newest first (up to ${MAX_SELECTION})`, parseInteger(1, MAX_SELECTION), defaults.limit);
 }
-
-export { collect };
 
 /** Pages through the store, newest first, until `limit` rows; `more` says whether rows beyond it matched. */
 export async function selectDeliveries(store: DeliveryStore, options: SelectionOptions): Promise<{ rows: DeliverySummary[]; more: boolean }> {

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { type Receiver } from '../../receiver/index.js';
+import { newDeliveryId } from '../../signature/index.js';
+import { type DeliveryStore, type DeliverySummary } from '../../store/index.js';
+import { postSigned } from '../post-signed.js';
+
+export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
+
+export interface ReplayResult {
+  id: string;
+  event: string;
+  outcome: ReplayOutcome;
+  /** --to: the status the URL answered. */
+  status?: number;
+  /** --to --new-ids: the id it was sent under. */
+  sentAs?: string;
+  error?: string;
+}
+
+/** Runs one stored delivery somewhere and settles its status in the store; never throws for a failed run. */
+export type ReplayTarget = (delivery: DeliverySummary) => Promise<ReplayResult>;
+
+/** Into the user's handlers: the receiver's own replay (requeue, claim, one attempt). */
+export function handlersTarget(receiver: Receiver): ReplayTarget {
+  return async ({ id, event }) => {
+    const outcome = await receiver.replay(id);
+    const result: ReplayResult = { id, event, outcome };
+    if (outcome === 'dead') result.error = (await receiver.store.get(id))?.lastError ?? 'failed';
+    if (outcome === 'busy') result.error = 'another worker holds it right now (is a receiver running on this database?)';
+    return result;
+  };
+}
+
+export interface UrlTargetOptions {
+  store: DeliveryStore;
+  url: string;
+  secret: string;
+  newIds: boolean;
+  timeoutMs: number;
+}
+
+/** Lease long enough for one POST and its timeout; past it another worker may take the row. */
+const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * As a fresh signed POST: the stored bytes re-signed with a new timestamp, under the same delivery id (so the
+ * receiver deduplicates) unless --new-ids. The row is leased while the POST runs, then done (2xx) or dead.
+ */
+export function urlTarget(options: UrlTargetOptions): ReplayTarget {
+  const owner = `convo-kit-replay:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+  return async ({ id, event }) => {
+    await options.store.requeue([id]);
+    const record = await options.store.claimById(id, { owner, leaseMs });
+    if (!record) return { id, event, outcome: 'busy', error: 'another worker holds it right now (is a receiver running on this database?)' };
+    const sentAs = options.newIds ? newDeliveryId() : id;
+    let error: string;
+    try {
+      const answer = await postSigned({ url: options.url, body: record.body, secret: options.secret, deliveryId: sentAs, event: record.event, timeoutMs: options.timeoutMs });
+      if (answer.ok) {
+        await options.store.complete(id, owner);
+        return { id, event, outcome: 'done', status: answer.status, ...(options.newIds && { sentAs }) };
+      }
+      error = `${options.url} answered ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ''}`;
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+    await options.store.fail(id, owner, { error: `replay: ${error}`, dead: true });
+    return { id, event, outcome: 'dead', error, ...(options.newIds && { sentAs }) };
+  };
+}
