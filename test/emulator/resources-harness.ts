@@ -1,0 +1,41 @@
+import type { EventName } from '../../src/events/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { as, receiver } from './platform-harness.js';
+
+export { SEED_IDS } from '../../src/emulator/seed.js';
+
+export interface SeenEvent {
+  event: EventName;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Subscribes a real local receiver to every event; `events()` waits for the dispatcher to go idle
+ * and returns what arrived so far, in order.
+ */
+export async function subscribe(e: Emulator) {
+  const hook = await receiver();
+  const res = await as(e).post('/v1/webhooks').send({ url: hook.url, events: ['*'], description: 'resources test' });
+  if (res.status !== 201) throw new Error(`webhook registration answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return {
+    async events(): Promise<SeenEvent[]> {
+      await e.dispatcher.idle();
+      return hook.received.map((r) => JSON.parse(r.body) as SeenEvent);
+    },
+    async named(name: EventName): Promise<Record<string, unknown>[]> {
+      return (await this.events()).filter((x) => x.event === name).map((x) => x.data);
+    },
+  };
+}
+
+let keyCounter = 0;
+
+/** POST with a fresh Idempotency-Key (the send routes require one). */
+export function send(e: Emulator, path: string, body: object) {
+  return as(e).post(path).set('Idempotency-Key', `resources-test-${++keyCounter}`).send(body);
+}
+
+/** A customer message through the emulator's control. */
+export function inbound(e: Emulator, body: object) {
+  return as(e).post('/_emulator/inbound').send(body);
+}

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { as, cleanup, emulator } from './platform-harness.js';
+import { SEED_IDS, subscribe } from './resources-harness.js';
+
+afterEach(cleanup);
+
+async function newTicket(e: Awaited<ReturnType<typeof emulator>>, priority = 'high') {
+  const res = await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation, priority });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; version: number; sla_due_at: string; created_at: string };
+}
+
+describe('handoff control', () => {
+  it('creates an open ticket with an SLA from its priority and fires ticket.created', async () => {
+    const e = await emulator();
+    const hooks = await subscribe(e);
+    const ticket = await newTicket(e, 'urgent');
+    expect(ticket).toMatchObject({ kind: 'handoff', status: 'open', priority: 'urgent', version: 1, conversation_id: SEED_IDS.delivered.conversation, contact_id: SEED_IDS.delivered.contact });
+    expect(Date.parse(ticket.sla_due_at) - Date.parse(ticket.created_at)).toBe(3_600_000);
+    expect(await hooks.named('ticket.created')).toEqual([expect.objectContaining({ id: ticket.id })]);
+  });
+
+  it('refuses an unknown conversation (404) and a wrong kind (400)', async () => {
+    const e = await emulator();
+    expect((await as(e).post('/_emulator/handoff').send({ conversation_id: 'conv_nope' })).status).toBe(404);
+    expect((await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation, kind: 'other' })).status).toBe(400);
+  });
+});
+
+describe('ticket concurrency', () => {
+  it('answers ETag "<version>" and applies a PATCH whose If-Match is current', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    const got = await as(e).get(`/v1/tickets/${id}`);
+    expect(got.headers.etag).toBe('"1"');
+    const patched = await as(e).patch(`/v1/tickets/${id}`).set('If-Match', got.headers.etag!).send({ status: 'pending' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ status: 'pending', version: 2 });
+    expect(patched.headers.etag).toBe('"2"');
+  });
+
+  it('is 409 VERSION_CONFLICT when If-Match is stale, and changes nothing', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    await as(e).patch(`/v1/tickets/${id}`).send({ priority: 'low' }).expect(200);
+    const stale = await as(e).patch(`/v1/tickets/${id}`).set('If-Match', '"1"').send({ status: 'closed' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({ code: 'VERSION_CONFLICT', details: [{ current_version: 2, if_match: '"1"' }] });
+    expect((await as(e).get(`/v1/tickets/${id}`)).body).toMatchObject({ status: 'open', version: 2 });
+  });
+
+  it('applies without If-Match (last write wins) and refuses a malformed one (400)', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_a' }).expect(200);
+    const last = await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_b' });
+    expect(last.body).toMatchObject({ assignee: 'agent_b', version: 3 });
+    expect((await as(e).patch(`/v1/tickets/${id}`).set('If-Match', 'three').send({ status: 'open' })).status).toBe(400);
+  });
+
+  it('keeps the version when a PATCH changes nothing, and 404s an unknown ticket', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    expect((await as(e).patch(`/v1/tickets/${id}`).send({ status: 'open', priority: 'high' })).body.version).toBe(1);
+    expect((await as(e).patch('/v1/tickets/tkt_nope').send({ status: 'open' })).status).toBe(404);
+  });
+});
+
+describe('ticket events', () => {
+  it('fires ticket.updated with changed_fields on every change, plus ticket.assigned and ticket.closed', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    const hooks = await subscribe(e);
+    await as(e).patch(`/v1/tickets/${id}`).send({ priority: 'urgent' }).expect(200);
+    await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_ana' }).expect(200);
+    await as(e).patch(`/v1/tickets/${id}`).send({ status: 'resolved', resolution: { reason: 'refunded' } }).expect(200);
+    await as(e).patch(`/v1/tickets/${id}`).send({ status: 'closed' }).expect(200);
+    const seen = (await hooks.events()).map((x) => [x.event, x.data.changed_fields ?? null, x.data.version]);
+    expect(seen).toEqual([
+      ['ticket.updated', ['priority'], 2],
+      ['ticket.updated', ['assignee'], 3],
+      ['ticket.assigned', null, 3],
+      ['ticket.updated', ['status', 'resolution'], 4],
+      ['ticket.closed', null, 4],
+      // resolved -> closed is a change, but the ticket was already done: no second ticket.closed
+      ['ticket.updated', ['status'], 5],
+    ]);
+    expect((await as(e).get(`/v1/tickets/${id}`)).body.resolution).toEqual({ reason: 'refunded', note: null });
+  });
+});
+
+describe('ticket lists', () => {
+  it('filters by status, priority, kind, assignee and conversation', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e, 'low');
+    await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_zed', status: 'on_hold' }).expect(200);
+    const byAssignee = await as(e).get('/v1/tickets?assignee=agent_zed');
+    expect(byAssignee.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
+    const combined = await as(e).get(`/v1/tickets?status=on_hold&priority=low&kind=handoff&conversation_id=${SEED_IDS.delivered.conversation}`);
+    expect(combined.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
+    const open = await as(e).get('/v1/tickets?status=open&limit=100');
+    expect(open.body.data.length).toBeGreaterThan(0);
+    expect(open.body.data.every((t: { status: string }) => t.status === 'open')).toBe(true);
+    expect((await as(e).get('/v1/tickets?status=done')).status).toBe(400);
+  });
+});
