@@ -61,6 +61,9 @@ describe('the contract table', () => {
   it.each(table.map((e) => [e.id, e] as const))('%s: path params, query, body and headers share no key', (_id, { def }) => {
     const all = [def.params, def.query, def.body, def.headers].flatMap(keysOf);
     expect(new Set(all).size).toBe(all.length);
+    // The client also takes `idempotencyKey` and camelCased headers (`ifMatch`) in the same input object.
+    const camel = keysOf(def.headers).map((h) => h.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()));
+    for (const option of ['idempotencyKey', ...camel]) expect(all).not.toContain(option);
   });
 
   it('has a body on every write that takes one, and none on GET or DELETE', () => {

@@ -14,7 +14,7 @@ export class SchemaConverter {
   private readonly names = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' });
     if (!$defs) return rest;
     const renamed = new Map<string, string>();
     for (const [local, def] of Object.entries($defs)) {
