@@ -11,7 +11,7 @@ import type { Platform } from './platform.js';
 import { readJsonBody } from './read-json-body.js';
 import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
-import { syntheticReply } from './synthetic.js';
+import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
 
 /** Who calls GET /v1/status: nobody in particular. */
@@ -60,6 +60,7 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
 export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef> | undefined, platform: Platform): RequestHandler {
   const { id, def } = entry;
   const parsesJson = def.body !== undefined && !def.multipart;
+  const synthetic = def.testKeySynthetic ? syntheticBuilder(id) : undefined;
   return async (req, res) => {
     let claim: IdempotencyClaim | undefined;
     try {
@@ -70,8 +71,8 @@ export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef
       const raw = parsesJson ? await readJsonBody(req, res) : undefined;
       const input = validateRequest(def, { params: req.params, query: req.query, body: raw, headers: req.headers });
       const idempotencyKey = def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
-      if (key.kind === 'test') {
-        const body = syntheticReply(id, def, input as { params: Record<string, unknown>; body: Record<string, unknown> }, platform.clock);
+      if (key.kind === 'test' && synthetic) {
+        const body = synthetic(input as { params: Record<string, unknown>; body: Record<string, unknown> }, platform.clock);
         return send(res, { status: 201, body, headers: {} });
       }
       if (idempotencyKey !== undefined) {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { EndpointDef } from '../../api/endpoint.js';
 import type { Clock } from '../handler.js';
 
 type Input = { params: Record<string, unknown>; body: Record<string, unknown> };
@@ -26,18 +25,50 @@ function syntheticMessage({ params, body }: Input, clock: Clock): Record<string,
   };
 }
 
+/** A campaign send: the test key may not read the campaign, so only its id is real. */
+function syntheticCampaign({ params }: Input, clock: Clock): Record<string, unknown> {
+  const now = clock.iso();
+  return {
+    id: params.id,
+    name: 'Synthetic test send',
+    template_id: testId('tpl'),
+    integration_id: null,
+    status: 'sending',
+    audience: {},
+    variables: {},
+    scheduled_at: null,
+    sent_at: now,
+    stats: { recipients: 0, sent: 0, delivered: 0, failed: 0 },
+    created_at: now,
+    updated_at: now,
+    test: true,
+  };
+}
+
 /**
- * The synthetic 201 of each test-key route (decisions §5): built from the validated input only, because a
- * test key may read no tenant data; nothing is stored, sent or announced. A route of the table marked
- * `testKeySynthetic` without its own builder answers its input back with a test id.
+ * The synthetic 201 of each test-key route (decisions §5), keyed by route id: built from the validated
+ * input only, because a test key may read no tenant data; nothing is stored, sent or announced.
+ * A route the table marks `testKeySynthetic` without a builder here stops the app from starting.
  */
 export const SYNTHETIC_BUILDERS: Record<string, (input: Input, clock: Clock) => Record<string, unknown>> = {
   'messages.send': syntheticMessage,
   'conversations.sendMessage': syntheticMessage,
+  'campaigns.send': syntheticCampaign,
+  'automations.trigger': ({ params, body }, clock) => ({
+    id: testId('run'),
+    automation_id: params.id,
+    status: 'queued',
+    conversation_id: body.conversation_id ?? null,
+    contact_id: body.contact_id ?? null,
+    created_at: clock.iso(),
+    test: true,
+  }),
+  'comments.reply': ({ params, body }, clock) => ({ id: testId('crp'), comment_id: params.id, content: body.content, source: 'api', created_at: clock.iso(), test: true }),
 };
 
-export function syntheticReply(id: string, _def: EndpointDef, input: Input, clock: Clock): Record<string, unknown> {
+/** The builder of a synthetic route; throws at start-up for a route that has none. */
+export function syntheticBuilder(id: string): (input: Input, clock: Clock) => Record<string, unknown> {
   const build = SYNTHETIC_BUILDERS[id];
-  if (build) return build(input, clock);
-  return { id: testId(id.split('.')[0]!.replace(/s$/, '')), ...input.params, ...input.body, status: 'queued', created_at: clock.iso(), test: true };
+  if (!build) throw new TypeError(`${id} is marked testKeySynthetic but has no synthetic answer; add one to SYNTHETIC_BUILDERS`);
+  return build;
 }
