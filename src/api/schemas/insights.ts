@@ -5,7 +5,7 @@ import { Id, Platform } from './common.js';
 
 /** Date range of the summary, inclusive, UTC days. @default the last 30 days */
 export const AnalyticsQuery = z
-  .strictObject({
+  .object({
     from: z.iso.date().optional(),
     to: z.iso.date().optional(),
     channel: Platform.optional(),
