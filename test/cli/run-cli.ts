@@ -30,10 +30,11 @@ export class CliProcess {
   private readonly child: ChildProcess;
   private readonly waiters = new Set<() => void>();
 
-  constructor(args: readonly string[], options: CliOptions = {}) {
+  /** `args` follow the CLI entry, or run `options.script` instead (an app a test needs beside the CLI). */
+  constructor(args: readonly string[], options: CliOptions & { script?: string } = {}) {
     // Strip the developer's own settings so that each test states what it passes.
     const env: Record<string, string | undefined> = { ...process.env, CONVO_KIT_WEBHOOK_SECRET: undefined, CONVO_KIT_DB: undefined, FORCE_COLOR: undefined, ...options.env };
-    this.child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+    this.child = spawn(process.execPath, ['--import', 'tsx', options.script ?? ENTRY, ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
     const timer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     this.child.stdout!.setEncoding('utf8').on('data', (text: string) => this.append('stdout', text));
     this.child.stderr!.setEncoding('utf8').on('data', (text: string) => this.append('stderr', text));
@@ -83,6 +84,11 @@ export class CliProcess {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
   }
+}
+
+/** Starts a TypeScript script (not the CLI) the same way, e.g. a user's app for the CLI to work beside. */
+export function startScript(script: string, options: CliOptions = {}): CliProcess {
+  return new CliProcess([], { ...options, script });
 }
 
 /** Runs a command to completion. */
