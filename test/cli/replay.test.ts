@@ -1,0 +1,162 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sign } from '../../src/signature/index.js';
+import { createSqliteStore, type DeliveryStatus } from '../../src/store/index.js';
+import { startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
+import { killAllCli, runCli, startScript } from './run-cli.js';
+
+const SECRET = 'whsec_replay_test_secret_0123456789';
+const RECEIVER_MODULE = fileURLToPath(new URL('../../src/receiver/index.ts', import.meta.url));
+const dir = tempDir('replay');
+const targets: TargetReceiver[] = [];
+
+afterEach(async () => {
+  await killAllCli();
+  await Promise.all(targets.splice(0).map((t) => t.close()));
+});
+afterAll(() => dir.remove());
+
+async function statuses(db: string): Promise<Record<string, DeliveryStatus>> {
+  const result = await runCli(['deliveries', 'list', '--db', db, '--json']);
+  expect(result.code).toBe(0);
+  return Object.fromEntries((JSON.parse(result.stdout) as { id: string; status: DeliveryStatus }[]).map((r) => [r.id, r.status]));
+}
+
+describe('convo-kit replay --handlers', () => {
+  // The user's handlers: they fail until a flag file says the bug is fixed.
+  const files = {
+    handlers: dir.file('handlers.ts'),
+    app: dir.file('app.ts'),
+    map: dir.file('handler-map.ts'),
+    db: dir.file('app.db'),
+    fixed: dir.file('fixed.flag'),
+    handled: dir.file('handled.log'),
+  };
+  const env = { APP_DB: files.db, APP_SECRET: SECRET, FIXED_FLAG: files.fixed, HANDLED_LOG: files.handled, LOG_LEVEL: 'silent' };
+
+  beforeAll(() => {
+    // Like the user's own ESM project.
+    writeFileSync(dir.file('package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      files.handlers,
+      `import { appendFileSync, existsSync } from 'node:fs';
+import { createReceiver } from ${JSON.stringify(RECEIVER_MODULE)};
+export const receiver = createReceiver({ secret: process.env.APP_SECRET!, dbPath: process.env.APP_DB!, maxAttempts: 2, backoff: () => 50, pollIntervalMs: 100 });
+receiver.on('*', ({ deliveryId, event }) => {
+  if (!existsSync(process.env.FIXED_FLAG!)) throw new Error('CRM is down');
+  appendFileSync(process.env.HANDLED_LOG!, event + ' ' + deliveryId + '\\n');
+});
+export default receiver;
+`,
+    );
+    writeFileSync(
+      files.app,
+      `import { createServer } from 'node:http';
+import receiver from './handlers.ts';
+const server = createServer(receiver.listener).listen(0, '127.0.0.1', () => {
+  console.log('app listening on http://127.0.0.1:' + (server.address() as { port: number }).port + '/webhooks');
+});
+await receiver.start();
+process.once('SIGINT', async () => { server.close(); await receiver.close(); process.exit(0); });
+`,
+    );
+    writeFileSync(
+      files.map,
+      `import { appendFileSync } from 'node:fs';
+export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) => { appendFileSync(process.env.HANDLED_LOG!, 'map ' + deliveryId + '\\n'); } };
+`,
+    );
+  });
+
+  it('runs dead deliveries through the fixed handlers and marks them done', async () => {
+    const app = startScript(files.app, { env, timeoutMs: 120_000 });
+    const [, url] = await app.waitFor(/app listening on (\S+)/, 30_000);
+    const ids: string[] = [];
+    for (const event of ['ticket.created', 'message.received']) {
+      const sent = await runCli(['trigger', event, '--to', url!, '--secret', SECRET, '--json'], { timeoutMs: 60_000 });
+      expect(sent.code).toBe(0);
+      ids.push((JSON.parse(sent.stdout) as { delivery_id: string }).delivery_id);
+    }
+    await waitUntil(async () => {
+      const now = await statuses(files.db);
+      return ids.every((id) => now[id] === 'dead') ? true : undefined;
+    }, 'both deliveries are dead', 60_000);
+    expect((await app.stop()).code).toBe(0);
+
+    const dead = await runCli(['deliveries', 'list', '--db', files.db, '--status', 'dead']);
+    expect(dead.stdout).toMatch(/A handler for ticket\.created threw: CRM is down/);
+
+    // Still broken: the replay fails, says why, and leaves them dead.
+    const broken = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers], { env, timeoutMs: 60_000 });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/replayed 2 to the handlers in .*handlers\.ts: 0 succeeded, 2 failed/);
+    expect(broken.stdout).toMatch(/failed {2}ticket\.created {2}\S+ {2}A handler for ticket\.created threw: CRM is down/);
+    expect(Object.values(await statuses(files.db))).toEqual(['dead', 'dead']);
+
+    writeFileSync(files.fixed, 'fixed');
+    const dry = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--dry-run'], { env, timeoutMs: 60_000 });
+    expect(dry.stdout).toMatch(/dry run: 2 deliveries would be replayed/);
+    expect(existsSync(files.handled)).toBe(false);
+
+    const fixed = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--json'], { env, timeoutMs: 60_000 });
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ ran: 2, succeeded: 2, failed: 0 });
+    expect(readFileSync(files.handled, 'utf8').trim().split('\n')).toEqual([`ticket.created ${ids[0]}`, `message.received ${ids[1]}`]);
+    expect(await statuses(files.db)).toEqual({ [ids[0]!]: 'done', [ids[1]!]: 'done' });
+
+    // A handlers object runs over --db; --id picks a delivery whatever its status.
+    const byMap = await runCli(['replay', '--id', ids[0]!, '--handlers', files.map, '--db', files.db], { env, timeoutMs: 60_000 });
+    expect(byMap.code).toBe(0);
+    expect(byMap.stdout).toMatch(/replayed 1 to .*: 1 succeeded, 0 failed/);
+    expect(readFileSync(files.handled, 'utf8')).toContain(`map ${ids[0]}`);
+  }, 240_000);
+});
+
+describe('convo-kit replay --to', () => {
+  const db = dir.file('relay.db');
+  const HOUR_MS = 3_600_000;
+  const ids = ['dlv_replay_ticket', 'dlv_replay_message'];
+
+  // Stored an hour ago: their original signatures are far outside any receiver's tolerance now.
+  beforeAll(async () => {
+    const store = createSqliteStore({ path: db });
+    for (const [i, event] of ['ticket.created', 'message.received'].entries()) {
+      const receivedAt = Date.now() - HOUR_MS + i;
+      const body = Buffer.from(JSON.stringify({ id: `evt_${i}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `x_${i}` } }));
+      const timestamp = String(Math.floor(receivedAt / 1000));
+      await store.record({ id: ids[i]!, event, body, signature: sign({ secret: SECRET, timestamp, body }), timestamp, receivedAt });
+    }
+    await store.close();
+  });
+
+  it('re-signs each delivery with a fresh timestamp and the same id, accepted by a second receiver', async () => {
+    const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('second.db') });
+    targets.push(second);
+    const result = await runCli(['replay', '--db', db, '--status', 'all', '--to', second.url, '--secret', SECRET]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`replayed 2 to ${second.url}: 2 succeeded, 0 failed`);
+    for (const id of ids) expect((await second.receiver.store.get(id))?.id).toBe(id);
+    expect(await statuses(db)).toEqual({ [ids[0]!]: 'done', [ids[1]!]: 'done' });
+
+    const renamed = await runCli(['replay', '--db', db, '--id', ids[0]!, '--to', second.url, '--secret', SECRET, '--new-ids', '--json']);
+    expect(renamed.code).toBe(0);
+    const { results } = JSON.parse(renamed.stdout) as { results: { id: string; sent_as: string; status: number }[] };
+    expect(results).toEqual([expect.objectContaining({ id: ids[0], status: 200, outcome: 'done' })]);
+    expect(results[0]!.sent_as).toMatch(/^dlv_/);
+    expect(results[0]!.sent_as).not.toBe(ids[0]);
+    expect((await second.receiver.store.get(results[0]!.sent_as))?.event).toBe('ticket.created');
+  }, 120_000);
+
+  it('marks a delivery dead with the answer when the URL refuses it, and exits 1', async () => {
+    const second = await startTargetReceiver({ secret: 'whsec_some_other_secret', dbPath: dir.file('other.db') });
+    targets.push(second);
+    const result = await runCli(['replay', '--db', db, '--id', ids[1]!, '--to', second.url, '--secret', SECRET]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/failed {2}message\.received {2}dlv_replay_message {2}.* answered 401: .*SIGNATURE_MISMATCH/);
+    expect(result.stdout).toMatch(/0 succeeded, 1 failed/);
+    const shown = await runCli(['deliveries', 'show', ids[1]!, '--db', db, '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'dead', last_error: expect.stringMatching(/^replay: .* answered 401/) });
+    expect((await statuses(db))[ids[0]!]).toBe('done');
+  }, 60_000);
+});
