@@ -55,8 +55,9 @@ export const TemplateVariables = z.record(z.string().regex(/^[1-9]\d?$/, 'expect
 export const IdempotencyKey = z.string().min(1).max(200);
 
 /** Marks the answer of a test-key synthetic route (decisions §5: the body carries `"test": true`). */
-export function synthetic<T extends z.ZodObject>(resource: T) {
-  return resource.safeExtend({ test: z.literal(true).optional() });
+export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(resource: z.ZodObject<Shape, Config>) {
+  // Typed by shape and config (not `T extends ZodObject`) so the result keeps the resource's fields for the client's types.
+  return resource.extend({ test: z.literal(true).optional() });
 }
 
 /** The response of a 204 route: no body. */
