@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { isInvalidPlatformIssue } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
@@ -17,6 +17,16 @@ export type ValidRequest = Record<RequestPart, unknown>;
 /** At most this many issues are reported: a hostile body cannot make the answer huge. */
 const MAX_DETAILS = 20;
 
+/** A refinement that throws on odd input (e.g. `new URL('hooks')`) is still the caller's bad input, not our 500. */
+function safeParse(schema: z.ZodType, value: unknown): ReturnType<z.ZodType['safeParse']> {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.slice(0, 200) : 'invalid value';
+    return { success: false, error: new ZodError([{ code: 'custom', path: [], message, input: value }]) };
+  }
+}
+
 /**
  * Checks every part of a request against the endpoint's zod schemas. A wrong channel is 422
  * INVALID_PLATFORM (decisions §2); anything else 400 VALIDATION_FAILED with details [{path, in, message}].
@@ -29,7 +39,7 @@ export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, ra
     const schema = def[part];
     if (!schema) continue;
     // A route whose body fields are all optional may be called without a body.
-    const result = schema.safeParse(part === 'body' ? (raw.body ?? {}) : raw[part]);
+    const result = safeParse(schema, part === 'body' ? (raw.body ?? {}) : raw[part]);
     if (result.success) valid[part] = result.data;
     else issues.push(...result.error.issues.map((issue) => ({ part, issue })));
   }

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
+import { verify } from '../../src/signature/index.js';
+import { as, cleanup, emulator, receiver } from './platform-harness.js';
+
+afterEach(cleanup);
+
+type E = Awaited<ReturnType<typeof emulator>>;
+
+async function register(e: E, url: string, events: string[] = ['*']) {
+  const res = await as(e).post('/v1/webhooks').send({ url, events, description: 'test receiver' });
+  expect(res.status).toBe(201);
+  return WebhookEndpointCreated.parse(res.body);
+}
+
+describe('webhook endpoints', () => {
+  it('shows the whsec_ secret once, never in lists, never in the database in readable form', async () => {
+    const e = await emulator();
+    const hooks = await receiver();
+    const created = await register(e, hooks.url);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+    expect(created).toMatchObject({ url: hooks.url, events: ['*'], is_active: true, description: 'test receiver' });
+    const list = await as(e).get('/v1/webhooks');
+    expect(list.status).toBe(200);
+    expect(list.body.data[0].id).toBe(created.id);
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+    expect(list.body.data[0]).not.toHaveProperty('secret');
+    expect(list.body.data[0]).not.toHaveProperty('sealed_secret');
+    const rows = e.db.prepare('SELECT data FROM docs').all() as { data: string }[];
+    expect(rows.some((r) => r.data.includes(created.secret) || r.data.includes(created.secret.slice(6)))).toBe(false);
+  });
+
+  it.each([
+    ['plain http to a public host', 'http://example.com/hooks'],
+    ['https to a private address', 'https://10.0.0.8/hooks'],
+    ['not a URL', 'hooks'],
+  ])('refuses %s', async (_name, url) => {
+    const e = await emulator();
+    const res = await as(e).post('/v1/webhooks').send({ url, events: ['*'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.message).toMatch(/url/i);
+  });
+
+  it('accepts public https and loopback http URLs', async () => {
+    const e = await emulator();
+    await register(e, 'https://hooks.example.com/convo');
+    await register(e, 'http://localhost:3000/hooks');
+  });
+
+  it.each([[['message.bogus.x']], [['*.created']], [[]], [['message.']]])('refuses the subscription list %j', async (events) => {
+    const e = await emulator();
+    const res = await as(e).post('/v1/webhooks').send({ url: 'https://hooks.example.com/x', events });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('signs a test payload with the endpoint secret without showing it (sign-payload)', async () => {
+    const e = await emulator();
+    const created = await register(e, 'https://hooks.example.com/x');
+    const res = await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: created.id, payload: { event: 'ticket.created', data: { id: 'tkt_1' } } });
+    expect(res.status).toBe(200);
+    expect(res.body.raw_body).toBe('{"event":"ticket.created","data":{"id":"tkt_1"}}');
+    expect(JSON.stringify(res.body)).not.toContain(created.secret);
+    await expect(verify({ body: res.body.raw_body, signature: res.body.signature, timestamp: String(res.body.timestamp), secrets: created.secret })).resolves.toBeDefined();
+    const fixed = await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: created.id, payload: 'raw text', timestamp: 1763683200 });
+    expect(fixed.body).toMatchObject({ timestamp: 1763683200, raw_body: 'raw text' });
+    expect((await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: 'wh_missing', payload: 'x' })).status).toBe(404);
+  });
+
+  it('deletes an endpoint (204); then it is gone and 404 everywhere', async () => {
+    const e = await emulator();
+    const created = await register(e, 'https://hooks.example.com/x');
+    expect((await as(e).delete(`/v1/webhooks/${created.id}`)).status).toBe(204);
+    expect((await as(e).get('/v1/webhooks')).body.data).toEqual([]);
+    expect((await as(e).delete(`/v1/webhooks/${created.id}`)).status).toBe(404);
+    expect((await as(e).get(`/v1/webhooks/${created.id}/deliveries`)).status).toBe(404);
+  });
+});
