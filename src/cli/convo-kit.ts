@@ -34,6 +34,12 @@ function report(error: unknown): number {
   return EXIT_CODES.FAILED;
 }
 
+// `convo-kit openapi | head` closes the pipe early; that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT_CODES.OK);
+  throw error;
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

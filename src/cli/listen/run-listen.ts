@@ -9,6 +9,7 @@ import { tooLarge } from '../../receiver/receiver-response.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
 import { CliError } from '../cli-error.js';
 import { err } from '../output.js';
+import { interrupted } from '../shutdown.js';
 import { createDeliveryLog, type LogEntry } from './delivery-log.js';
 import { forwarder } from './forwarder.js';
 
@@ -83,18 +84,6 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
       else fail(new CliError('FAILED', `Cannot listen on ${host}:${port}: ${error.message}`, { hint, cause: error }));
     });
     server.listen(port, host, () => done((server.address() as { port: number }).port));
-  });
-}
-
-/** Resolves on the first Ctrl-C (or SIGTERM); a second one exits at once. */
-function interrupted(): Promise<NodeJS.Signals> {
-  return new Promise((done) => {
-    const first = (signal: NodeJS.Signals) => {
-      process.once('SIGINT', () => process.exit(130));
-      done(signal);
-    };
-    process.once('SIGINT', first);
-    process.once('SIGTERM', first);
   });
 }
 
