@@ -34,6 +34,7 @@ export function apiErrorFrom(raw: RawResponse): ApiError {
         requestId: envelope.data.error.request_id || headerRequestId,
         details: envelope.data.error.details ?? [],
         headers: headerRecord(raw.headers),
+        body: raw.body,
       }
     : {
         status: raw.status,
@@ -43,6 +44,7 @@ export function apiErrorFrom(raw: RawResponse): ApiError {
         requestId: headerRequestId,
         details: [],
         headers: headerRecord(raw.headers),
+        body: raw.body,
       };
   switch (raw.status) {
     case 400:

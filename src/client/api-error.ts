@@ -13,6 +13,8 @@ export interface ApiErrorInit {
   details: readonly Record<string, unknown>[];
   /** Response headers, names lower-cased. */
   headers: Record<string, string>;
+  /** The answer's body as received (parsed JSON or text), e.g. the health report of a 503 from GET /v1/status. */
+  body: unknown;
 }
 
 /** The service answered with a failure (never returned as data). Subclasses mark the cases callers handle differently. */
@@ -22,6 +24,7 @@ export class ApiError extends ConvoKitError<ApiErrorCode> {
   readonly requestId: string | null;
   readonly details: readonly Record<string, unknown>[];
   readonly headers: Record<string, string>;
+  readonly body: unknown;
 
   constructor(init: ApiErrorInit) {
     super(init.code, `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`);
@@ -30,6 +33,7 @@ export class ApiError extends ConvoKitError<ApiErrorCode> {
     this.requestId = init.requestId;
     this.details = init.details;
     this.headers = init.headers;
+    this.body = init.body;
   }
 }
 

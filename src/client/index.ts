@@ -1,5 +1,6 @@
 // convo-kit/client: the typed client derived from the contract table. Loads zod and the table only
 // (no express, better-sqlite3 or pino), so a client-only user never pays for the server parts.
+export { createClient, type Client } from './create-client.js';
 export { createApiClient } from './create-api-client.js';
 export { type ClientOptions, type RequestOptions } from './client-options.js';
 export { type ClientLogger } from './client-logger.js';
