@@ -85,7 +85,8 @@ function checkDelays(delays: number[]): number[] {
  * @example const emulator = await createEmulator(); await request(emulator.app).get('/v1/tickets').auth(emulator.adminKey, { type: 'bearer' })
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const plan = Plan.parse(options.plan ?? 'dev_pro');
+  const plan = Plan.safeParse(options.plan ?? 'dev_pro').data;
+  if (plan === undefined) throw new TypeError(`Expected \`plan\` to be one of ${Plan.options.join(', ')}, got \`${String(options.plan)}\``);
   const adminKey = checkKey('adminKey', options.adminKey, 'live');
   const testKey = checkKey('testKey', options.testKey, 'test');
   const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);
