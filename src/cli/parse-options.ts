@@ -24,7 +24,8 @@ export function parseHttpUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidArgumentError(`Expected an http:// or https:// URL, got the scheme \`${url.protocol}\`.`);
   }
-  return url.href;
+  // The text as given (URL#href would add a trailing slash to a bare origin, changing e.g. a server URL).
+  return value.trim();
 }
 
 export function parseUrlPath(value: string): string {

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openapi } from '../../src/api/index.js';
+import { EVENT_NAMES } from '../../src/events/index.js';
+import { freePort, tempDir } from './helpers.js';
+import { CliProcess, killAllCli, runCli } from './run-cli.js';
+
+const dir = tempDir('emulator');
+afterEach(killAllCli);
+afterAll(() => dir.remove());
+
+describe('convo-kit emulator', () => {
+  it('serves the API with the keys it prints, and its signed webhooks reach convo-kit listen', async () => {
+    const emulator = new CliProcess(['emulator', '--port', '0', '--json', '--retry-delays', '1,2'], { timeoutMs: 120_000 });
+    const [line] = await emulator.waitFor(/^\{.*"admin_key".*\}$/m, 30_000);
+    const started = JSON.parse(line) as { base_url: string; admin_key: string; test_key: string };
+    expect(started.admin_key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+    expect(started.test_key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+    const admin = { authorization: `Bearer ${started.admin_key}`, 'content-type': 'application/json' };
+    expect((await fetch(`${started.base_url}/channels`, { headers: admin })).status).toBe(200);
+    expect((await fetch(`${started.base_url}/channels`, { headers: { authorization: `Bearer ${started.test_key}` } })).status).toBe(403);
+
+    // A webhook endpoint at a listen process: the secret is shown once, and listen verifies with it.
+    const port = await freePort();
+    const created = await fetch(`${started.base_url}/webhooks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ url: `http://127.0.0.1:${port}/webhooks`, events: ['conversation.*', 'message.received'], description: 'cli test' }),
+    });
+    expect(created.status).toBe(201);
+    const { secret } = (await created.json()) as { secret: string };
+    const listen = new CliProcess(['listen', '--port', String(port), '--secret', secret, '--db', dir.file('listen.db')], { timeoutMs: 120_000 });
+    await listen.waitFor(/receiving at/, 30_000);
+
+    const inbound = await fetch(started.base_url.replace(/\/v1$/, '/_emulator/inbound'), {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ channel: 'phone', from: { handle: '+14155550177', name: 'Ana' }, content: 'Is my order on its way?' }),
+    });
+    expect(inbound.status).toBe(201);
+    await listen.waitFor(/conversation\.created {2}dlv_\S+ {2}stored 200/, 30_000);
+    await listen.waitFor(/message\.received {2}dlv_\S+ {2}stored 200/, 30_000);
+
+    expect((await emulator.stop('SIGINT')).code).toBe(0);
+    expect(emulator.stderr).toMatch(/emulator stopped/);
+    expect(emulator.stdout).not.toContain(secret);
+  }, 150_000);
+
+  it.each([
+    [['--plan', 'gold'], /--plan.*Allowed choices are free, creator/],
+    [['--retry-delays', '1,soon'], /--retry-delays.*Expected up to 10 comma-separated whole seconds/],
+    [['--admin-key', 'svc_live_short'], /Expected `adminKey` to be svc_live_ followed by 32 url-safe characters/],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await runCli(['emulator', '--port', '0', ...args], { timeoutMs: 30_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('convo-kit openapi', () => {
+  it('writes the document derived from the contract table, with every event under webhooks', async () => {
+    const file = dir.file('openapi.json');
+    const result = await runCli(['openapi', '--out', file, '--server-url', 'http://127.0.0.1:4010']);
+    expect(result.code).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof openapi>;
+    expect(written).toEqual(JSON.parse(JSON.stringify(openapi({ serverUrl: 'http://127.0.0.1:4010' }))));
+    expect(Object.keys(written.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    expect(result.stderr).toMatch(/wrote .*openapi\.json: \d+ operations, 14 webhook events/);
+  });
+
+  it('prints to stdout without --out', async () => {
+    const result = await runCli(['openapi']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ openapi: '3.1.0' });
+  });
+});
