@@ -2,7 +2,7 @@ import { type EndpointDef } from '../api/endpoint.js';
 import { apiErrorFrom } from './api-error-from.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type ClientSettings, checkRequestOptions, type RequestOptions } from './client-options.js';
-import { type FieldIssue, ResponseValidationError } from './client-errors.js';
+import { type FieldIssue, issuePath, ResponseValidationError } from './client-errors.js';
 import { type Page, PagePromise } from './page-promise.js';
 import { prepareInput } from './prepare-input.js';
 import { type RawResponse, responseMeta } from './response-meta.js';
@@ -34,7 +34,7 @@ function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boo
   const requestId = raw.headers.get('x-request-id');
   const result = def.response.safeParse(raw.body);
   if (result.success) return result.data;
-  const issues: FieldIssue[] = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const issues: FieldIssue[] = result.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message }));
   throw new ResponseValidationError('INVALID_RESPONSE', id, { status: raw.status, requestId, issues });
 }
 

@@ -6,6 +6,11 @@ export interface FieldIssue {
   message: string;
 }
 
+/** `['media', 'url']` -> `media.url`, `['buttons', 2]` -> `buttons[2]`, after an optional first segment. */
+export function issuePath(path: readonly PropertyKey[], first = ''): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), first);
+}
+
 function listIssues(issues: readonly FieldIssue[]): string {
   return issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');
 }

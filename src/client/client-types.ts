@@ -10,7 +10,15 @@ export type ApiTable = Record<string, EndpointGroup>;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
 
-type InputOf<E, Part extends 'params' | 'query' | 'body'> = E extends { [P in Part]: infer S extends z.ZodType } ? z.input<S> : unknown;
+/**
+ * z.input of a part, except where that is `unknown` (z.coerce, as for `limit`, which the server reads from a
+ * query string): there the caller passes what the schema produces (`limit?: number`).
+ */
+type WireInput<S extends z.ZodType> = {
+  [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? (K extends keyof z.output<S> ? z.output<S>[K] : unknown) : z.input<S>[K];
+};
+
+type InputOf<E, Part extends 'params' | 'query' | 'body'> = E extends { [P in Part]: infer S extends z.ZodType } ? WireInput<S> : unknown;
 
 type HeaderOptions<E> = E extends { headers: infer H extends z.ZodObject }
   ? { [K in keyof z.input<H> as HeaderOptionName<K & string>]: z.input<H>[K] }

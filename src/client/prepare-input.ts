@@ -1,7 +1,7 @@
 import { type z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
 import { buildPath } from './build-path.js';
-import { type FieldIssue, ValidationError } from './client-errors.js';
+import { type FieldIssue, issuePath, ValidationError } from './client-errors.js';
 import { headerOptionName } from './header-options.js';
 
 /** A call's input, split by where it goes on the wire and validated. */
@@ -19,10 +19,6 @@ export interface PreparedInput {
 /** Spec, Send behavior 6. */
 const IDEMPOTENCY_KEY_MAX = 200;
 
-function formatPath(prefix: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), prefix);
-}
-
 function acceptsUnknownKeys(schema: z.ZodObject | undefined): boolean {
   const catchall = schema?._zod.def.catchall;
   return catchall !== undefined && catchall._zod.def.type !== 'never';
@@ -34,7 +30,7 @@ function check(schema: z.ZodObject | undefined, value: Record<string, unknown>, 
   if (result.success) return result.data as Record<string, unknown>;
   for (const issue of result.error.issues) {
     const [first, ...rest] = issue.path;
-    issues.push({ path: formatPath(first === undefined ? '' : rename(String(first)), rest), message: issue.message });
+    issues.push({ path: issuePath(rest, first === undefined ? '' : rename(String(first))), message: issue.message });
   }
   return value;
 }

@@ -24,7 +24,7 @@ describe('method types derived from the contract table', () => {
   it('lists return a PagePromise of their items', () => {
     expectTypeOf(client.conversations.list).returns.toEqualTypeOf<PagePromise<Conversation, { data: Conversation[]; pagination: { has_more: boolean; next_cursor: string | null } }>>();
     expectTypeOf<Parameters<typeof client.conversations.list>[0]>().toEqualTypeOf<
-      | { limit?: unknown; cursor?: string | undefined; status?: 'active' | 'snoozed' | 'closed' | undefined; channel?: 'phone' | 'photo_social' | 'social_page' | undefined; assignee?: string | undefined }
+      | { limit?: number | undefined; cursor?: string | undefined; status?: 'active' | 'snoozed' | 'closed' | undefined; channel?: 'phone' | 'photo_social' | 'social_page' | undefined; assignee?: string | undefined }
       | undefined
     >();
     void (async () => {
