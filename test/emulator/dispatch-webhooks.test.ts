@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../src/emulator/handlers/webhooks.js';
 import { verify } from '../../src/signature/index.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
 
@@ -66,6 +67,14 @@ describe('webhook endpoints', () => {
     const fixed = await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: created.id, payload: 'raw text', timestamp: 1763683200 });
     expect(fixed.body).toMatchObject({ timestamp: 1763683200, raw_body: 'raw text' });
     expect((await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: 'wh_missing', payload: 'x' })).status).toBe(404);
+  });
+
+  it('caps a workspace at MAX_WEBHOOK_ENDPOINTS endpoints', async () => {
+    const e = await emulator();
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) await register(e, `https://hooks.example.com/${i}`);
+    const over = await as(e).post('/v1/webhooks').send({ url: 'https://hooks.example.com/over', events: ['*'] });
+    expect(over.status).toBe(422);
+    expect(over.body.error.message).toContain(String(MAX_WEBHOOK_ENDPOINTS));
   });
 
   it('deletes an endpoint (204); then it is gone and 404 everywhere', async () => {

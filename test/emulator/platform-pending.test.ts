@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
-import { isPending, PENDING } from '../../src/emulator/index.js';
+import { handlers } from '../../src/emulator/handlers/index.js';
+import { isPending, PENDING, type HandlerRegistry } from '../../src/emulator/index.js';
 import { as, cleanup, concretePath, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -33,5 +34,17 @@ describe('pending routes (part 2)', () => {
     const method = entry.def.method.toLowerCase() as 'get';
     expect((await as(e, `svc_live_${'Z'.repeat(32)}`)[method](concretePath(entry.def.path))).status).toBe(401);
     expect((await as(e, reader.body.key)[method](concretePath(entry.def.path))).body.error.code).toBe('INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('the handler registry type', () => {
+  it('makes a missing handler of an implemented route a compile error (checked by tsc)', () => {
+    const { get: _dropped, ...withoutGet } = handlers.tickets;
+    // @ts-expect-error tickets.get is implemented in part 1, so a registry without it must not compile
+    const broken: HandlerRegistry = { ...handlers, tickets: withoutGet };
+    // @ts-expect-error a whole implemented group missing must not compile either
+    const missingGroup: HandlerRegistry = { ...handlers, contacts: undefined };
+    expect(Object.keys(broken.tickets)).not.toContain('get');
+    expect(missingGroup.contacts).toBeUndefined();
   });
 });

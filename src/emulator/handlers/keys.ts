@@ -6,6 +6,9 @@ import { KeyStore, type KeyRecord } from '../state/key-store.js';
 /** The ids of the emulator's own keys, set at start (`--admin-key`, `--test-key`); the API cannot rotate or revoke them. */
 export const EMULATOR_KEY_IDS = { admin: 'key_emulator_admin', test: 'key_emulator_test' } as const;
 
+/** Active keys per workspace, so the key table (read on every request) stays small. */
+export const MAX_KEYS = 1000;
+
 const keysOf = (ctx: EmulatorContext) => new KeyStore(ctx.db, ctx.clock);
 
 function view({ id, label, scopes, kind, last4, created_at, last_used_at }: KeyRecord) {
@@ -32,7 +35,9 @@ export const keysHandlers = {
         details: missing.map((required_scope) => ({ required_scope })),
       });
     }
-    const created = keysOf(ctx).create({ id: ctx.newId('key'), label: body.label, scopes: [...new Set(body.scopes)], kind: body.kind });
+    const keys = keysOf(ctx);
+    if (keys.count() >= MAX_KEYS) throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_KEYS} active keys; revoke one first`);
+    const created = keys.create({ id: ctx.newId('key'), label: body.label, scopes: [...new Set(body.scopes)], kind: body.kind });
     return { ...view(created.record), key: created.key };
   },
 

@@ -1,15 +1,23 @@
 import { sign } from '../../signature/index.js';
 import { DeliveryQueue } from '../dispatch/delivery-queue.js';
-import { notFound } from '../api-failure.js';
+import { ApiFailure, notFound } from '../api-failure.js';
 import type { ImplementedHandlers } from '../platform/pending.js';
 import { WebhookStore } from '../state/webhook-store.js';
+
+/** Endpoints per workspace. */
+export const MAX_WEBHOOK_ENDPOINTS = 100;
 
 /** POST /v1/webhooks/send and trigger-campaign belong to part 2 (journeys): see PENDING. */
 export const webhooksHandlers = {
   list: ({ query }, ctx) => new WebhookStore(ctx.db).list({ limit: query.limit, cursor: query.cursor }),
 
   create: ({ body }, ctx) => {
-    const { endpoint, secret } = new WebhookStore(ctx.db).create({
+    const store = new WebhookStore(ctx.db);
+    // Every event is matched against every endpoint: a bound keeps each emit's work small.
+    if (store.count() >= MAX_WEBHOOK_ENDPOINTS) {
+      throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
+    }
+    const { endpoint, secret } = store.create({
       id: ctx.newId('wh'),
       url: body.url,
       events: [...new Set(body.events)],

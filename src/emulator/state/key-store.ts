@@ -100,6 +100,10 @@ export class KeyStore {
     this.records.put({ ...record, last_used_at: new Date(now).toISOString() });
   }
 
+  count(): number {
+    return this.records.count();
+  }
+
   get(id: string): KeyRecord | undefined {
     return this.records.get(id);
   }

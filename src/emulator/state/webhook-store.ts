@@ -44,6 +44,10 @@ export class WebhookStore {
     return { endpoint: publicView(stored), secret };
   }
 
+  count(): number {
+    return this.records.count();
+  }
+
   get(id: string): WebhookEndpoint | undefined {
     const stored = this.records.get(id);
     return stored && publicView(stored);
