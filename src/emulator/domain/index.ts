@@ -1,0 +1,18 @@
+// The emulator's business rules, separate from HTTP: handlers and controls call these.
+export { SERVICE_WINDOW_SECONDS, windowExpiry, windowOpen } from './service-window.js';
+export { providerOutcome, REJECTED_ERROR, THROTTLED_ERROR, type ProviderOutcome } from './provider-outcome.js';
+export { resolveConversation, requireChannel, requireSameAccount, type SendTarget } from './resolve-conversation.js';
+export { sendMessage, preview, PREVIEW_CHARS } from './send-message.js';
+export { trackDelivery, catchUpDeliveries, SENT_AFTER_MS, FINAL_AFTER_MS } from './delivery-progress.js';
+export { checkIfMatch, ticketEtag } from './ticket-version.js';
+export { updateTicket } from './update-ticket.js';
+export { updateConversation } from './update-conversation.js';
+export { updateContact, requireStage } from './lead-stage.js';
+export { updateLead, moveLead } from './pipeline.js';
+export { updateAccount, createConnectSession, CONNECT_BASE_URL, CONNECT_SESSION_TTL_MS } from './channels.js';
+export { slaDueAt, SLA_HOURS } from './sla.js';
+export { analyticsSummary, responseTimes, DEFAULT_RANGE_DAYS } from './analytics.js';
+export { usageOf, currentPeriod } from './usage.js';
+export { capabilitiesOf, limitsFor, onboardingOf, FEATURE_SCOPES, GUIDES_BASE_URL } from './developer.js';
+export { PLAN_QUOTAS, type PlanQuotas } from './plan-quotas.js';
+export { applyPatch } from './changed-fields.js';
