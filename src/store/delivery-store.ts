@@ -88,7 +88,7 @@ export interface ListQuery {
 }
 
 export interface DeliveryPage {
-  /** Newest first. */
+  /** Newest first: the most recently stored delivery leads. */
   data: DeliverySummary[];
   nextCursor: string | null;
 }

@@ -1,5 +1,5 @@
 import { EVENT_NAMESPACES } from '../events/index.js';
-import { DeliveryStatus, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type DeliverySummary, type ListQuery } from './delivery-store.js';
+import { DeliveryStatus, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type ListQuery } from './delivery-store.js';
 import { DeliveryStoreError } from './store-error.js';
 
 /** Which events a pattern selects, in a form any SQL store can turn into a predicate. */
@@ -12,8 +12,8 @@ export interface CheckedListQuery {
   since: number | null;
   until: number | null;
   limit: number;
-  /** Rows strictly older than this position (newest-first order by received time, then id). */
-  before: { receivedAt: number; id: string } | null;
+  /** Rows stored strictly before this position (newest first, in the order rows were stored). */
+  before: number | null;
 }
 
 const NAMESPACE_WILDCARDS = new Set<string>(EVENT_NAMESPACES.map((ns) => `${ns}.*`));
@@ -31,14 +31,15 @@ function time(name: string, value: number | undefined): number | null {
   return value;
 }
 
-export function encodeCursor(row: Pick<DeliverySummary, 'receivedAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.receivedAt, row.id])).toString('base64url');
+/** An opaque cursor over a store's insertion sequence (SQLite rowid, PostgreSQL bigserial). */
+export function encodeCursor(position: number): string {
+  return Buffer.from(JSON.stringify(['dlv', position])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { receivedAt: number; id: string } {
+function decodeCursor(cursor: string): number {
   try {
-    const [receivedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof receivedAt === 'number' && typeof id === 'string') return { receivedAt, id };
+    const [tag, position] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (tag === 'dlv' && Number.isSafeInteger(position)) return position as number;
   } catch {
     // reported below
   }

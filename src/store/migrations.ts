@@ -6,9 +6,10 @@ import type Database from 'better-sqlite3';
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE deliveries (
-     id TEXT PRIMARY KEY,
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
      event TEXT NOT NULL,
-     body BLOB NOT NULL,
+     size INTEGER NOT NULL,
      signature TEXT NOT NULL,
      timestamp TEXT NOT NULL,
      received_at INTEGER NOT NULL,
@@ -22,8 +23,12 @@ const MIGRATIONS: readonly string[] = [
    );
    -- One index serves claims: next_attempt_at is the retry time, or the lease end while processing, null when finished.
    CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
-   CREATE INDEX deliveries_received ON deliveries (received_at, id);
    CREATE INDEX deliveries_done ON deliveries (updated_at) WHERE status = 'done';
+   -- Bodies apart, keyed by the delivery's seq: every status change rewrites a small row, not the payload.
+   CREATE TABLE delivery_bodies (
+     seq INTEGER PRIMARY KEY REFERENCES deliveries (seq) ON DELETE CASCADE,
+     body BLOB NOT NULL
+   );
    CREATE TABLE delivery_attempts (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      delivery_id TEXT NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,

@@ -1,11 +1,11 @@
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, DeliverySummary } from './delivery-store.js';
 
 /** Column lists and row mappers of the SQLite schema (migrations.ts), kept beside each other. */
-export const SUMMARY_COLUMNS =
-  'id, event, length(body) AS size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
-export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, body, signature, timestamp`;
+export const SUMMARY_COLUMNS = 'seq, id, event, size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, signature, timestamp`;
 
 export interface SummaryRow {
+  seq: number;
   id: string;
   event: string;
   size: number;
@@ -20,7 +20,6 @@ export interface SummaryRow {
 }
 
 export interface RecordRow extends SummaryRow {
-  body: Buffer;
   signature: string;
   timestamp: string;
 }
@@ -51,8 +50,8 @@ export function toSummary(row: SummaryRow): DeliverySummary {
   };
 }
 
-export function toRecord(row: RecordRow): DeliveryRecord {
-  return { ...toSummary(row), body: row.body, signature: row.signature, timestamp: row.timestamp };
+export function toRecord(row: RecordRow, body: Buffer): DeliveryRecord {
+  return { ...toSummary(row), body, signature: row.signature, timestamp: row.timestamp };
 }
 
 export function toAttempt(row: AttemptRow): AttemptRecord {

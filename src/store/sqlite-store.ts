@@ -61,10 +61,12 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
 
   const sql = {
     insert: db.prepare(
-      `INSERT INTO deliveries (id, event, body, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
+      `INSERT INTO deliveries (id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
-    due: db.prepare('SELECT id FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?').pluck(),
+    insertBody: db.prepare('INSERT INTO delivery_bodies (seq, body) VALUES (?, ?)'),
+    body: db.prepare('SELECT body FROM delivery_bodies WHERE seq = ?').pluck(),
+    due: db.prepare('SELECT id, status FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?'),
     state: db.prepare('SELECT status, lease_until FROM deliveries WHERE id = ?'),
     closeOpen: db.prepare('UPDATE delivery_attempts SET finished_at = ?, outcome = ?, error = ? WHERE delivery_id = ? AND finished_at IS NULL'),
     lease: db.prepare(
@@ -82,7 +84,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     ),
     get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM deliveries WHERE id = ?`),
     attempts: db.prepare('SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq'),
-    prune: db.prepare(`DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`),
+    prune: db.prepare(`DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`),
   };
 
   function open(): void {
@@ -90,12 +92,12 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   }
 
   /** Leases one row (inside a write transaction): a lapsed attempt is closed as lost, a new one is opened. */
-  function lease(id: string, owner: string, leaseMs: number, now: number): DeliveryRecord {
-    sql.closeOpen.run(now, 'lost', LOST_ERROR, id);
+  function lease(id: string, status: string, owner: string, leaseMs: number, now: number): DeliveryRecord {
+    if (status === 'processing') sql.closeOpen.run(now, 'lost', LOST_ERROR, id);
     const until = now + leaseMs;
     const row = sql.lease.get(owner, until, until, now, id) as RecordRow;
     sql.startAttempt.run(id, row.attempts, owner, now);
-    return toRecord(row);
+    return toRecord(row, sql.body.get(row.seq) as Buffer);
   }
 
   function finish(id: string, owner: string, status: 'done' | 'failed' | 'dead', next: number | null, error: string | null, now: number): boolean {
@@ -128,7 +130,10 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       open();
       return writes.run(() => {
         const { id, event, body, signature, timestamp, receivedAt } = delivery;
-        return { inserted: sql.insert.run(id, event, body, signature, timestamp, receivedAt, receivedAt, receivedAt).changes > 0 };
+        const result = sql.insert.run(id, event, body.byteLength, signature, timestamp, receivedAt, receivedAt, receivedAt);
+        if (result.changes === 0) return { inserted: false };
+        sql.insertBody.run(result.lastInsertRowid, body);
+        return { inserted: true };
       });
     },
     async claim(options: ClaimOptions) {
@@ -138,8 +143,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       if (options.limit === 0) return [];
       return writes.run(() => {
         const now = options.now ?? Date.now();
-        const ids = sql.due.all(now, options.limit) as string[];
-        return ids.map((id) => lease(id, options.owner, options.leaseMs, now));
+        const due = sql.due.all(now, options.limit) as { id: string; status: string }[];
+        return due.map((row) => lease(row.id, row.status, options.owner, options.leaseMs, now));
       });
     },
     async claimById(id: string, options: Omit<ClaimOptions, 'limit'>) {
@@ -150,7 +155,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
         const state = sql.state.get(id) as { status: string; lease_until: number | null } | undefined;
         if (!state) return undefined;
         const free = state.status === 'pending' || state.status === 'failed' || (state.status === 'processing' && (state.lease_until ?? 0) <= now);
-        return free ? lease(id, options.owner, options.leaseMs, now) : undefined;
+        return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
       });
     },
     async complete(id: string, owner: string, now = Date.now()) {
@@ -165,7 +170,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async get(id: string) {
       open();
       const row = sql.get.get(id) as RecordRow | undefined;
-      return row && toRecord(row);
+      return row && toRecord(row, sql.body.get(row.seq) as Buffer);
     },
     async attempts(id: string) {
       open();
@@ -195,15 +200,15 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
         where.push('received_at < ?');
         args.push(q.until);
       }
-      if (q.before) {
-        where.push('(received_at < ? OR (received_at = ? AND id < ?))');
-        args.push(q.before.receivedAt, q.before.receivedAt, q.before.id);
+      if (q.before !== null) {
+        where.push('seq < ?');
+        args.push(q.before);
       }
       const rows = db
-        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY received_at DESC, id DESC LIMIT ?`)
+        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`)
         .all(...args, q.limit + 1) as SummaryRow[];
-      const data = rows.slice(0, q.limit).map(toSummary);
-      return { data, nextCursor: rows.length > q.limit ? encodeCursor(data[data.length - 1]!) : null };
+      const page = rows.slice(0, q.limit);
+      return { data: page.map(toSummary), nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.seq) : null };
     },
     async requeue(ids: readonly string[], now = Date.now()) {
       open();
