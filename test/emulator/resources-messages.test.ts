@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, cleanup, emulator } from './platform-harness.js';
+import { join } from 'node:path';
+import { as, cleanup, emulator, tempDir } from './platform-harness.js';
 import { inbound, send, SEED_IDS, subscribe } from './resources-harness.js';
 
 afterEach(cleanup);
@@ -30,6 +31,17 @@ describe('sending free text', () => {
     await expect
       .poll(async () => (await as(e).get(`/v1/messages/${res.body.id}`)).body.delivery_status, { timeout: 5_000, interval: 50 })
       .toBe('delivered');
+  });
+
+  it('finishes a delivery that was in flight when the emulator stopped, after a restart on the same file', async () => {
+    const dbPath = join(tempDir(), 'emulator.db');
+    const first = await emulator({ dbPath });
+    const res = await send(first, convPath(SEED_IDS.delivered.conversation), { content: 'before the restart' });
+    expect(res.body.delivery_status).toBe('queued');
+    await first.close();
+    const second = await emulator({ dbPath, adminKey: first.adminKey });
+    await as(second).post('/_emulator/clock').send({ advance_seconds: 5 });
+    expect((await as(second).get(`/v1/messages/${res.body.id}`)).body.delivery_status).toBe('delivered');
   });
 
   it('is 422 SEND_FAILED with provider error 131026 for a recipient ending 0001, and stores nothing', async () => {
