@@ -21,7 +21,8 @@ export function parseRetryAfterSeconds(value: string | null, now: number = Date.
   if (value === null || value.trim() === '') return null;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
+  // An HTTP date names its day and month; without that guard Date.parse reads `-3` as a year.
+  const date = /[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? null : Math.max(0, (date - now) / 1000);
 }
 
