@@ -139,6 +139,7 @@ describe('contacts and pipeline', () => {
     const moved = await as(e).patch(`/v1/pipeline/leads/${lead.id}/stage`).send({ stage: target });
     expect(moved.body).toMatchObject({ id: lead.id, stage: target });
     expect((await as(e).get(`/v1/contacts/${lead.contact_id}`)).body.lead_stage).toBe(target);
+    expect((await as(e).get(`/v1/conversations/${lead.conversation_id}`)).body.stage).toBe(target);
     expect(await hooks.named('contact.updated')).toEqual([expect.objectContaining({ changed_fields: ['lead_stage'] })]);
     const unknown = await as(e).patch(`/v1/pipeline/leads/${lead.id}/stage`).send({ stage: 'negotiating' });
     expect(unknown.status).toBe(400);

@@ -26,11 +26,12 @@ export function updateContact(ctx: EmulatorContext, id: string, patch: Partial<P
       changed = result.changed;
       return changed.length === 0 ? current : { ...result.next, updated_at: now };
     });
-    // The contact's stage and its leads' stages are one fact seen from two places.
+    // The contact's stage, its leads' stages and its conversations' stage are one fact seen from three places.
     if (changed.includes('lead_stage')) {
       for (const lead of s.leads.all({ contact_id: id })) {
         if (lead.stage !== updated.lead_stage) s.leads.put({ ...lead, stage: updated.lead_stage, stage_changed_at: now, updated_at: now });
       }
+      for (const conversation of s.conversations.all({ contact_id: id })) s.conversations.put({ ...conversation, stage: updated.lead_stage });
     }
     return updated;
   })();
