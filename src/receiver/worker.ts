@@ -42,7 +42,8 @@ export class Worker {
 
   /** Claim what is due now (if there is room); cheap to call often: overlapping calls coalesce. */
   wake(): void {
-    if (!this.running) return;
+    // A full queue claims nothing: skip the pump (a finishing task wakes us again).
+    if (!this.running || this.room() <= 0) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -82,7 +83,7 @@ export class Worker {
   private async pump(): Promise<number> {
     let total = 0;
     while (this.running) {
-      const room = this.deps.concurrency - this.queue.size - this.queue.pending;
+      const room = this.room();
       if (room <= 0) break;
       let claimed: DeliveryRecord[];
       try {
@@ -102,6 +103,10 @@ export class Worker {
       if (claimed.length < room) break;
     }
     return total;
+  }
+
+  private room(): number {
+    return this.deps.concurrency - this.queue.size - this.queue.pending;
   }
 
   private wakeAt(at: number): void {
