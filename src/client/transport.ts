@@ -36,7 +36,8 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
   let answered = false;
   try {
     // `manual`: an API does not redirect; following one could carry the key elsewhere or turn a POST into a GET.
-    const res = await s.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: combined, redirect: 'manual' });
+    const fetchFn = s.fetch; // called unbound: browsers' fetch throws "Illegal invocation" with another `this`
+    const res = await fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: combined, redirect: 'manual' });
     answered = true;
     const text = await readBody(res, s.maxResponseBytes);
     return { kind: 'answer', raw: { status: res.status, headers: res.headers, body: parseBody(text) } };

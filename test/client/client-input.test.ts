@@ -83,6 +83,19 @@ describe('input: validated and split before a byte is sent', () => {
     expect(srv.seen[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('sends through a caller-supplied fetch and user agent', async () => {
+    const srv = await echoServer();
+    const calls: string[] = [];
+    const wrapped: typeof fetch = (url, init) => {
+      calls.push(String(url));
+      return fetch(url, init);
+    };
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url, fetch: wrapped, userAgent: 'crm-sync/1.0' });
+    await client.things.get({ id: 'x' });
+    expect(calls).toEqual([`${srv.url}/v1/things/x`]);
+    expect(srv.seen[0]?.headers['user-agent']).toBe('crm-sync/1.0');
+  });
+
   it('refuses an Idempotency-Key outside 1-200 characters', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
