@@ -1,7 +1,7 @@
 import { PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS, type Usage } from '../../api/index.js';
 import type { AuthenticatedKey, EmulatorContext } from '../handler.js';
 import { requestStats, requestsThisWindow } from '../state/request-stats.js';
-import { stores } from '../state/stores.js';
+import { outboundCounts } from '../state/outbound-counts.js';
 
 /** The usage period: the current calendar month (UTC) of the emulator clock. */
 export function currentPeriod(nowMs: number): { start: string; end: string } {
@@ -27,9 +27,7 @@ export function usageOf(ctx: EmulatorContext, key: AuthenticatedKey): Usage {
   const since = Date.parse(period.start);
   const limit = PLAN_RATE_LIMITS[ctx.plan];
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const outbound = stores(ctx.db)
-    .messages.all({ direction: 'sent' })
-    .filter((m) => m.created_at >= period.start);
+  const outbound = outboundCounts(ctx.db, period.start);
   return {
     plan: ctx.plan,
     period,
@@ -40,8 +38,8 @@ export function usageOf(ctx: EmulatorContext, key: AuthenticatedKey): Usage {
     },
     requests: requestStats(ctx.db, { apiKeyId: key.id, since }).requests + 1,
     usage: {
-      messages: outbound.length,
-      ai_replies: outbound.filter((m) => m.source === 'ai').length,
+      messages: outbound.messages,
+      ai_replies: outbound.ai_replies,
       webhooks: deliveryAttemptsSince(ctx, since),
       api_calls: requestStats(ctx.db, { since }).requests + 1,
     },
