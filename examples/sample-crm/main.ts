@@ -30,15 +30,18 @@ const stop = (): void => {
   stopping = true;
   say('info', 'stopping', 'closing the receiver, the CRM and the emulator');
   sample.close().then(
-    () => process.exit(0),
+    () => {
+      say('info', 'stopped', 'everything closed cleanly');
+      process.exit(0);
+    },
     (error: unknown) => {
       console.error(error);
       process.exit(1);
     },
   );
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.on('SIGINT', stop); // npm, tsx and node may each pass the same Ctrl-C on: stop once
+process.on('SIGTERM', stop);
 
 heading('convo-kit sample CRM');
 console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'convo-kit/client';
+import { pino } from 'pino';
 import { createEmulator } from 'convo-kit/emulator';
 import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
 import {
@@ -11,8 +12,11 @@ import {
   type RouteOutcome,
   type RoutingContext,
 } from '../../templates/ticket-routing/src/index.js';
+// The templates' own test helper for talking to the emulator, reused rather than copied.
+import { emulatorPost } from '../../templates/crm-sync/test/emulator-harness.js';
 import { say } from './live-log.js';
 import { SAMPLE_PANELS, sampleRoutes } from './sample-routes.js';
+import { type Control } from './traffic.js';
 
 export interface SampleOptions {
   /** Port of the CRM page, API and webhook (0: any free port). @default 3000 */
@@ -35,7 +39,7 @@ export interface Sample {
   emulatorUrl: string;
   adminKey: string;
   deliveriesDbPath: string;
-  control<T>(path: string, body: unknown): Promise<T>;
+  control: Control;
   settle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,9 +53,10 @@ const SETTLE_ROUNDS = 4; // handlers' own API writes raise events, delivered in 
 export async function startSample(options: SampleOptions): Promise<Sample> {
   rmSync(options.dataDir, { recursive: true, force: true });
   mkdirSync(options.dataDir, { recursive: true });
-  const emulator = createEmulator({});
+  const emulator = await createEmulator({});
   const emulatorServer = await emulator.listen(options.emulatorPort);
   const client = createClient({ apiKey: emulator.adminKey, baseUrl: emulatorServer.url });
+  const post = emulatorPost(emulatorServer.url, emulator.adminKey);
 
   const outcomes = new Map<string, RouteOutcome>();
   const rules = loadRoutingConfig(options.rulesPath);
@@ -72,6 +77,8 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     { baseUrl: emulatorServer.url, apiKey: emulator.adminKey, webhookSecret: 'registered below', port: options.port, crmDbPath: join(options.dataDir, 'crm.db'), deliveriesDbPath },
     {
       secrets: () => [secret, options.triggerSecret],
+      // The terminal shows one line per event; the receiver's own log keeps to warnings unless LOG_LEVEL says otherwise.
+      receiver: { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }) },
       title: 'convo-kit sample CRM',
       panels: SAMPLE_PANELS,
       register: (receiver) => {
@@ -83,25 +90,15 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     },
   );
   const events = [...new Set([...CRM_EVENTS, ...ROUTING_EVENTS])];
-  ({ secret } = await client.webhooks.create({ url: crm.webhookUrl, events, description: 'convo-kit sample CRM' }));
+  ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: crm.webhookUrl, events, description: 'convo-kit sample CRM' }));
   say('info', 'webhook', `registered ${crm.webhookUrl} for ${events.length} events`);
 
-  const control = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${emulatorServer.url}/_emulator/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as T;
-    if (!response.ok) throw new Error(`/_emulator/${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return json;
-  };
   return {
     crm,
     emulatorUrl: emulatorServer.url,
     adminKey: emulator.adminKey,
     deliveriesDbPath,
-    control,
+    control: <T>(path: string, body: unknown) => post<T>(`/_emulator/${path}`, body),
     async settle() {
       for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
         await emulator.dispatcher.idle();

@@ -9,8 +9,8 @@ interface Inbound {
   conversation: { id: string; contact_id: string };
 }
 
-const MAYA = { channel: 'phone', from: { handle: '+14155550123', name: 'Maya Lopez' } } as const;
-const SAM = { channel: 'phone', from: { handle: '+14155550188', name: 'Sam Okafor' } } as const;
+const MAYA = { channel: 'phone', from: { handle: '+447700900123', name: 'Maya Lopez' } } as const;
+const SAM = { channel: 'phone', from: { handle: '+447700900188', name: 'Sam Okafor' } } as const;
 /** Seeded: a phone chat whose number ends 0001, which the provider rejects (decisions §6). */
 const SEND_FAILS_CONVERSATION = 'conv_send_failed';
 
@@ -55,7 +55,7 @@ async function refused(crm: CrmContext, conversationId: string, content: string)
     await sendToConversation(crm, conversationId, content);
     say('warn', 'unexpected', `the send to ${conversationId} went through`);
   } catch (error) {
-    const reason = error instanceof OptedOutError ? `${error.code} (per the ${error.source})` : isApiError(error) ? `${error.status} ${error.code}: ${error.message}` : String(error);
+    const reason = error instanceof OptedOutError ? `${error.code} (per the ${error.source})` : isApiError(error) ? error.message : String(error);
     say('warn', 'refused', `send to ${conversationId} refused: ${reason}`);
     const contact = crm.db.prepare('SELECT contact_id FROM conversations WHERE id = ?').get(conversationId) as { contact_id: string } | undefined;
     recordActivity(crm.db, {

@@ -55,14 +55,18 @@ export function applyOptOut(db: CrmDatabase, contactId: string, optedOut: boolea
   return result.changes > 0;
 }
 
-/** Stores the conversation as last read from the service (callers re-read it, so the newest read wins). */
+/**
+ * Stores the conversation as read from the service. Reads run concurrently, so one that saw an older
+ * `latest_activity_at` than the stored row never overwrites it (equal times still apply: a status change).
+ */
 export function applyConversation(db: CrmDatabase, conversation: ServiceConversation): void {
   db.prepare(
     `INSERT INTO conversations (id, contact_id, channel, status, assignee, customer_name, customer_handle, last_message_preview, latest_activity_at)
      VALUES (@id, @contact_id, @channel, @status, @assignee, @name, @handle, @last_message_preview, @latest_activity_at)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, assignee = excluded.assignee,
        customer_name = excluded.customer_name, last_message_preview = excluded.last_message_preview,
-       latest_activity_at = excluded.latest_activity_at`,
+       latest_activity_at = excluded.latest_activity_at
+     WHERE julianday(excluded.latest_activity_at) >= julianday(conversations.latest_activity_at)`,
   ).run({ ...conversation, name: conversation.customer.name, handle: conversation.customer.handle });
 }
 
@@ -85,4 +89,8 @@ export function isOptedOut(db: CrmDatabase, contactId: string): boolean {
 
 export function conversationRow(db: CrmDatabase, id: string): { id: string; contact_id: string } | undefined {
   return db.prepare('SELECT id, contact_id FROM conversations WHERE id = ?').get(id) as { id: string; contact_id: string } | undefined;
+}
+
+export function hasContact(db: CrmDatabase, id: string): boolean {
+  return db.prepare('SELECT 1 FROM contacts WHERE id = ?').get(id) !== undefined;
 }

@@ -1,6 +1,6 @@
 import { type EventData } from 'convo-kit/events';
 import { type CrmContext, type DeliveryMeta } from './crm-context.js';
-import { applyContact, applyConversation, applyOptOut, conversationRow, recordActivity } from './crm-records.js';
+import { applyContact, applyConversation, applyOptOut, conversationRow, hasContact, recordActivity } from './crm-records.js';
 
 /** The events the CRM keeps itself in sync with. */
 export const CRM_EVENTS = [
@@ -65,21 +65,31 @@ async function optInOrOut(db: CrmContext['db'], contact: EventData<'contact.opte
 
 /** Re-reads the conversation (so a late `created` never reopens a closed one) and notes the event once. */
 async function conversationEvent(ctx: CrmContext, kind: CrmEvent, id: string, summary: string, at: string, meta: DeliveryMeta): Promise<void> {
-  const current = await ctx.client.conversations.get({ id });
-  applyConversation(ctx.db, current);
-  recordActivity(ctx.db, { key: `${kind}:${id}:${at}`, kind, contactId: current.contact_id, conversationId: id, summary, occurredAt: at, ...meta });
+  const contactId = await refreshConversation(ctx, id);
+  recordActivity(ctx.db, { key: `${kind}:${id}:${at}`, kind, contactId, conversationId: id, summary, occurredAt: at, ...meta });
 }
 
+/** A message changes its conversation (preview, latest activity): re-read it too, then note the message once. */
 async function messageEvent(ctx: CrmContext, kind: CrmEvent, messageId: string, conversationId: string, summary: string, at: string, meta: DeliveryMeta): Promise<void> {
-  const contactId = await contactOfConversation(ctx, conversationId);
+  const contactId = await refreshConversation(ctx, conversationId);
   recordActivity(ctx.db, { key: `${kind}:${messageId}`, kind, contactId, conversationId, summary, occurredAt: at, ...meta });
+}
+
+/** Stores the conversation as the service has it now (and its contact when new to the CRM). @returns the contact id */
+async function refreshConversation(ctx: CrmContext, conversationId: string): Promise<string> {
+  const current = await ctx.client.conversations.get({ id: conversationId });
+  applyConversation(ctx.db, current);
+  await ensureContact(ctx, current.contact_id);
+  return current.contact_id;
+}
+
+/** Conversation events name a contact the CRM may not have yet (a new customer): read it from the service. */
+async function ensureContact(ctx: CrmContext, contactId: string): Promise<void> {
+  if (hasContact(ctx.db, contactId)) return;
+  applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
 }
 
 /** The conversation's contact, from the CRM or, when its own event has not arrived yet, from the service. */
 export async function contactOfConversation(ctx: CrmContext, conversationId: string): Promise<string> {
-  const known = conversationRow(ctx.db, conversationId);
-  if (known) return known.contact_id;
-  const conversation = await ctx.client.conversations.get({ id: conversationId });
-  applyConversation(ctx.db, conversation);
-  return conversation.contact_id;
+  return conversationRow(ctx.db, conversationId)?.contact_id ?? refreshConversation(ctx, conversationId);
 }

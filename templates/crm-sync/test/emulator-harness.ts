@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'convo-kit/client';
 import { createEmulator } from 'convo-kit/emulator';
 import { type AppConfig } from '../src/app-config.js';
 import { CRM_EVENTS } from '../src/sync-handlers.js';
@@ -18,15 +17,35 @@ export interface Harness {
   control<T = unknown>(path: string, body: unknown): Promise<T>;
   /** Waits until the emulator has delivered everything due and the app has run every handler. */
   settle(): Promise<void>;
+  /** Settles until `condition` holds, for events the emulator raises on its own timers. */
+  waitFor(condition: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 const SETTLE_ROUNDS = 4; // a handler's own API writes raise events of their own, delivered in the next round
 
+/**
+ * POSTs to the emulator with its admin key: `/_emulator/*` controls, and `/v1/webhooks`, because the
+ * client (like the service) refuses a loopback http URL and only the emulator accepts one (decisions §5).
+ */
+export function emulatorPost(baseUrl: string, adminKey: string) {
+  return async <T>(path: string, body: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as T;
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 export async function startHarness(): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-sync-test-'));
-  const emulator = createEmulator({});
+  const emulator = await createEmulator({});
   const server = await emulator.listen(0);
+  const post = emulatorPost(server.url, emulator.adminKey);
   let secret = '';
   const config: AppConfig = {
     baseUrl: server.url,
@@ -37,27 +56,26 @@ export async function startHarness(): Promise<Harness> {
     deliveriesDbPath: join(dir, 'deliveries.db'),
   };
   const app = await startCrmSync(config, { secrets: () => secret });
-  const client = createClient({ apiKey: emulator.adminKey, baseUrl: server.url });
-  ({ secret } = await client.webhooks.create({ url: app.webhookUrl, events: [...CRM_EVENTS], description: 'crm-sync tests' }));
+  ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: app.webhookUrl, events: [...CRM_EVENTS], description: 'crm-sync tests' }));
+  async function settle(): Promise<void> {
+    for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
+      await emulator.dispatcher.idle();
+      await app.receiver.idle();
+    }
+  }
   return {
     app,
     dir,
     config,
     secret,
-    async control<T>(path: string, body: unknown): Promise<T> {
-      const response = await fetch(`${server.url}/_emulator/${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as T;
-      if (!response.ok) throw new Error(`/_emulator/${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json;
-    },
-    async settle() {
-      for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
-        await emulator.dispatcher.idle();
-        await app.receiver.idle();
+    control: <T>(path: string, body: unknown) => post<T>(`/_emulator/${path}`, body),
+    settle,
+    async waitFor(condition, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!condition()) {
+        if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await settle();
       }
     },
     async close() {

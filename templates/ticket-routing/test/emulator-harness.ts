@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'convo-kit/client';
 import { createEmulator } from 'convo-kit/emulator';
 import { type AppConfig } from '../src/app-config.js';
 import { ROUTING_EVENTS } from '../src/routing-handlers.js';
@@ -23,10 +22,28 @@ export interface Harness {
 
 const SETTLE_ROUNDS = 4; // routing's own PATCHes raise ticket events, delivered in the next round
 
+/**
+ * POSTs to the emulator with its admin key: `/_emulator/*` controls, and `/v1/webhooks`, because the
+ * client (like the service) refuses a loopback http URL and only the emulator accepts one (decisions §5).
+ */
+export function emulatorPost(baseUrl: string, adminKey: string) {
+  return async <T>(path: string, body: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as T;
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 export async function startHarness(options: { subscribe?: boolean; now?: () => Date } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'ticket-routing-test-'));
-  const emulator = createEmulator({});
+  const emulator = await createEmulator({});
   const server = await emulator.listen(0);
+  const post = emulatorPost(server.url, emulator.adminKey);
   let secret = '';
   const config: AppConfig = {
     baseUrl: server.url,
@@ -38,21 +55,11 @@ export async function startHarness(options: { subscribe?: boolean; now?: () => D
   };
   const app = await startTicketRouting(config, { secrets: () => secret, now: options.now ?? (() => WEDNESDAY_MORNING) });
   if (options.subscribe !== false) {
-    const client = createClient({ apiKey: emulator.adminKey, baseUrl: server.url });
-    ({ secret } = await client.webhooks.create({ url: app.webhookUrl, events: [...ROUTING_EVENTS], description: 'ticket-routing tests' }));
+      ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: app.webhookUrl, events: [...ROUTING_EVENTS], description: 'ticket-routing tests' }));
   }
   return {
     app,
-    async control<T>(path: string, body: unknown): Promise<T> {
-      const response = await fetch(`${server.url}/_emulator/${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as T;
-      if (!response.ok) throw new Error(`/_emulator/${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json;
-    },
+    control: <T>(path: string, body: unknown) => post<T>(`/_emulator/${path}`, body),
     async settle() {
       for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
         await emulator.dispatcher.idle();

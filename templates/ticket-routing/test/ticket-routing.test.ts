@@ -22,7 +22,8 @@ function racingClient(client: KitClient, times: number, edits: string[]): KitCli
     if (raced < times) {
       raced += 1;
       const [input] = args;
-      const rival = await client.tickets.update({ id: input.id, priority: 'urgent' });
+      // Alternating, so each rival edit is a real change (the service bumps the version only on a change).
+      const rival = await client.tickets.update({ id: input.id, priority: raced % 2 === 1 ? 'urgent' : 'high' });
       edits.push(`rival v${rival.version}`);
     }
     return client.tickets.update(...args);
