@@ -41,6 +41,19 @@ const listeners: Record<ServerKind, () => RequestListener> = {
 const server = createServer(listeners[kind]());
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+
+// CPU time per answered request does not depend on what else the machine runs, unlike req/s.
+let requests = 0;
+let cpuStart = process.cpuUsage();
+server.on('request', () => requests++);
 process.on('message', (message) => {
-  if (message === 'stats') process.send!({ maxRssMiB: process.resourceUsage().maxRSS / 1024 });
+  if (message === 'reset') {
+    requests = 0;
+    cpuStart = process.cpuUsage();
+    process.send!('ok');
+  }
+  if (message === 'stats') {
+    const cpu = process.cpuUsage(cpuStart);
+    process.send!({ cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, requests), maxRssMiB: process.resourceUsage().maxRSS / 1024 });
+  }
 });

@@ -1,25 +1,32 @@
 // `npm run bench`: signed unique 1 KiB deliveries, 50 connections, against four servers in one run
-// (receiver in Express, bare Express, receiver on node:http, bare node:http), each in its own process;
-// then the two receivers again with the other durability. Prints req/s, the ratios, ack latency, RSS.
+// (receiver in Express, bare Express, receiver on node:http, bare node:http), each in its own process,
+// plus the two receivers with the other durability. Prints req/s, CPU per request, the ratios, ack
+// latency and peak RSS. The load generator runs here, never in a server's process.
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleEvent } from '../src/events/index.js';
 import { sign } from '../src/signature/index.js';
 import type { Durability } from '../src/store/index.js';
-import { BENCH_SECRET, BODY_BYTES, CONNECTIONS, DURATION_SECONDS, SERVER_KINDS, WARMUP_SECONDS, type ServerKind } from './bench-config.js';
+import { commitCosts } from './commit-cost.js';
+import { BENCH_SECRET, BODY_BYTES, CONNECTIONS, DURATION_SECONDS, ROUNDS, SERVER_KINDS, WARMUP_SECONDS, type ServerKind } from './bench-config.js';
 
-interface Run {
+interface Target {
   kind: ServerKind;
   durability: Durability;
+  child: ChildProcess;
+  port: number;
+}
+
+interface Sample {
   rps: number;
   p50: number;
   p99: number;
-  non2xx: number;
-  errors: number;
+  failures: number;
+  cpuMicrosPerRequest: number;
   maxRssMiB: number;
 }
 
@@ -53,66 +60,75 @@ function setupRequest(request: { method?: string; path?: string; headers?: Recor
   };
 }
 
-async function startServer(kind: ServerKind, durability: Durability): Promise<{ child: ChildProcess; port: number }> {
+async function startServer(kind: ServerKind, durability: Durability): Promise<Target> {
   const dbPath = join(dir, `${kind.replace(/\W+/g, '-')}-${durability}.db`);
   const child = fork(SERVER, [kind, dbPath, durability], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
-  return { child, port };
-}
-
-async function measure(kind: ServerKind, durability: Durability): Promise<Run> {
-  const { child, port } = await startServer(kind, durability);
-  const url = `http://127.0.0.1:${port}`;
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: [{ setupRequest }] });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, requests: [{ setupRequest }] });
-  const { maxRssMiB } = await new Promise<{ maxRssMiB: number }>((resolve) => {
-    child.once('message', (m) => resolve(m as { maxRssMiB: number }));
-    child.send('stats');
-  });
   child.removeAllListeners('exit');
-  child.kill('SIGKILL');
-  return {
-    kind,
-    durability,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    maxRssMiB,
-  };
+  return { kind, durability, child, port };
 }
 
-function table(runs: Run[]): void {
-  const rows = runs.map((r) => ({
-    server: r.kind.includes('receiver') ? `${r.kind} (${r.durability})` : r.kind,
-    'req/s': Math.round(r.rps),
-    'p50 ms': r.p50,
-    'p99 ms': r.p99,
-    'non-2xx': r.non2xx,
-    errors: r.errors,
-    'peak RSS MiB': Math.round(r.maxRssMiB),
-  }));
-  console.table(rows);
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
 }
+
+const load = (port: number, duration: number) =>
+  autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration, requests: [{ setupRequest }] });
+
+async function measure(target: Target): Promise<Sample> {
+  await ask(target.child, 'reset');
+  const result = await load(target.port, DURATION_SECONDS);
+  const stats = await ask<{ cpuMicrosPerRequest: number; maxRssMiB: number }>(target.child, 'stats');
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, ...stats };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const label = (t: Pick<Target, 'kind' | 'durability'>) => (t.kind.includes('receiver') ? `${t.kind} (${t.durability})` : t.kind);
 
 async function main(): Promise<void> {
-  console.log(`convo-kit receiver benchmark: ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ${DURATION_SECONDS} s per server, handlers sleep 50 ms\n`);
-  const runs: Run[] = [];
-  for (const kind of SERVER_KINDS) runs.push(await measure(kind, 'full'));
-  for (const kind of SERVER_KINDS.filter((k) => k.includes('receiver'))) runs.push(await measure(kind, 'normal'));
-  table(runs);
-  const rps = (kind: ServerKind, durability: Durability = 'full') => runs.find((r) => r.kind === kind && (r.durability === durability || !kind.includes('receiver')))!.rps;
-  for (const durability of ['full', 'normal'] as const) {
-    const express = rps('express + receiver', durability) / rps('bare express');
-    const node = rps('node:http + receiver', durability) / rps('bare node:http');
-    console.log(`durability ${durability}: receiver/bare in Express ${express.toFixed(2)} (target >= 0.80); on node:http ${node.toFixed(2)} (target >= 0.35)`);
+  console.log(
+    `convo-kit receiver benchmark: ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, handlers sleep 50 ms; ` +
+      `${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
+  );
+  await commitCosts();
+  const plan: [ServerKind, Durability][] = [
+    ...SERVER_KINDS.map((kind) => [kind, 'full'] as [ServerKind, Durability]),
+    ...SERVER_KINDS.filter((k) => k.includes('receiver')).map((kind) => [kind, 'normal'] as [ServerKind, Durability]),
+  ];
+  const targets = await Promise.all(plan.map(([kind, durability]) => startServer(kind, durability)));
+  try {
+    for (const t of targets) await load(t.port, WARMUP_SECONDS);
+    const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
+    for (let round = 0; round < ROUNDS; round++) for (const t of targets) samples.get(t)!.push(await measure(t));
+    const summary = targets.map((t) => {
+      const s = samples.get(t)!;
+      const pick = (f: (x: Sample) => number) => median(s.map(f));
+      return { t, rps: pick((x) => x.rps), cpu: pick((x) => x.cpuMicrosPerRequest), p50: pick((x) => x.p50), p99: pick((x) => x.p99), failures: s.reduce((n, x) => n + x.failures, 0), rss: Math.max(...s.map((x) => x.maxRssMiB)) };
+    });
+    console.table(summary.map((r) => ({ server: label(r.t), 'req/s': Math.round(r.rps), 'CPU µs/req': Math.round(r.cpu), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx+errors': r.failures, 'peak RSS MiB': Math.round(r.rss) })));
+    const row = (kind: ServerKind, durability: Durability) => summary.find((r) => r.t.kind === kind && (r.t.durability === durability || !kind.includes('receiver')))!;
+    for (const durability of ['full', 'normal'] as const) {
+      for (const [receiver, bare, target] of [['express + receiver', 'bare express', 0.8], ['node:http + receiver', 'bare node:http', 0.35]] as const) {
+        const r = row(receiver, durability);
+        const b = row(bare, durability);
+        console.log(
+          `${durability.padEnd(6)} ${receiver.padEnd(20)} / ${bare.padEnd(14)}: req/s ratio ${(r.rps / b.rps).toFixed(2)}, ` +
+            `CPU-per-request ratio ${(b.cpu / r.cpu).toFixed(2)} (target >= ${target})`,
+        );
+      }
+    }
+    const worstP99 = Math.max(...summary.filter((r) => r.t.kind.includes('receiver') && r.t.durability === 'full').map((r) => r.p99));
+    console.log(`receiver p99 ack latency, default durability (full): ${worstP99} ms (target < 50 ms)`);
+    console.log(`machine load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+  } finally {
+    for (const t of targets) t.child.kill('SIGKILL');
   }
-  const worstP99 = Math.max(...runs.filter((r) => r.kind.includes('receiver') && r.durability === 'full').map((r) => r.p99));
-  console.log(`receiver p99 ack latency (default durability full): ${worstP99} ms (target < 50 ms)`);
 }
 
 try {
