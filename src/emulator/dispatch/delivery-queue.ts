@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { ApiFailure } from '../api-failure.js';
 import type { Page } from '../state/collection.js';
 import type { WebhookAttempt } from '../../api/schemas/webhook-endpoint.js';
+import { statement } from '../state/statement.js';
 
 /** A delivery waiting for its next attempt (one per event and endpoint; retries reuse its id). */
 export interface QueuedDelivery {
@@ -52,9 +53,7 @@ export class DeliveryQueue {
   constructor(private readonly db: Database.Database) {}
 
   enqueue(rows: { id: string; endpoint_id: string; event: string; body: string }[], now: number): void {
-    const insert = this.db.prepare(
-      "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)",
-    );
+    const insert = statement(this.db, "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)");
     this.db.transaction(() => {
       for (const row of rows) insert.run(row.id, row.endpoint_id, row.event, row.body, now, now);
     })();
@@ -62,28 +61,26 @@ export class DeliveryQueue {
 
   /** A restart finds deliveries that were in flight when the process stopped: they are due again. */
   recover(): void {
-    this.db.prepare("UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'").run();
+    statement(this.db, "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'").run();
   }
 
   /** Takes up to `limit` pending deliveries due by `now`, oldest first, and marks them in flight. */
   claim(now: number, limit: number): QueuedDelivery[] {
     return this.db.transaction(() => {
-      const rows = this.db
-        .prepare("SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?")
-        .all(now, limit) as QueuedDelivery[];
-      const mark = this.db.prepare("UPDATE deliveries SET state = 'in_flight' WHERE id = ?");
+      const rows = statement(this.db, "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(now, limit) as QueuedDelivery[];
+      const mark = statement(this.db, "UPDATE deliveries SET state = 'in_flight' WHERE id = ?");
       for (const row of rows) mark.run(row.id);
       return rows;
     })();
   }
 
   hasDue(now: number): boolean {
-    return this.db.prepare("SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now) !== undefined;
+    return statement(this.db, "SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now) !== undefined;
   }
 
   /** When the next pending delivery falls due, or null when none waits. */
   nextDueAt(): number | null {
-    const row = this.db.prepare("SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'").get() as { at: number | null };
+    const row = statement(this.db, "SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'").get() as { at: number | null };
     return row.at;
   }
 
@@ -96,24 +93,14 @@ export class DeliveryQueue {
     const retry = !outcome.ok && outcome.nextAttemptAt !== null;
     this.db.transaction(() => {
       // The endpoint may have been deleted while the POST was in flight: then nothing is logged.
-      const updated = this.db
-        .prepare("UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?")
-        .run(attempt, outcome.nextAttemptAt, delivery.id).changes;
+      const updated = statement(this.db, "UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?").run(attempt, outcome.nextAttemptAt, delivery.id).changes;
       if (updated === 0) return;
       // A running total for usage (the log itself is trimmed to 50 per endpoint).
-      this.db
-        .prepare("INSERT INTO meta (name, value) VALUES ('delivery_attempts_total', '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-        .run();
-      this.db
-        .prepare(
-          'INSERT INTO delivery_attempts (endpoint_id, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(delivery.endpoint_id, delivery.id, delivery.event, attempt, outcome.statusCode, outcome.error, outcome.ok ? outcome.at : null, outcome.nextAttemptAt, outcome.at);
-      this.db
-        .prepare('DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)')
-        .run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
+      statement(this.db, "INSERT INTO meta (name, value) VALUES ('delivery_attempts_total', '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+      statement(this.db, 'INSERT INTO delivery_attempts (endpoint_id, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(delivery.endpoint_id, delivery.id, delivery.event, attempt, outcome.statusCode, outcome.error, outcome.ok ? outcome.at : null, outcome.nextAttemptAt, outcome.at);
+      statement(this.db, 'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)').run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
       // Finished deliveries (delivered, or out of retries) live on only as attempts in the log.
-      if (!retry) this.db.prepare('DELETE FROM deliveries WHERE id = ?').run(delivery.id);
+      if (!retry) statement(this.db, 'DELETE FROM deliveries WHERE id = ?').run(delivery.id);
     })();
   }
 
@@ -121,11 +108,7 @@ export class DeliveryQueue {
   attempts(endpointId: string, options: { limit?: number; cursor?: string } = {}): Page<DeliveryAttempt> {
     const limit = Math.min(options.limit ?? 25, ATTEMPT_LOG_SIZE);
     const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
-    const rows = this.db
-      .prepare(
-        'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-      )
-      .all(endpointId, before, limit + 1) as AttemptRow[];
+    const rows = statement(this.db, 'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?').all(endpointId, before, limit + 1) as AttemptRow[];
     const hasMore = rows.length > limit;
     const data = rows.slice(0, limit);
     return {
@@ -136,12 +119,12 @@ export class DeliveryQueue {
 
   /** Every attempt ever made by this emulator (usage). */
   attemptsTotal(): number {
-    const row = this.db.prepare("SELECT value FROM meta WHERE name = 'delivery_attempts_total'").get() as { value: string } | undefined;
+    const row = statement(this.db, "SELECT value FROM meta WHERE name = 'delivery_attempts_total'").get() as { value: string } | undefined;
     return row ? Number(row.value) : 0;
   }
 
   /** How many deliveries still wait for an attempt (for `idle()` and usage). */
   pendingCount(): number {
-    return (this.db.prepare("SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
+    return (statement(this.db, "SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
   }
 }

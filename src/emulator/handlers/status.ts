@@ -2,6 +2,7 @@ import type { endpoints } from '../../api/endpoints/index.js';
 import type { Handlers } from '../handler.js';
 import { reply } from '../handler.js';
 import { errorRate } from '../state/request-stats.js';
+import { statement } from '../state/statement.js';
 
 export const statusHandlers = {
   /** 200 when the database answers, 503 with the same body naming it when it does not. */
@@ -9,7 +10,7 @@ export const statusHandlers = {
     let rate: number | null = null;
     let database: 'ok' | 'degraded' = 'ok';
     try {
-      ctx.db.prepare('SELECT 1').get();
+      statement(ctx.db, 'SELECT 1').get();
       rate = errorRate(ctx.db, ctx.clock.now());
     } catch {
       database = 'degraded';

@@ -4,6 +4,7 @@ import { IdempotencyKey } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
 import type { Clock } from '../handler.js';
 import { canonicalJson } from './canonical-json.js';
+import { statement } from '../state/statement.js';
 
 /** Keys are kept 24 hours (decisions §5), by the emulator clock. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -54,9 +55,7 @@ export class IdempotencyGuard {
     if (running !== undefined) {
       throw new ApiFailure('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it completes');
     }
-    const stored = this.db
-      .prepare('SELECT body_hash, status, response, headers, expires_at FROM idempotency WHERE api_key_id = ? AND method = ? AND path = ? AND idempotency_key = ?')
-      .get(scope.apiKeyId, scope.method, scope.path, scope.key) as
+    const stored = statement(this.db, 'SELECT body_hash, status, response, headers, expires_at FROM idempotency WHERE api_key_id = ? AND method = ? AND path = ? AND idempotency_key = ?').get(scope.apiKeyId, scope.method, scope.path, scope.key) as
       | { body_hash: string; status: number; response: string | null; headers: string; expires_at: number }
       | undefined;
     if (stored && stored.expires_at > this.clock.now()) {
@@ -80,13 +79,10 @@ export class IdempotencyGuard {
     this.inFlight.delete(claim.slot);
     if (result.status >= 500 || result.status === 429) return;
     const { apiKeyId, method, path, key } = claim.scope;
-    this.db
-      .prepare(
-        `INSERT INTO idempotency (api_key_id, method, path, idempotency_key, body_hash, status, response, headers, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT DO UPDATE SET body_hash = excluded.body_hash, status = excluded.status, response = excluded.response, headers = excluded.headers, expires_at = excluded.expires_at`,
-      )
+    statement(this.db, `INSERT INTO idempotency (api_key_id, method, path, idempotency_key, body_hash, status, response, headers, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET body_hash = excluded.body_hash, status = excluded.status, response = excluded.response, headers = excluded.headers, expires_at = excluded.expires_at`)
       .run(apiKeyId, method, path, key, claim.bodyHash, result.status, result.body === undefined ? null : JSON.stringify(result.body), JSON.stringify(result.headers), this.clock.now() + IDEMPOTENCY_TTL_MS);
-    this.db.prepare('DELETE FROM idempotency WHERE expires_at <= ?').run(this.clock.now());
+    statement(this.db, 'DELETE FROM idempotency WHERE expires_at <= ?').run(this.clock.now());
   }
 
   /** Frees the key without keeping anything (the request failed unexpectedly). */
@@ -95,6 +91,6 @@ export class IdempotencyGuard {
   }
 
   clear(): void {
-    this.db.prepare('DELETE FROM idempotency').run();
+    statement(this.db, 'DELETE FROM idempotency').run();
   }
 }

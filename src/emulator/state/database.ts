@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './collection.js';
+import { statement } from './statement.js';
 
 /** The platform's own tables; resource records live in `docs` (Collection). */
 export const PLATFORM_SCHEMA_SQL = `
@@ -74,9 +75,9 @@ export function openDatabase(path = ':memory:'): Database.Database {
 }
 
 export function readMeta(db: Database.Database, name: string): string | undefined {
-  return (db.prepare('SELECT value FROM meta WHERE name = ?').get(name) as { value: string } | undefined)?.value;
+  return (statement(db, 'SELECT value FROM meta WHERE name = ?').get(name) as { value: string } | undefined)?.value;
 }
 
 export function writeMeta(db: Database.Database, name: string, value: string): void {
-  db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
+  statement(db, 'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
 }

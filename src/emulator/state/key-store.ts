@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { SCOPES, type Scope } from '../../api/scopes.js';
 import type { AuthenticatedKey, Clock } from '../handler.js';
 import { Collection, type ListOptions, type Page } from './collection.js';
+import { statement } from './statement.js';
 
 export type KeyKind = 'live' | 'test';
 
@@ -73,8 +74,8 @@ export class KeyStore {
       admin: input.admin ?? false,
     };
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM api_key_hashes WHERE key_id = ? OR hash = ?').run(record.id, hashOf(value));
-      this.db.prepare('INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(value), record.id);
+      statement(this.db, 'DELETE FROM api_key_hashes WHERE key_id = ? OR hash = ?').run(record.id, hashOf(value));
+      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(value), record.id);
       this.records.put(record);
     })();
     return record;
@@ -82,7 +83,7 @@ export class KeyStore {
 
   /** Finds the key a value belongs to: a lookup by hash, so no comparison leaks timing about the value. */
   authenticate(value: string): AuthenticatedKey | KeyRefusal {
-    const row = this.db.prepare('SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(hashOf(value)) as
+    const row = statement(this.db, 'SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(hashOf(value)) as
       | { key_id: string; expires_at: number | null }
       | undefined;
     if (!row) return 'unknown';
@@ -118,8 +119,8 @@ export class KeyStore {
       const current = this.records.require(id, 'key');
       const key = generateKey(current.kind);
       const previousExpiresAt = this.clock.now() + ROTATION_GRACE_MS;
-      this.db.prepare('UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ? AND expires_at IS NULL').run(previousExpiresAt, id);
-      this.db.prepare('INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(key), id);
+      statement(this.db, 'UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ? AND expires_at IS NULL').run(previousExpiresAt, id);
+      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(key), id);
       const record = this.records.put({ ...current, last4: key.slice(-4), rotated_at: this.clock.iso() });
       return { record, key, previousExpiresAt };
     })();
@@ -131,7 +132,7 @@ export class KeyStore {
       this.records.require(id, 'key');
       this.records.delete(id);
       // Hashes are kept (pointing at nothing) so a revoked value answers "revoked", not "unknown".
-      this.db.prepare('UPDATE api_key_hashes SET expires_at = NULL WHERE key_id = ?').run(id);
+      statement(this.db, 'UPDATE api_key_hashes SET expires_at = NULL WHERE key_id = ?').run(id);
     })();
   }
 }
