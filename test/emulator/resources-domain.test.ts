@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../src/emulator/api-failure.js';
 import { responseTimes } from '../../src/emulator/domain/analytics.js';
 import { providerOutcome } from '../../src/emulator/domain/provider-outcome.js';
+import { resolveTemplateSender } from '../../src/emulator/domain/template-sender.js';
 import { windowOpen } from '../../src/emulator/domain/service-window.js';
 import { checkIfMatch } from '../../src/emulator/domain/ticket-version.js';
 import { isSeeded, MAX_SEED_SIZE, seed, SEED_IDS } from '../../src/emulator/seed.js';
@@ -69,6 +70,20 @@ describe('rules', () => {
     expect(providerOutcome('+14155550003')).toEqual({ kind: 'opted_out' });
     expect(providerOutcome('+14155550010')).toEqual({ kind: 'delivered' });
     expect(providerOutcome(null)).toEqual({ kind: 'delivered' });
+  });
+
+  it('resolves a template sender: explicit, pinned, single active number, else 409 AMBIGUOUS_INTEGRATION', () => {
+    const s = seeded(0);
+    const pinned = s.templates.require(SEED_IDS.templates.approved);
+    const unpinned = s.templates.require(SEED_IDS.templates.draft);
+    expect(resolveTemplateSender(s, pinned).integration_id).toBe(SEED_IDS.phoneMain);
+    expect(resolveTemplateSender(s, pinned, SEED_IDS.phoneSupport).integration_id).toBe(SEED_IDS.phoneSupport);
+    expect(() => resolveTemplateSender(s, unpinned)).toThrow(expect.objectContaining({ code: 'AMBIGUOUS_INTEGRATION', status: 409 }));
+    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.photo)).toThrow(expect.objectContaining({ code: 'ACCOUNT_MISMATCH' }));
+    expect(() => resolveTemplateSender(s, unpinned, 'int_nope')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    s.accounts.update(SEED_IDS.phoneSupport, (a) => ({ ...a, status: 'disconnected' }));
+    expect(resolveTemplateSender(s, unpinned).integration_id).toBe(SEED_IDS.phoneMain);
+    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.phoneSupport)).toThrow(expect.objectContaining({ code: 'INVALID_STATE' }));
   });
 
   it('accepts current, weak, listed and * ETags and refuses a stale one with VERSION_CONFLICT', () => {

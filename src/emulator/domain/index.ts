@@ -2,6 +2,7 @@
 export { SERVICE_WINDOW_SECONDS, windowExpiry, windowOpen } from './service-window.js';
 export { providerOutcome, REJECTED_ERROR, THROTTLED_ERROR, type ProviderOutcome } from './provider-outcome.js';
 export { resolveConversation, requireChannel, requireSameAccount, type SendTarget } from './resolve-conversation.js';
+export { resolveTemplateSender } from './template-sender.js';
 export { sendMessage, preview, PREVIEW_CHARS } from './send-message.js';
 export { trackDelivery, catchUpDeliveries, SENT_AFTER_MS, FINAL_AFTER_MS } from './delivery-progress.js';
 export { checkIfMatch, ticketEtag } from './ticket-version.js';
