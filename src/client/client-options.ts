@@ -98,9 +98,18 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   return { ...s, baseUrl: normalizeBaseUrl(s.baseUrl) };
 }
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 token
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/; // no CR, LF or NUL: they would split the request
+
 export function checkRequestOptions(options: RequestOptions): void {
   if (options.timeoutMs !== undefined) checkInteger('timeoutMs', options.timeoutMs, 1, 600_000);
   if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, 10);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    // The value is not quoted: a header may carry a credential.
+    if (!HEADER_NAME.test(name) || typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+      throw new ConvoKitError('INVALID_OPTION', `Expected \`headers\` entry \`${name.slice(0, 100)}\` to be a valid header name with a string value without line breaks`);
+    }
+  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -96,6 +96,16 @@ describe('input: validated and split before a byte is sent', () => {
     expect(srv.seen[0]?.headers['user-agent']).toBe('crm-sync/1.0');
   });
 
+  it('refuses a per-call header that could split the request, without quoting its value', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    const error = await client.things.get({ id: 'x' }, { headers: { 'x-note': 'a\r\nx-injected: 1' } }).catch((e: unknown) => e);
+    expect(String(error)).toContain('`headers` entry `x-note`');
+    expect(String(error)).not.toContain('injected');
+    await expect(client.things.get({ id: 'x' }, { headers: { 'bad name': 'v' } })).rejects.toThrow('`headers` entry `bad name`');
+    expect(srv.seen).toHaveLength(0);
+  });
+
   it('refuses an Idempotency-Key outside 1-200 characters', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
