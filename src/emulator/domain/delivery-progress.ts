@@ -61,8 +61,9 @@ function schedule(ctx: EmulatorContext, id: string, delayMs: number): void {
       if (!ctx.db.open) return;
       const entry = inFlight(ctx).get(id);
       if (entry) ctx.db.transaction(() => step(ctx, entry))();
-    } catch {
-      // the database went away between the check and the step (emulator closed): nothing left to advance
+    } catch (error) {
+      // A closed emulator has nothing left to advance; anything else is a bug worth a loud warning, not a crash.
+      if (ctx.db.open) process.emitWarning(`convo-kit emulator: delivery progress of message ${id} failed: ${String(error)}`);
     }
   }, delayMs).unref();
 }
