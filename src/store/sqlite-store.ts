@@ -120,10 +120,16 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       if (n < PRUNE_CHUNK) return total;
     }
   };
-  const pruneTimer =
-    pruneAfter === null ? undefined : setInterval(() => prune(Date.now() - pruneAfter), Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
+  const pruneNow = () => {
+    try {
+      if (pruneAfter !== null) prune(Date.now() - pruneAfter);
+    } catch {
+      // Busy (another process is writing) or closing: pruning is housekeeping, the next round catches up.
+    }
+  };
+  const pruneTimer = pruneAfter === null ? undefined : setInterval(pruneNow, Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
   pruneTimer?.unref();
-  if (pruneAfter !== null) prune(Date.now() - pruneAfter);
+  pruneNow();
 
   return {
     async record(delivery: NewDelivery) {

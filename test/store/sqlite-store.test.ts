@@ -166,6 +166,17 @@ describe('requeue and prune', () => {
     expect(await store.get('dlv_new')).toBeDefined();
     expect(await store.get('dlv_failed')).toBeDefined();
   });
+  it('prunes old done rows by itself on open when pruneDoneAfterMs is set, and keeps them with null', async () => {
+    await store.record(delivery('dlv_done'));
+    await store.claim({ ...LEASE, limit: 1, now: T0 });
+    await store.complete('dlv_done', 'worker-a', T0 + 1);
+    await store.close();
+    store = createSqliteStore({ path: dir.path('deliveries.db'), pruneDoneAfterMs: null });
+    expect(await store.get('dlv_done')).toBeDefined();
+    await store.close();
+    store = createSqliteStore({ path: dir.path('deliveries.db'), pruneDoneAfterMs: 24 * 3600 * 1000 });
+    expect(await store.get('dlv_done')).toBeUndefined();
+  });
 });
 
 describe('list', () => {
