@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
+import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
+import { createStarter, REPO_ROOT, run } from './run-create-starter.js';
+
+// Installing and testing a real project takes a while: npm install (~30 s) and the project's own suite.
+const INSTALL_TIMEOUT_MS = 240_000;
+const BUILD_TIMEOUT_MS = 300_000;
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
+  // A `file:` dependency is a symlink to this checkout, whose exports point at dist/: build it once, so it matches src.
+  const build = await run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: BUILD_TIMEOUT_MS });
+  for (const entry of ['index.js', 'client/index.js', 'receiver/index.js', 'emulator/index.js', 'store/index.js', 'testing/index.js']) {
+    expect(existsSync(join(REPO_ROOT, 'dist', entry)), `dist/${entry} after npm run build:\n${build.stdout}${build.stderr}`).toBe(true);
+  }
+}, BUILD_TIMEOUT_MS);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (name) => {
+  const target = () => join(dir, name);
+
+  it('is scaffolded as the template is', async () => {
+    const result = await createStarter([target(), '--template', name, '--no-install']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(target(), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length).toBe(
+      templateFiles(join(REPO_ROOT, 'templates', name)).map(projectPath).length,
+    );
+  });
+
+  it('installs quickly, without building native modules of its own', async () => {
+    // --ignore-scripts: the only install script is convo-kit's `prepare`, which would rebuild this checkout's dist, built above.
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS });
+    expect(install.code, install.stderr).toBe(0);
+    expect(existsSync(join(target(), 'node_modules', 'better-sqlite3'))).toBe(false);
+    expect(existsSync(join(target(), 'node_modules', 'convo-kit', 'dist', 'index.js'))).toBe(true);
+  }, INSTALL_TIMEOUT_MS);
+
+  it('passes its own tests, which run against the emulator', async () => {
+    const test = await run('npm', ['test'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS, env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+    expect(test.code, `${test.stdout}\n${test.stderr}`).toBe(0);
+    expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
+    expect(test.stdout).not.toMatch(/failed|skipped/);
+  }, INSTALL_TIMEOUT_MS);
+
+  it('type-checks', async () => {
+    const check = await run('npm', ['run', 'typecheck'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS });
+    expect(check.code, `${check.stdout}\n${check.stderr}`).toBe(0);
+  }, INSTALL_TIMEOUT_MS);
+});
