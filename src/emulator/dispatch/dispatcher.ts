@@ -112,11 +112,14 @@ export class Dispatcher implements EventBus {
       const free = this.concurrency - this.inFlight.size;
       const claimed = free > 0 ? this.queue.claim(this.options.clock.now(), free) : [];
       for (const delivery of claimed) {
-        this.inFlight.set(delivery.id, this.attempt(delivery).finally(() => {
-          this.inFlight.delete(delivery.id);
-          this.kick();
-          this.notify();
-        }));
+        const running = this.attempt(delivery)
+          .catch((error: unknown) => this.options.logger.error({ err: error, delivery_id: delivery.id }, 'webhook attempt failed inside the emulator'))
+          .finally(() => {
+            this.inFlight.delete(delivery.id);
+            this.kick();
+            this.notify();
+          });
+        this.inFlight.set(delivery.id, running);
       }
       const next = this.queue.nextDueAt();
       if (next !== null && this.inFlight.size < this.concurrency) {

@@ -1,0 +1,14 @@
+export { createApp, EMULATOR_OVERRIDES } from './create-app.js';
+export { control, controlsRouter, type EmulatorControl } from './controls-router.js';
+export { platformControls, ClockBody } from './platform-controls.js';
+export { PENDING, isPending, type HandlerRegistry, type ImplementedHandlers, type PendingNames } from './pending.js';
+export { SYNTHETIC_BUILDERS, syntheticBuilder } from './synthetic.js';
+export { IdempotencyGuard, IDEMPOTENCY_TTL_MS, type StoredResult } from './idempotency.js';
+export { RateLimiter, type RateDecision } from './rate-limiter.js';
+export { authenticate } from './authenticate.js';
+export { validateRequest, type RequestPart } from './validate-request.js';
+export { readJsonBody, MAX_JSON_BODY_BYTES } from './read-json-body.js';
+export { errorEnvelope, sendFailure } from './send-failure.js';
+export { requestId, newRequestId } from './request-id.js';
+export { canonicalJson } from './canonical-json.js';
+export type { Platform } from './platform.js';
