@@ -86,6 +86,18 @@ describe('claim, complete and fail', () => {
     expect(new Set(ids).size).toBe(20);
   });
 
+  it('two stores on one file (two processes) never lease the same row', async () => {
+    const other = createSqliteStore({ path: dir.path('deliveries.db') });
+    for (let i = 0; i < 30; i++) await store.record(delivery(`dlv_${i}`));
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? other : store).claim({ ...LEASE, owner: `w${i}`, limit: 7, now: T0 })),
+    );
+    const ids = claims.flat().map((r) => r.id);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    await other.close();
+  });
+
   it('completes only while the caller holds the lease', async () => {
     await store.record(delivery('dlv_1'));
     await store.claim({ ...LEASE, limit: 1, now: T0 });
