@@ -19,7 +19,7 @@ export const conversations = {
   list: endpoint({
     method: 'GET',
     path: '/v1/conversations',
-    summary: 'List conversations, newest activity first',
+    summary: 'List conversations, newest first (by creation, so a cursor walk never skips or repeats a conversation whose activity changes)',
     scope: 'conversations:read',
     query: PageQuery.extend({ status: ConversationStatus.optional(), channel: Platform.optional(), assignee: text(100).optional() }),
     response: page(Conversation),
