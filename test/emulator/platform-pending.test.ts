@@ -27,6 +27,14 @@ describe('pending routes (part 2)', () => {
     expect(res.body.error.message).toContain(id);
   });
 
+  it.each(pending.filter((e) => e.def.aliases?.length).map((e) => [e.id, e] as const))('routes the alias methods of %s too', async (_id, entry) => {
+    const e = await emulator();
+    for (const alias of entry.def.aliases!) {
+      const res = await as(e)[alias.toLowerCase() as 'patch'](concretePath(entry.def.path)).send({});
+      expect(res.status).toBe(501);
+    }
+  });
+
   it('checks auth and scope before answering 501', async () => {
     const e = await emulator();
     const entry = pending.find((p) => p.def.scope !== null)!;
