@@ -6,11 +6,13 @@ import { createEmulator } from 'convo-kit/emulator';
 import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
 import {
   AssignmentBook,
+  loadOpenTickets,
   loadRoutingConfig,
   registerTicketRouting,
   ROUTING_EVENTS,
   type RouteOutcome,
   type RoutingContext,
+  startSlaWatch,
 } from '../../templates/ticket-routing/src/index.js';
 // The templates' own test helper for talking to the emulator, reused rather than copied.
 import { emulatorPost } from '../../templates/crm-sync/test/emulator-harness.js';
@@ -71,6 +73,13 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     },
   };
 
+  await loadOpenTickets(routing);
+  const stopSlaWatch = startSlaWatch(
+    routing,
+    (e) => say('ticket', 'escalated', `${e.ticketId} ${e.from} -> ${e.to} (SLA near)`),
+    (error) => say('warn', 'sla', String(error)),
+  );
+
   let secret = '';
   const deliveriesDbPath = join(options.dataDir, 'deliveries.db');
   const crm = await startCrmSync(
@@ -106,6 +115,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       }
     },
     async close() {
+      stopSlaWatch();
       await crm.close();
       await emulatorServer.close();
       await emulator.close();

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -85,4 +86,30 @@ describe('create-starter', () => {
     expect(result.code).toBe(0);
     expect(readdirSync(target)).toContain('routing-rules.json');
   });
+
+  // util-linux `script` gives the CLI a real terminal, so this is the path a person at a keyboard takes.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('on a terminal, asks for the directory, template and install, then writes the project', async () => {
+    const target = join(dir, 'prompted');
+    const answers: [RegExp, string][] = [
+      [/Project directory/, `${target}\r`],
+      [/Template/, '\x1b[B\r'], // arrow down to the second template
+      [/Run npm install now\?/, 'n\r'],
+    ];
+    const child = spawn('script', ['-q', '-e', '-c', 'node --import tsx src/cli/create-starter/index.ts', '/dev/null'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (answers.length > 0 && answers[0][0].test(screen)) child.stdin.write(answers.shift()![1]);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    clearTimeout(timer);
+    expect(code, screen).toBe(0);
+    expect(answers).toEqual([]);
+    expect(screen).toContain('from the ticket-routing template');
+    expect(readdirSync(target)).toContain('routing-rules.json');
+    expect(existsSync(join(target, 'node_modules'))).toBe(false);
+  });
 });
+
