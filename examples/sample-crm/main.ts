@@ -58,7 +58,7 @@ console.log(`  Look:   ${sample.crm.url}  (JSON: /api/contacts /api/activity /ap
 // In a checkout the CLI runs from source (npx tsx); an installed package has `npx convo-kit` and `npx create-starter`.
 console.log('  Try (in another terminal):');
 console.log(`    npx tsx src/cli/convo-kit.ts deliveries list --db ${sample.deliveriesDbPath}`);
-console.log(`    npx tsx src/cli/convo-kit.ts replay --db ${sample.deliveriesDbPath} --event 'contact.*' --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
-console.log(`    npx tsx src/cli/convo-kit.ts trigger message.received --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
+console.log(`    npx tsx src/cli/convo-kit.ts replay --db ${sample.deliveriesDbPath} --status all --event 'contact.*' --new-ids --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
+console.log(`    npx tsx src/cli/convo-kit.ts trigger contact.updated --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
 console.log('    npx tsx src/cli/create-starter/index.ts ../my-crm --template crm-sync');
 console.log(c.dim('  Running until Ctrl-C.'));
