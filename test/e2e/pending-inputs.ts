@@ -1,0 +1,72 @@
+import type { EndpointDef, EndpointGroupName } from '../../src/api/index.js';
+import type { Endpoints } from '../../src/api/endpoints/index.js';
+import type { EndpointInput } from '../../src/client/index.js';
+import { SEED_IDS } from '../../src/emulator/seed.js';
+import type { PendingId } from './cases/route-case.js';
+
+type DefOf<Id> = Id extends `${infer G extends EndpointGroupName}.${infer N}` ? (N extends keyof Endpoints[G] ? Endpoints[G][N] : never) : never;
+type InputOf<Id> = DefOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
+
+const phone = '+14155550123';
+const trigger = { trigger_name: 'welcome', phone };
+const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }];
+const group_id = SEED_IDS.group;
+const integration_id = SEED_IDS.photo;
+
+/**
+ * A valid input for every pending route, so the call passes the client's own validation and reaches the
+ * emulator, which must answer 501 NOT_IMPLEMENTED. Typed per route: a route leaving PENDING must move
+ * from here to the case table (an entry for a route that is not pending fails to compile).
+ */
+export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
+  'channels.listProviders': { integration_id },
+  'channels.putProvider': { integration_id, provider: 'voice', enabled: true, config: { voice_id: 'voice_e2e' } },
+  'channels.deleteProvider': { integration_id, provider: 'voice' },
+  'groups.list': {},
+  'groups.create': { name: 'E2E group' },
+  'groups.update': { group_id, name: 'E2E renamed' },
+  'groups.delete': { group_id },
+  'groups.listKnowledge': { group_id },
+  'groups.addKnowledge': { group_id, type: 'faq', title: 'Hours', content: 'We open at 9.' },
+  'groups.uploadKnowledge': { group_id, type: 'faq', title: 'Hours', file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }) },
+  'groups.deleteKnowledge': { group_id, entry_id: 'kn_e2e' },
+  'groups.listProviders': { group_id },
+  'groups.putProvider': { group_id, provider: 'custom_reply', enabled: true, config: { url: 'https://reply.example.com/hook' }, secret: 'e2e-signing-secret' },
+  'groups.deleteProvider': { group_id, provider: 'custom_reply' },
+  'webhooks.send': trigger,
+  'webhooks.triggerCampaign': trigger,
+  'journeys.list': {},
+  'journeys.create': { name: 'Welcome', trigger_name: 'welcome', steps },
+  'journeys.get': { id: 'jrn_e2e' },
+  'journeys.replaceSteps': { id: 'jrn_e2e', steps },
+  'journeys.setStatus': { id: 'jrn_e2e', status: 'active' },
+  'trigger.enroll': { ...trigger, metadata: { '1': 'Ada' } },
+  'trigger.limits': {},
+  'trigger.status': { id: 'act_e2e' },
+  'trigger.history': {},
+  'trigger.validate': trigger,
+  'trigger.batch': { trigger_name: 'welcome', recipients: [{ phone }] },
+  'trigger.stopEnrollments': { phone },
+  'events.fire': { event: 'order.shipped', phone },
+  'campaigns.list': {},
+  'campaigns.create': { name: 'Spring', template_id: SEED_IDS.templates.approved, audience: { tags: ['vip'] } },
+  'campaigns.get': { id: 'cmp_e2e' },
+  'campaigns.update': { id: 'cmp_e2e', name: 'Spring again' },
+  'campaigns.send': { id: 'cmp_e2e' },
+  'templates.list': {},
+  'templates.create': { name: 'e2e_template', category: 'UTILITY', body: 'Hello {{1}}' },
+  'templates.get': { id: SEED_IDS.templates.approved },
+  'templates.delete': { id: SEED_IDS.templates.draft },
+  'templates.validateDraft': { body: 'Your order {{1}} has shipped.' },
+  'templates.validate': { id: SEED_IDS.templates.draft },
+  'templates.submit': { id: SEED_IDS.templates.draft },
+  'templates.send': { id: SEED_IDS.templates.approved, to: '14155550123' },
+  'automations.list': {},
+  'automations.get': { id: 'aut_e2e' },
+  'automations.trigger': { id: 'aut_e2e' },
+  'comments.list': {},
+  'comments.get': { id: 'cmt_e2e' },
+  'comments.reply': { id: 'cmt_e2e', content: 'Thanks!' },
+  'comments.getSettings': {},
+  'comments.updateSettings': { ai_replies_enabled: true },
+};
