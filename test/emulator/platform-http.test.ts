@@ -51,6 +51,11 @@ describe('routing', () => {
     expectEnvelope(await as(e).get('/v1/tickets/tkt_missing'), 404, 'NOT_FOUND');
   });
 
+  it('answers 400 for a path that is not valid percent-encoding', async () => {
+    const e = await emulator();
+    expectEnvelope(await as(e).get('/v1/tickets/%E0%A4%A'), 400, 'VALIDATION_FAILED');
+  });
+
   it('serves /api/v1 as /v1', async () => {
     const e = await emulator();
     const [v1, api] = await Promise.all([as(e).get('/v1/contacts?limit=3'), as(e).get('/api/v1/contacts?limit=3')]);

@@ -70,6 +70,11 @@ export function createApp(platform: Platform, handlers: HandlerRegistry, control
     sendFailure(res, new ApiFailure('NOT_FOUND', `No route ${req.method} ${req.path}`));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // Express's own 4xx (a path segment that is not valid percent-encoding) is the caller's mistake.
+    const status = error && typeof error === 'object' && 'status' in error ? Number(error.status) : 500;
+    if (status >= 400 && status < 500) {
+      return sendFailure(res, new ApiFailure('VALIDATION_FAILED', `The request could not be read: ${error instanceof Error ? error.message.slice(0, 200) : 'malformed'}`));
+    }
     const { failure, unexpected } = asFailure(error);
     if (unexpected) platform.logger.error({ err: error }, 'request failed before reaching a route');
     sendFailure(res, failure);
