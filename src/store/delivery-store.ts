@@ -54,7 +54,7 @@ export interface AttemptRecord {
   attempt: number;
   owner: string;
   startedAt: number;
-  /** Null while the attempt runs. */
+  /** Null only where a store lists running attempts too (the SQLite store writes an attempt when it ends). */
   finishedAt: number | null;
   outcome: AttemptOutcome | null;
   error: string | null;
@@ -107,7 +107,7 @@ export interface DeliveryStore {
   complete(id: string, owner: string, now?: number): Promise<boolean>;
   fail(id: string, owner: string, options: FailOptions): Promise<boolean>;
   get(id: string): Promise<DeliveryRecord | undefined>;
-  /** The attempt history of one delivery, oldest first. */
+  /** The attempt history of one delivery, oldest first: each attempt once it ended (or was found lost); a running one shows as the status. */
   attempts(id: string): Promise<AttemptRecord[]>;
   list(query?: ListQuery): Promise<DeliveryPage>;
   /** Back to pending, due now, attempts counted afresh (replay). Rows leased right now are left alone. Answers how many moved. */

@@ -68,12 +68,15 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     body: db.prepare('SELECT body FROM delivery_bodies WHERE seq = ?').pluck(),
     due: db.prepare('SELECT id, status FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?'),
     state: db.prepare('SELECT status, lease_until FROM deliveries WHERE id = ?'),
-    closeOpen: db.prepare('UPDATE delivery_attempts SET finished_at = ?, outcome = ?, error = ? WHERE delivery_id = ? AND finished_at IS NULL'),
+    // An attempt is written once, when it ends (or is found lost): its start is the lease time (updated_at while processing).
+    logAttempt: db.prepare(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
+       SELECT id, attempts, lease_owner, updated_at, ?, ?, ? FROM deliveries WHERE id = ? AND status = 'processing' AND lease_owner = coalesce(?, lease_owner)`,
+    ),
     lease: db.prepare(
       `UPDATE deliveries SET status = 'processing', attempts = attempts + 1, lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ? RETURNING ${RECORD_COLUMNS}`,
     ),
-    startAttempt: db.prepare('INSERT INTO delivery_attempts (delivery_id, attempt, owner, started_at) VALUES (?, ?, ?, ?)'),
     finish: db.prepare(
       `UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, updated_at = ?
        WHERE id = ? AND status = 'processing' AND lease_owner = ?`,
@@ -93,17 +96,16 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
 
   /** Leases one row (inside a write transaction): a lapsed attempt is closed as lost, a new one is opened. */
   function lease(id: string, status: string, owner: string, leaseMs: number, now: number): DeliveryRecord {
-    if (status === 'processing') sql.closeOpen.run(now, 'lost', LOST_ERROR, id);
+    if (status === 'processing') sql.logAttempt.run(now, 'lost', LOST_ERROR, id, null);
     const until = now + leaseMs;
     const row = sql.lease.get(owner, until, until, now, id) as RecordRow;
-    sql.startAttempt.run(id, row.attempts, owner, now);
     return toRecord(row, sql.body.get(row.seq) as Buffer);
   }
 
   function finish(id: string, owner: string, status: 'done' | 'failed' | 'dead', next: number | null, error: string | null, now: number): boolean {
-    const changed = sql.finish.run(status, next, error, now, id, owner).changes > 0;
-    if (changed) sql.closeOpen.run(now, status, error, id);
-    return changed;
+    if (sql.logAttempt.run(now, status, error, id, owner).changes === 0) return false;
+    sql.finish.run(status, next, error, now, id, owner);
+    return true;
   }
 
   function checkLease(options: Omit<ClaimOptions, 'limit'>): void {
@@ -222,9 +224,10 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       return writes.run(() => {
         let moved = 0;
         for (const id of new Set(ids)) {
-          if (sql.requeue.run(now, now, id, now).changes === 0) continue;
-          sql.closeOpen.run(now, 'lost', LOST_ERROR, id);
-          moved++;
+          const state = sql.state.get(id) as { status: string; lease_until: number | null } | undefined;
+          if (!state || (state.status === 'processing' && (state.lease_until ?? 0) > now)) continue;
+          if (state.status === 'processing') sql.logAttempt.run(now, 'lost', LOST_ERROR, id, null);
+          moved += sql.requeue.run(now, now, id, now).changes;
         }
         return moved;
       });

@@ -58,15 +58,17 @@ describe('record', () => {
 });
 
 describe('claim, complete and fail', () => {
-  it('leases due rows up to the limit, oldest due first, and opens an attempt', async () => {
+  it('leases due rows up to the limit, oldest due first; the attempt is written when it ends', async () => {
     for (let i = 0; i < 3; i++) await store.record(delivery(`dlv_${i}`, { receivedAt: T0 + i }));
     const claimed = await store.claim({ ...LEASE, limit: 2, now: T0 + 10 });
     expect(claimed.map((r) => r.id)).toEqual(['dlv_0', 'dlv_1']);
     expect(claimed[0]).toMatchObject({ status: 'processing', attempts: 1, leaseOwner: 'worker-a', leaseUntil: T0 + 10 + 30_000 });
     expect(await store.claim({ ...LEASE, limit: 5, now: T0 + 10 })).toHaveLength(1);
     expect(await store.claim({ ...LEASE, limit: 5, now: T0 + 10 })).toHaveLength(0);
+    expect(await store.attempts('dlv_0')).toEqual([]);
+    await store.fail('dlv_0', 'worker-a', { error: 'nope', retryAt: T0 + 20, now: T0 + 15 });
     expect(await store.attempts('dlv_0')).toEqual([
-      { deliveryId: 'dlv_0', attempt: 1, owner: 'worker-a', startedAt: T0 + 10, finishedAt: null, outcome: null, error: null },
+      { deliveryId: 'dlv_0', attempt: 1, owner: 'worker-a', startedAt: T0 + 10, finishedAt: T0 + 15, outcome: 'failed', error: 'nope' },
     ]);
   });
 
@@ -131,9 +133,10 @@ describe('claim, complete and fail', () => {
     const [taken] = await store.claim({ ...LEASE, owner: 'worker-b', limit: 1, now: T0 + 30_000 });
     expect(taken).toMatchObject({ leaseOwner: 'worker-b', attempts: 2 });
     await expect(store.complete('dlv_1', 'worker-a')).resolves.toBe(false);
-    expect((await store.attempts('dlv_1')).map((a) => [a.owner, a.outcome])).toEqual([
-      ['worker-a', 'lost'],
-      ['worker-b', null],
+    await store.complete('dlv_1', 'worker-b', T0 + 30_001);
+    expect((await store.attempts('dlv_1')).map((a) => [a.owner, a.outcome, a.startedAt])).toEqual([
+      ['worker-a', 'lost', T0],
+      ['worker-b', 'done', T0 + 30_000],
     ]);
   });
 
