@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT_CODES } from './cli-error.js';
-import { COMMANDS } from './commands/index.js';
+import { registerCommands } from './commands/index.js';
 import { err } from './output.js';
 import { CLI_VERSION } from './version.js';
 
-function buildProgram(): Command {
+async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('convo-kit')
     .description('The convo-kit command line: receive, inspect and replay webhook deliveries, fire signed test events, run the local emulator.')
     .version(CLI_VERSION, '-v, --version')
@@ -13,7 +13,7 @@ function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(err.c.red(text)) })
     // Subcommands made with .command() inherit this, so every usage error comes back here as an exception.
     .exitOverride();
-  for (const register of COMMANDS) register(program);
+  await registerCommands(program, argv);
   return program;
 }
 
@@ -41,7 +41,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 try {
-  await buildProgram().parseAsync(process.argv);
+  await (await buildProgram(process.argv)).parseAsync(process.argv);
 } catch (error) {
   process.exitCode = report(error);
 }

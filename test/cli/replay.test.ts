@@ -133,7 +133,7 @@ describe('convo-kit replay --to', () => {
   it('re-signs each delivery with a fresh timestamp and the same id, accepted by a second receiver', async () => {
     const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('second.db') });
     targets.push(second);
-    const result = await runCli(['replay', '--db', db, '--status', 'all', '--to', second.url, '--secret', SECRET]);
+    const result = await runCli(['replay', '--db', db, '--status', 'all', '--to', second.url, '--secret', SECRET, '--concurrency', '2', '--rate', '50']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`replayed 2 to ${second.url}: 2 succeeded, 0 failed`);
     for (const id of ids) expect((await second.receiver.store.get(id))?.id).toBe(id);

@@ -11,11 +11,7 @@ const SECRET = 'whsec_usage_test_secret_0123456789';
 const PROBE = fileURLToPath(new URL('./load-probe.cjs', import.meta.url));
 const dir = tempDir('usage');
 const targets: TargetReceiver[] = [];
-const commandNames = (() => {
-  const program = new Command();
-  for (const register of COMMANDS) register(program);
-  return program.commands.map((c) => c.name());
-})();
+const commandNames = COMMANDS.map((entry) => entry.name);
 
 afterEach(async () => {
   await killAllCli();
@@ -24,6 +20,14 @@ afterEach(async () => {
 afterAll(() => dir.remove());
 
 describe('convo-kit --help', () => {
+  it('names each command in the table as its module defines it', async () => {
+    for (const entry of COMMANDS) {
+      const program = new Command();
+      (await entry.load())(program);
+      expect(program.commands.map((c) => c.name())).toEqual([entry.name]);
+    }
+  });
+
   it('lists every command', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);

@@ -1,5 +1,6 @@
 import { Option, InvalidArgumentError, type Command } from 'commander';
-import { isEventPattern } from '../../events/index.js';
+// subscription.js alone: the catalog (and zod) is not needed to check a pattern.
+import { isEventPattern } from '../../events/subscription.js';
 import { type DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { parseInteger, parseTimeBound } from '../parse-options.js';
 
