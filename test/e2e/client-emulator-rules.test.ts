@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, isApiError, NotFoundError, PermissionError, SendFailedError } from '../../src/client/index.js';
+import { findFirst, rejection, startE2e, type E2e } from './harness.js';
+
+// One emulator seeded with 260 generated chats, so the lists pass 250 rows.
+let t: E2e;
+beforeAll(async () => {
+  t = await startE2e({ seed: 260 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** An active photo-social conversation: no service window and no provider outcome by number, so a send is delivered. */
+const photoConversation = () => findFirst(t.client.conversations.list({ channel: 'photo_social', status: 'active' }), 'active photo_social conversation');
+
+describe('pagination through the client', () => {
+  it('walks 250+ conversations with for await while new ones arrive: no repeats, none of the original rows skipped', async () => {
+    const before = new Set<string>();
+    let pages = 0;
+    for await (const page of t.client.conversations.list({ limit: 50 }).pages()) {
+      pages++;
+      for (const c of page.data) before.add(c.id);
+    }
+    expect(before.size).toBeGreaterThan(250);
+    expect(pages).toBeGreaterThan(5);
+
+    const seen: string[] = [];
+    const arrived: string[] = [];
+    for await (const c of t.client.conversations.list({ limit: 50 })) {
+      seen.push(c.id);
+      // A new customer writes in every 40 rows, so rows arrive in the middle of pages and between them.
+      if (seen.length % 40 === 0) {
+        const created = await t.control('inbound', { channel: 'phone', from: { handle: `+1303555${1000 + seen.length}` }, content: 'new here' });
+        arrived.push((created.conversation as { id: string }).id);
+      }
+    }
+    expect(arrived.length).toBeGreaterThan(5);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(new Set(seen)).toEqual(before);
+    // The arrivals are newer than the walk's start: the next walk starts with them, newest first.
+    const head = await t.client.conversations.list({ limit: arrived.length });
+    expect(head.data.map((c) => c.id)).toEqual([...arrived].reverse());
+  });
+});
+
+describe('idempotent sends through the client', () => {
+  it('replays the stored result for the same Idempotency-Key: idempotentReplayed, the same message, nothing sent twice', async () => {
+    const conversation = await photoConversation();
+    const input = { conversation_id: conversation.id, content: `e2e replay ${Date.now()}`, idempotencyKey: `e2e-replay-${Date.now()}` };
+    const first = await t.client.messages.send(input).withResponse();
+    const again = await t.client.messages.send(input).withResponse();
+    expect(first.response).toMatchObject({ status: 201, idempotentReplayed: false, idempotencyKey: input.idempotencyKey });
+    expect(again.response).toMatchObject({ status: 201, idempotentReplayed: true, idempotencyKey: input.idempotencyKey });
+    expect(again.data.id).toBe(first.data.id);
+    const history = await t.client.conversations.listMessages({ id: conversation.id, limit: 2 });
+    expect(history.data.filter((m) => m.content === input.content)).toHaveLength(1);
+    // The same key with another body is refused.
+    const reused = await rejection(t.client.messages.send({ ...input, content: 'something else' }));
+    expect(reused).toBeInstanceOf(ConflictError);
+    expect(reused).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('generates a fresh key per call when the caller gives none, so two calls send two messages', async () => {
+    const conversation = await photoConversation();
+    const a = await t.client.conversations.sendMessage({ id: conversation.id, content: 'twice' }).withResponse();
+    const b = await t.client.conversations.sendMessage({ id: conversation.id, content: 'twice' }).withResponse();
+    expect(a.response.idempotencyKey).not.toBeNull();
+    expect(b.response.idempotencyKey).not.toBe(a.response.idempotencyKey);
+    expect(b.response.idempotentReplayed).toBe(false);
+    expect(b.data.id).not.toBe(a.data.id);
+  });
+});
+
+describe('conflicts and provider failures through the client', () => {
+  it('answers a stale If-Match with ConflictError VERSION_CONFLICT and keeps the winning write', async () => {
+    const ticket = await findFirst(t.client.tickets.list({ status: 'open' }), 'open ticket');
+    const { response } = await t.client.tickets.get({ id: ticket.id }).withResponse();
+    const etag = response.etag ?? undefined;
+    expect(etag).toBe(`"${ticket.version}"`);
+    await t.client.tickets.update({ id: ticket.id, assignee: 'agent_first', ifMatch: etag });
+    const error = await rejection(t.client.tickets.update({ id: ticket.id, assignee: 'agent_second', ifMatch: etag }));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(isApiError(error, 'VERSION_CONFLICT')).toBe(true);
+    expect(error).toMatchObject({ status: 409 });
+    expect(await t.client.tickets.get({ id: ticket.id })).toMatchObject({ assignee: 'agent_first', version: ticket.version + 1 });
+  });
+
+  it('answers a send the provider rejects (recipient ending 0001) with SendFailedError, provider code 131026', async () => {
+    const contact = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact whose number ends 0001', (c) => c.phone?.endsWith('0001') ?? false);
+    const error = await rejection(t.client.messages.send({ contact_id: contact.id, channel: 'phone', content: 'Your order shipped' }));
+    expect(error).toBeInstanceOf(SendFailedError);
+    expect(error).toMatchObject({ status: 422, code: 'SEND_FAILED', providerErrorCode: '131026' });
+    // What the code means, from the same service.
+    expect((await t.client.developer.explainError({ code: '131026' })).code).toBe('131026');
+  });
+});
+
+describe('test keys through the client', () => {
+  it('gets a synthetic 201 on a send route: marked test, stored nowhere', async () => {
+    expect(t.testClient.isTestKey).toBe(true);
+    const conversation = await photoConversation();
+    const { data, response } = await t.testClient.messages.send({ conversation_id: conversation.id, content: 'synthetic' }).withResponse();
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ test: true, content: 'synthetic' });
+    expect(await rejection(t.client.messages.get({ id: data.id }))).toBeInstanceOf(NotFoundError);
+    const reply = await t.testClient.conversations.sendMessage({ id: conversation.id, content: 'synthetic reply' });
+    expect(reply.test).toBe(true);
+    const latest = await t.client.conversations.listMessages({ id: conversation.id, limit: 5 });
+    expect(latest.data.map((m) => m.content)).not.toContain('synthetic reply');
+  });
+
+  it('is refused everywhere else with PermissionError TEST_KEY_NOT_ALLOWED', async () => {
+    for (const call of [() => t.testClient.contacts.list(), () => t.testClient.tickets.update({ id: 'tkt_any', status: 'closed' }), () => t.testClient.keys.list()]) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(PermissionError);
+      expect(error).toMatchObject({ status: 403, code: 'TEST_KEY_NOT_ALLOWED' });
+    }
+  });
+});
