@@ -78,7 +78,7 @@ export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef
       if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1\//, '/v1/');
         const outcome = platform.idempotency.begin({ apiKeyId: key.id, method: def.method, path, key: idempotencyKey }, raw);
-        if ('replay' in outcome) return send(res, { ...outcome.replay, headers: { ...outcome.replay.headers, 'Idempotent-Replayed': 'true' } });
+        if ('replay' in outcome) return send(res, replayed(outcome.replay, requestIdOf(res)));
         claim = outcome.claim;
       }
       const request = { ...input, key, requestId: requestIdOf(res) } as HandlerRequest<EndpointDef>;
@@ -95,6 +95,13 @@ export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef
       sendFailure(res, failure);
     }
   };
+}
+
+/** A stored answer again, marked as such; a stored error envelope names this request, like its X-Request-ID. */
+function replayed(stored: StoredResult, requestId: string): StoredResult {
+  const body = stored.body as { error?: Record<string, unknown> } | undefined;
+  const withId = body?.error ? { ...body, error: { ...body.error, request_id: requestId } } : stored.body;
+  return { status: stored.status, body: withId, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
 }
 
 function checkResponse(id: string, def: EndpointDef, result: StoredResult): void {
