@@ -13,6 +13,8 @@ const MAYA = { channel: 'phone', from: { handle: '+447700900123', name: 'Maya Lo
 const SAM = { channel: 'phone', from: { handle: '+447700900188', name: 'Sam Okafor' } } as const;
 /** Seeded: a phone chat whose number ends 0001, which the provider rejects (decisions §6). */
 const SEND_FAILS_CONVERSATION = 'conv_send_failed';
+/** Seeded: a phone chat whose number ends 0002: accepted, then `message.delivery_failed` (131049, throttled). */
+const THROTTLED_CONVERSATION = 'conv_throttled';
 
 /**
  * A few minutes of a real inbox, compressed: customers on all three channels, a refund request
@@ -46,7 +48,22 @@ export async function playTraffic(control: Control, crm: CrmContext, settle: () 
 
   say('traffic', 'crm', 'The CRM messages a number ending 0001');
   await refused(crm, SEND_FAILS_CONVERSATION, 'Your order has shipped.');
-  await settle();
+
+  say('traffic', 'crm', 'The CRM messages a number ending 0002 (accepted, then throttled by the provider)');
+  await sendToConversation(crm, THROTTLED_CONVERSATION, 'Spring sale: 20% off everything!');
+  await waitFor(settle, () => crm.db.prepare("SELECT 1 FROM activity WHERE kind = 'message.delivery_failed' AND conversation_id = ?").get(THROTTLED_CONVERSATION) !== undefined);
+}
+
+const WAIT_LIMIT_MS = 5_000;
+
+/** The provider reports some outcomes a moment after accepting: settle until `done` holds (bounded). */
+async function waitFor(settle: () => Promise<void>, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await settle();
+  }
+  if (!done()) say('warn', 'waiting', `the provider's report did not arrive within ${WAIT_LIMIT_MS} ms`);
 }
 
 /** A send the sample expects to be refused (opted out, or rejected by the provider): shown, and noted on the timeline. */

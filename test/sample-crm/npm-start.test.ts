@@ -89,7 +89,10 @@ describe('npm start (the sample CRM)', () => {
     const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
     const refusals = activity.filter((a) => a.kind === 'crm.send_refused').map((a) => String(a.summary));
     expect(refusals).toEqual(expect.arrayContaining([expect.stringContaining('CONTACT_OPTED_OUT'), expect.stringContaining('SEND_FAILED')]));
-    expect(activity.map((a) => a.kind)).toEqual(expect.arrayContaining(['message.received', 'conversation.created', 'contact.opted_out']));
+    expect(activity.map((a) => a.kind)).toEqual(expect.arrayContaining(['message.received', 'message.sent', 'conversation.created', 'contact.opted_out']));
+    const failure = activity.find((a) => a.kind === 'message.delivery_failed');
+    expect(failure).toMatchObject({ conversation_id: 'conv_throttled' });
+    expect(String(failure?.summary)).toContain('131049');
   });
 
   it('processed every webhook delivery', async () => {

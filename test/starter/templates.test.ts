@@ -23,6 +23,15 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+it('runs as the installed bin (bin/create-starter.js, the built code)', async () => {
+  const result = await run(process.execPath, [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin'), '--template', 'crm-sync', '--no-install'], { cwd: dir });
+  expect(result.code, result.stderr).toBe(0);
+  expect(readdirSync(join(dir, 'from-bin'))).toContain('package.json');
+  const refused = await run(process.execPath, [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin')], { cwd: dir });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('is not empty');
+});
+
 describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (name) => {
   const target = () => join(dir, name);
 
