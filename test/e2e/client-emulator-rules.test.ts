@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, isApiError, NotFoundError, PermissionError, SendFailedError } from '../../src/client/index.js';
+import { ApiError, ConflictError, isApiError, NotFoundError, PermissionError, SendFailedError, ValidationFailedError } from '../../src/client/index.js';
 import { findFirst, rejection, startE2e, type E2e } from './harness.js';
 
 // One emulator seeded with 260 generated chats, so the lists pass 250 rows.
@@ -116,5 +116,60 @@ describe('test keys through the client', () => {
       expect(error).toBeInstanceOf(PermissionError);
       expect(error).toMatchObject({ status: 403, code: 'TEST_KEY_NOT_ALLOWED' });
     }
+  });
+});
+
+describe('send rules through the client', () => {
+  it('answers the account rules with ConflictError ACCOUNT_REQUIRED and ACCOUNT_MISMATCH', async () => {
+    const phoneAccounts = (c: { identities: { channel: string; integration_id: string }[] }) => [...new Set(c.identities.filter((i) => i.channel === 'phone').map((i) => i.integration_id))];
+    const twin = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact on two phone numbers', (c) => phoneAccounts(c).length > 1);
+    const [first, second] = phoneAccounts(twin);
+    const required = await rejection(t.client.messages.send({ contact_id: twin.id, channel: 'phone', content: 'which line?' }));
+    expect(required).toBeInstanceOf(ConflictError);
+    expect(required).toMatchObject({ status: 409, code: 'ACCOUNT_REQUIRED' });
+    const chosen = await t.client.messages.send({ contact_id: twin.id, channel: 'phone', integration_id: first, content: 'from the first line' });
+    expect(chosen.integration_id).toBe(first);
+    const mismatch = await rejection(t.client.conversations.sendMessage({ id: chosen.conversation_id, integration_id: second, content: 'from the other line' }));
+    expect(mismatch).toBeInstanceOf(ConflictError);
+    expect(mismatch).toMatchObject({ code: 'ACCOUNT_MISMATCH' });
+  });
+
+  it('refuses free text outside the 24-hour window and to an opted-out contact (422, nothing sent)', async () => {
+    const closed = await findFirst(t.client.conversations.list({ channel: 'phone', limit: 100 }), 'phone conversation with a closed window', (c) =>
+      c.service_window_expires_at !== null && Date.parse(c.service_window_expires_at) < t.emulator.clock.now(),
+    );
+    const outside = await rejection(t.client.conversations.sendMessage({ id: closed.id, content: 'still there?' }));
+    expect(outside).toBeInstanceOf(ApiError);
+    expect(outside).toMatchObject({ status: 422, code: 'OUTSIDE_SERVICE_WINDOW' });
+    const optedOut = await findFirst(t.client.contacts.list({ limit: 100 }), 'opted-out contact with a phone', (c) => c.opted_out && c.phone !== null);
+    const refused = await rejection(t.client.messages.send({ contact_id: optedOut.id, channel: 'phone', content: 'sale!' }));
+    expect(refused).toMatchObject({ status: 422, code: 'CONTACT_OPTED_OUT' });
+    expect(refused).not.toBeInstanceOf(SendFailedError);
+  });
+
+  it('moves a send to delivered, and a throttled one (number ending 0002) to failed 131049, as the emulator clock runs', async () => {
+    const delivered = await t.client.conversations.sendMessage({ id: (await photoConversation()).id, content: 'on its way' });
+    const throttledContact = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact whose number ends 0002', (c) => c.phone?.endsWith('0002') ?? false);
+    const throttled = await t.client.messages.send({ contact_id: throttledContact.id, channel: 'phone', content: 'spring sale' });
+    await t.control('clock', { advance_seconds: 1 });
+    expect(await t.client.messages.get({ id: delivered.id })).toMatchObject({ delivery_status: 'delivered', error: null });
+    expect(await t.client.messages.get({ id: throttled.id })).toMatchObject({ delivery_status: 'failed', error: { code: '131049' } });
+  });
+});
+
+describe('the wire through the client', () => {
+  it('works with an /api/v1 base address and echoes a caller X-Request-ID', async () => {
+    const viaApi = t.clientFor(t.emulator.adminKey, { baseUrl: `${t.origin}/api/v1` });
+    const { data, response } = await viaApi.contacts.list({ limit: 2 }, { headers: { 'X-Request-ID': 'e2e-correlation-1' } }).withResponse();
+    expect(data.data).toHaveLength(2);
+    expect(response.requestId).toBe('e2e-correlation-1');
+    expect(response.rateLimit?.remaining).toBeLessThan(response.rateLimit?.limit ?? 0);
+  });
+
+  it('surfaces a cursor the service did not issue as ValidationFailedError naming the field', async () => {
+    const error = await rejection(t.client.conversations.list({ cursor: 'not-a-cursor' }));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((error as ValidationFailedError).fields.map((f) => f.path)).toEqual(['cursor']);
   });
 });
