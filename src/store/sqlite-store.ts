@@ -10,7 +10,8 @@ import { GroupCommit } from './group-commit.js';
 import { checkListQuery, encodeCursor } from './list-query.js';
 import { migrate } from './migrations.js';
 import { openDatabase, type Durability } from './open-database.js';
-import { RECORD_COLUMNS, SUMMARY_COLUMNS, toAttempt, toRecord, toSummary, type AttemptRow, type RecordRow, type SummaryRow } from './sqlite-rows.js';
+import { listSql } from './sqlite-list.js';
+import { RECORD_COLUMNS, toAttempt, toRecord, toSummary, type AttemptRow, type RecordRow, type SummaryRow } from './sqlite-rows.js';
 import { DeliveryStoreError } from './store-error.js';
 
 export interface SqliteStoreOptions {
@@ -35,6 +36,11 @@ const PRUNE_CHUNK = 5000;
 /** last_error and attempt errors are for humans; a handler that throws a megabyte is cut short. */
 const MAX_ERROR_CHARS = 2000;
 const LOST_ERROR = 'lease expired before the attempt finished: the process stopped or the handler overran its lease';
+
+type RowState = { status: string; lease_until: number | null };
+
+/** Is a worker holding this row right now? (A processing row whose lease has not run out.) */
+const leasedAt = (state: RowState, now: number) => state.status === 'processing' && (state.lease_until ?? 0) > now;
 
 /**
  * The embedded delivery store: one SQLite file in WAL mode. Several receiver processes may share the
@@ -160,9 +166,9 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       checkLease(options);
       return writes.run(() => {
         const now = options.now ?? Date.now();
-        const state = sql.state.get(id) as { status: string; lease_until: number | null } | undefined;
+        const state = sql.state.get(id) as RowState | undefined;
         if (!state) return undefined;
-        const free = state.status === 'pending' || state.status === 'failed' || (state.status === 'processing' && (state.lease_until ?? 0) <= now);
+        const free = state.status === 'pending' || state.status === 'failed' || (state.status === 'processing' && !leasedAt(state, now));
         return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
       });
     },
@@ -187,34 +193,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async list(query) {
       open();
       const q = checkListQuery(query);
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (q.statuses) {
-        where.push(`status IN (${q.statuses.map(() => '?').join(', ') || 'NULL'})`);
-        args.push(...q.statuses);
-      }
-      if (q.event.kind === 'exact') {
-        where.push('event = ?');
-        args.push(q.event.name);
-      } else if (q.event.kind === 'prefix') {
-        where.push('substr(event, 1, ?) = ?');
-        args.push(q.event.prefix.length, q.event.prefix);
-      }
-      if (q.since !== null) {
-        where.push('received_at >= ?');
-        args.push(q.since);
-      }
-      if (q.until !== null) {
-        where.push('received_at < ?');
-        args.push(q.until);
-      }
-      if (q.before !== null) {
-        where.push('seq < ?');
-        args.push(q.before);
-      }
-      const rows = db
-        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`)
-        .all(...args, q.limit + 1) as SummaryRow[];
+      const { sql: select, args } = listSql(q);
+      const rows = db.prepare(select).all(...args) as SummaryRow[];
       const page = rows.slice(0, q.limit);
       return { data: page.map(toSummary), nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.seq) : null };
     },
@@ -224,8 +204,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       return writes.run(() => {
         let moved = 0;
         for (const id of new Set(ids)) {
-          const state = sql.state.get(id) as { status: string; lease_until: number | null } | undefined;
-          if (!state || (state.status === 'processing' && (state.lease_until ?? 0) > now)) continue;
+          const state = sql.state.get(id) as RowState | undefined;
+          if (!state || leasedAt(state, now)) continue;
           if (state.status === 'processing') sql.logAttempt.run(now, 'lost', LOST_ERROR, id, null);
           moved += sql.requeue.run(now, now, id, now).changes;
         }
