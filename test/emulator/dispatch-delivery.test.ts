@@ -157,6 +157,18 @@ describe('retries', () => {
     expect((await as(e).get('/v1/messages?limit=1')).status).toBe(200);
   });
 
+  it('keeps posting to healthy endpoints while a hanging one holds its share of the slots', async () => {
+    const e = await emulator();
+    const hanging = await receiver(() => 'hang');
+    const healthy = await receiver();
+    await register(e, hanging.url, ['message.received']);
+    await register(e, healthy.url, ['message.received']);
+    for (let i = 0; i < 12; i++) await inbound(e, `+1415555${String(6000 + i)}`);
+    await until(() => healthy.received.length === 12);
+    // At most two POSTs at a time go to one endpoint; the rest of its deliveries wait their turn.
+    expect(hanging.received.length).toBeLessThanOrEqual(2);
+  });
+
   it('keeps the last 50 attempts per endpoint, paginated', async () => {
     const e = await emulator();
     const failing = await receiver(() => 500);

@@ -17,6 +17,9 @@ export interface QueuedDelivery {
 /** One row of an endpoint's attempt log (GET /v1/webhooks/:id/deliveries), as the contract declares it. */
 export type DeliveryAttempt = WebhookAttempt & { error: string | null };
 
+/** Due rows looked at per claim, so a backlog at one endpoint cannot make a claim scan the whole queue. */
+const CLAIM_SCAN_ROWS = 256;
+
 /** The spec keeps the last 50 attempts per endpoint. */
 export const ATTEMPT_LOG_SIZE = 50;
 
@@ -64,13 +67,25 @@ export class DeliveryQueue {
     statement(this.db, "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'").run();
   }
 
-  /** Takes up to `limit` pending deliveries due by `now`, oldest first, and marks them in flight. */
-  claim(now: number, limit: number): QueuedDelivery[] {
+  /**
+   * Takes up to `limit` pending deliveries due by `now`, oldest first, at most `perEndpoint` in flight per
+   * endpoint (counting `inFlight`), and marks them in flight: one slow receiver cannot hold every slot.
+   */
+  claim(now: number, limit: number, inFlight: ReadonlyMap<string, number>, perEndpoint: number): QueuedDelivery[] {
     return this.db.transaction(() => {
-      const rows = statement(this.db, "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(now, limit) as QueuedDelivery[];
+      const candidates = statement(this.db, "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(now, CLAIM_SCAN_ROWS) as QueuedDelivery[];
+      const counts = new Map(inFlight);
+      const taken: QueuedDelivery[] = [];
+      for (const row of candidates) {
+        if (taken.length === limit) break;
+        const busy = counts.get(row.endpoint_id) ?? 0;
+        if (busy >= perEndpoint) continue;
+        counts.set(row.endpoint_id, busy + 1);
+        taken.push(row);
+      }
       const mark = statement(this.db, "UPDATE deliveries SET state = 'in_flight' WHERE id = ?");
-      for (const row of rows) mark.run(row.id);
-      return rows;
+      for (const row of taken) mark.run(row.id);
+      return taken;
     })();
   }
 

@@ -15,8 +15,10 @@ export interface DispatcherOptions {
   logger: Logger;
   /** Seconds after a failed attempt before the next one; its length is the number of retries. @default [60, 600] */
   retryDelaysSeconds?: readonly number[];
-  /** Deliveries posted at the same time, so a slow receiver cannot take every socket. @default 8 */
+  /** Deliveries posted at the same time. @default 8 */
   concurrency?: number;
+  /** Of those, at most this many to one endpoint, so a slow receiver cannot hold every slot. @default 2 */
+  perEndpoint?: number;
   /** @default 8000 (the service's deadline) */
   timeoutMs?: number;
 }
@@ -33,7 +35,8 @@ export class Dispatcher implements EventBus {
   private readonly webhooks: WebhookStore;
   private readonly delays: readonly number[];
   private readonly concurrency: number;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Delivery id -> its endpoint, while its POST runs. */
+  private readonly inFlight = new Map<string, string>();
   private readonly waiters = new Set<() => void>();
   private readonly stopController = new AbortController();
   private pumpScheduled: NodeJS.Immediate | null = null;
@@ -110,20 +113,24 @@ export class Dispatcher implements EventBus {
     this.sleep = null;
     try {
       const free = this.concurrency - this.inFlight.size;
-      const claimed = free > 0 ? this.queue.claim(this.options.clock.now(), free) : [];
+      const perEndpoint = new Map<string, number>();
+      for (const endpointId of this.inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+      const now = this.options.clock.now();
+      const claimed = free > 0 ? this.queue.claim(now, free, perEndpoint, this.options.perEndpoint ?? 2) : [];
       for (const delivery of claimed) {
-        const running = this.attempt(delivery)
+        this.inFlight.set(delivery.id, delivery.endpoint_id);
+        void this.attempt(delivery)
           .catch((error: unknown) => this.options.logger.error({ err: error, delivery_id: delivery.id }, 'webhook attempt failed inside the emulator'))
           .finally(() => {
             this.inFlight.delete(delivery.id);
             this.kick();
             this.notify();
           });
-        this.inFlight.set(delivery.id, running);
       }
+      // Rows due now but not claimed wait for a slot: the attempt that frees it kicks the loop.
       const next = this.queue.nextDueAt();
-      if (next !== null && this.inFlight.size < this.concurrency) {
-        const wait = Math.min(Math.max(next - this.options.clock.now(), 0), MAX_SLEEP_MS);
+      if (next !== null && next > now) {
+        const wait = Math.min(next - now, MAX_SLEEP_MS);
         this.sleep = setTimeout(() => this.pump(), wait);
         this.sleep.unref();
       }
