@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allEndpoints } from '../../src/api/index.js';
 import { ApiError, ConflictError, isApiError, NotFoundError, PermissionError, SendFailedError, ValidationFailedError } from '../../src/client/index.js';
-import { findFirst, rejection, startE2e, type E2e } from './harness.js';
+import { findFirst, methodOf, rejection, startE2e, type E2e } from './harness.js';
 
 // One emulator seeded with 260 generated chats, so the lists pass 250 rows.
 let t: E2e;
@@ -108,6 +109,24 @@ describe('test keys through the client', () => {
     expect(reply.test).toBe(true);
     const latest = await t.client.conversations.listMessages({ id: conversation.id, limit: 5 });
     expect(latest.data.map((m) => m.content)).not.toContain('synthetic reply');
+  });
+
+  it('gets a synthetic 201 that passes the contract on every route the table marks test-key synthetic', async () => {
+    const conversation = await photoConversation();
+    const inputs: Record<string, object> = {
+      'messages.send': { conversation_id: conversation.id, content: 'synthetic' },
+      'conversations.sendMessage': { id: conversation.id, content: 'synthetic' },
+      'campaigns.send': { id: 'cmp_e2e' },
+      'automations.trigger': { id: 'aut_e2e', conversation_id: conversation.id },
+      'comments.reply': { id: 'cmt_e2e', content: 'Thanks!' },
+    };
+    const synthetic = allEndpoints().filter((e) => e.def.testKeySynthetic);
+    expect(synthetic.map((e) => e.id).sort()).toEqual(Object.keys(inputs).sort());
+    for (const entry of synthetic) {
+      const { data, response } = await methodOf(t.testClient, entry.group, entry.name)(inputs[entry.id]!).withResponse();
+      expect([entry.id, response.status]).toEqual([entry.id, 201]);
+      expect(data).toMatchObject({ test: true });
+    }
   });
 
   it('is refused everywhere else with PermissionError TEST_KEY_NOT_ALLOWED', async () => {

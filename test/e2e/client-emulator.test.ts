@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/index.js';
-import { ApiError, type Client } from '../../src/client/index.js';
+import { ApiError } from '../../src/client/index.js';
 import { isPending } from '../../src/emulator/index.js';
 import { ROUTE_CASES, type RouteCase } from './cases/index.js';
-import { startE2e, rejection, type E2e } from './harness.js';
+import { methodOf, rejection, startE2e, type E2e } from './harness.js';
 import { PENDING_INPUTS } from './pending-inputs.js';
 
 // One emulator for the whole file (file database), driven only through the client over real HTTP. The client
@@ -44,15 +44,6 @@ describe('every implemented route through the client', () => {
     await run(t);
   });
 });
-
-type AnyMethod = (input: object) => PromiseLike<unknown>;
-
-/** The client's method for a route id (the client is derived from the same table, so it exists). */
-function methodOf(client: Client, group: string, name: string): AnyMethod {
-  const method = (client as unknown as Record<string, Record<string, AnyMethod>>)[group]?.[name];
-  if (!method) throw new Error(`the client has no method ${group}.${name}`);
-  return method;
-}
 
 describe('every pending route through the client', () => {
   it.each(pending.map((e) => [e.id, e] as const))('%s answers 501 NOT_IMPLEMENTED as an ApiError', async (id, entry) => {

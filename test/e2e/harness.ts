@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { createClient, type Client, type ClientOptions } from '../../src/client/index.js';
+import { createClient, type ApiPromise, type Client, type ClientOptions } from '../../src/client/index.js';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 
 /** One emulator on a real port, and clients of it; everything a test talks to goes over HTTP. */
@@ -104,4 +104,11 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<unknown>
     return error;
   }
   throw new Error('expected the call to fail, but it resolved');
+}
+
+/** A route's client method by group and name, for loops over the table (typed calls name the method directly). */
+export function methodOf(client: Client, group: string, name: string): (input: object) => ApiPromise<unknown> {
+  const method = (client as unknown as Record<string, Record<string, ((input: object) => ApiPromise<unknown>) | undefined> | undefined>)[group]?.[name];
+  if (!method) throw new Error(`the client has no method ${group}.${name}`);
+  return method;
 }
