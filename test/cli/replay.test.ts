@@ -139,7 +139,18 @@ describe('convo-kit replay --to', () => {
     for (const id of ids) expect((await second.receiver.store.get(id))?.id).toBe(id);
     expect(await statuses(db)).toEqual({ [ids[0]!]: 'done', [ids[1]!]: 'done' });
 
+    const untouched = async () => {
+      const store = createSqliteStore({ path: db, pruneDoneAfterMs: null });
+      try {
+        return { row: await store.get(ids[1]!), attempts: await store.attempts(ids[1]!) };
+      } finally {
+        await store.close();
+      }
+    };
+    const before = await untouched();
     const renamed = await runCli(['replay', '--db', db, '--id', ids[0]!, '--to', second.url, '--secret', SECRET, '--new-ids', '--json']);
+    // What it did not re-run is exactly as it was.
+    expect(await untouched()).toEqual(before);
     expect(renamed.code).toBe(0);
     const { results } = JSON.parse(renamed.stdout) as { results: { id: string; sent_as: string; status: number }[] };
     expect(results).toEqual([expect.objectContaining({ id: ids[0], status: 200, outcome: 'done' })]);
