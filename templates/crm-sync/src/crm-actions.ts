@@ -1,6 +1,6 @@
 import { isApiError } from 'convo-kit/client';
 import { type CrmContext } from './crm-context.js';
-import { applyContact, applyOptOut, isOptedOut, recordActivity } from './crm-records.js';
+import { applyContact, isOptedOut, recordActivity } from './crm-records.js';
 import { contactOfConversation } from './sync-handlers.js';
 
 /** Thrown instead of sending to a contact who opted out (known to the CRM, or to the service). */
@@ -61,7 +61,8 @@ export async function sendToConversation(ctx: CrmContext, conversationId: string
     return await ctx.client.conversations.sendMessage({ id: conversationId, content });
   } catch (error) {
     if (isApiError(error, 'CONTACT_OPTED_OUT')) {
-      applyOptOut(ctx.db, contactId, true, new Date().toISOString(), null);
+      // Opted out between our check and the send: store the service's copy (its `updated_at`, not our clock).
+      applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
       throw new OptedOutError(contactId, 'service');
     }
     throw error;

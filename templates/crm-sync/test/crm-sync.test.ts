@@ -126,6 +126,17 @@ describe('crm-sync against the emulator', () => {
     }
   });
 
+  it('treats the service\'s own CONTACT_OPTED_OUT at send time as a refusal', async () => {
+    // A number ending 0003: the provider reports the recipient opted out only when a send is tried (decisions §6).
+    await writeIn({ channel: 'phone', from: { handle: '+447700900003', name: 'Late Optout' }, content: 'hello' });
+    await h.settle();
+    const conversation = conversationOf('+447700900003');
+    const error = await sendToConversation(h.app.ctx, conversation.id, 'Hi!').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OptedOutError);
+    expect(error).toMatchObject({ source: 'service', contactId: conversation.contact_id });
+    expect(await sentCount(conversation.id)).toBe(0);
+  });
+
   it('sends to a contact who has not opted out, and the timeline shows the message', async () => {
     const sent = await sendToConversation(h.app.ctx, 'conv_delivered', 'Your order is on its way');
     expect(sent.content).toBe('Your order is on its way');

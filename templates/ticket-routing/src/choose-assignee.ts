@@ -1,12 +1,13 @@
 import { type AssignmentBook } from './assignment-book.js';
 import { withinBusinessHours } from './business-hours.js';
 import { type Priority, type RoutingConfig, type RoutingRule } from './routing-config.js';
+import { type Channel, type Ticket } from './routing-context.js';
 
 /** What the rules look at: read from the ticket, its conversation and the customer's recent words. */
 export interface RoutingFacts {
-  kind: string;
+  kind: Ticket['kind'];
   priority: Priority;
-  channel: string | null;
+  channel: Channel | null;
   /** The ticket subject and recent inbound messages, joined. */
   text: string;
   at: Date;
@@ -27,9 +28,9 @@ export function higherPriority(a: Priority, b: Priority): Priority {
 
 export function ruleMatches(rule: RoutingRule, facts: RoutingFacts, config: RoutingConfig): boolean {
   const { when } = rule;
-  if (when.kind && !when.kind.includes(facts.kind as never)) return false;
+  if (when.kind && !when.kind.includes(facts.kind)) return false;
   if (when.priority && !when.priority.includes(facts.priority)) return false;
-  if (when.channel && (facts.channel === null || !when.channel.includes(facts.channel as never))) return false;
+  if (when.channel && (facts.channel === null || !when.channel.includes(facts.channel))) return false;
   if (when.keywords && !when.keywords.some((word) => containsWord(facts.text, word))) return false;
   if (when.business_hours !== undefined && withinBusinessHours(facts.at, config) !== when.business_hours) return false;
   return true;

@@ -1,6 +1,6 @@
 import { isApiError } from 'convo-kit/client';
 import { chooseAssignee, type RoutingFacts } from './choose-assignee.js';
-import { etag, type RouteOutcome, type RoutingContext, type Ticket } from './routing-context.js';
+import { type Channel, etag, type RouteOutcome, type RoutingContext, type Ticket } from './routing-context.js';
 
 /** Re-read-and-decide rounds after VERSION_CONFLICT before giving up (someone keeps editing it). */
 export const MAX_ROUTING_ATTEMPTS = 5;
@@ -39,7 +39,7 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
 }
 
 async function routingFacts(ctx: RoutingContext, ticket: Ticket): Promise<RoutingFacts> {
-  let channel: string | null = null;
+  let channel: Channel | null = null;
   const words = [ticket.subject];
   if (ticket.conversation_id) {
     const conversation = await ctx.client.conversations.get({ id: ticket.conversation_id });

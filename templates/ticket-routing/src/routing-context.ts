@@ -5,6 +5,7 @@ import { type RoutingConfig } from './routing-config.js';
 
 export type KitClient = ReturnType<typeof createClient>;
 export type Ticket = EventData<'ticket.created'>;
+export type Channel = EventData<'conversation.created'>['channel'];
 
 /** What routing needs: the rules, the load book, a client, and a clock (the emulator's, in tests). */
 export interface RoutingContext {

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AssignmentBook } from '../src/assignment-book.js';
 import { withinBusinessHours } from '../src/business-hours.js';
@@ -55,6 +57,28 @@ describe('the rules file', () => {
       expect(() => loadRoutingConfig(join(dir, 'none.json'))).toThrow(/cannot read the rules file .*none\.json/);
       writeFileSync(join(dir, 'broken.json'), '{ "rules": [');
       expect(() => loadRoutingConfig(join(dir, 'broken.json'))).toThrow(/broken\.json is not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run check-rules', () => {
+  const checkRules = (file: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/check-rules-command.ts', file], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 20_000 });
+
+  it('passes the shipped rules and fails a bad file, naming the rule', () => {
+    const ok = checkRules(RULES_PATH);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('all valid');
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    try {
+      const bad = shipped();
+      bad.rules[1].assign = ['ana', 'bob'];
+      writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
+      const failed = checkRules(join(dir, 'bad.json'));
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain('rule 2 ("refunds and cancellations"): assign.1');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
