@@ -18,8 +18,13 @@ export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly durable = new Set<Promise<unknown>>();
 
-  constructor(private readonly db: Database.Database) {}
+  /** @param afterCommit makes a commit durable before anyone is answered (see WalSync) */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly afterCommit?: () => Promise<void>,
+  ) {}
 
   run<T>(op: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -40,6 +45,7 @@ export class GroupCommit {
   /** Resolves once everything asked for so far is committed (or rejected). */
   async settled(): Promise<void> {
     while (this.scheduled) await this.flushing;
+    await Promise.allSettled([...this.durable]);
   }
 
   private flush(): void {
@@ -62,6 +68,10 @@ export class GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
-    batch.forEach((item, i) => (results[i]!.ok ? item.resolve(results[i]!.value) : item.reject(results[i]!.value)));
+    const answer = () => batch.forEach((item, i) => (results[i]!.ok ? item.resolve(results[i]!.value) : item.reject(results[i]!.value)));
+    if (!this.afterCommit) return answer();
+    const durable = this.afterCommit().then(answer, (error: unknown) => batch.forEach((item) => item.reject(error)));
+    this.durable.add(durable);
+    void durable.finally(() => this.durable.delete(durable));
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import {
   REQUEUE_MAX_IDS,
   type ClaimOptions,
@@ -7,6 +8,7 @@ import {
   type NewDelivery,
 } from './delivery-store.js';
 import { GroupCommit } from './group-commit.js';
+import { WalSync } from './wal-sync.js';
 import { checkListQuery, encodeCursor } from './list-query.js';
 import { migrate } from './migrations.js';
 import { openDatabase, type Durability } from './open-database.js';
@@ -18,9 +20,10 @@ export interface SqliteStoreOptions {
   /** The database file; created with its schema when absent. `:memory:` works for tests (one process only). */
   path: string;
   /**
-   * `full` fsyncs every commit, so an acked delivery survives power loss; `normal` (WAL) survives a
-   * process crash only. Group commit makes `full` cheap: one fsync covers every delivery acked in the
-   * same event-loop turn (README "Durability" has the measured figures).
+   * `full`: every write is on stable storage before it resolves, so an acked delivery survives power
+   * loss; `normal` (WAL) survives a process crash only. `full` stays cheap: writes of one event-loop
+   * turn share one commit (group commit), and the WAL fsync runs on libuv's thread pool, shared by every
+   * commit made while one is running, so the event loop never waits for the disk (README "Durability").
    * @default 'full'
    */
   durability?: Durability;
@@ -55,14 +58,18 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= 0)) {
     throw new TypeError(`Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``);
   }
-  const db = openDatabase(options.path, { durability: options.durability, busyTimeoutMs: options.busyTimeoutMs });
+  const durability = options.durability ?? 'full';
+  const db = openDatabase(options.path, { durability, busyTimeoutMs: options.busyTimeoutMs });
   try {
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
-  const writes = new GroupCommit(db);
+  // `full` on a file: commit with NORMAL and fsync the WAL off the event loop before answering (WalSync).
+  const walSync = durability === 'full' && db.memory === false ? new WalSync(`${resolve(options.path)}-wal`) : undefined;
+  if (walSync) db.pragma('synchronous = NORMAL');
+  const writes = new GroupCommit(db, walSync && (() => walSync.sync()));
   let closed = false;
 
   const sql = {
@@ -220,6 +227,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       closed = true;
       clearInterval(pruneTimer);
       await writes.settled();
+      await walSync?.close();
       db.close();
     },
   };
