@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore, DeliveryStoreError, type DeliveryStore, type NewDelivery } from '../../src/store/index.js';
 import { tempDir } from './temp-dir.js';
@@ -43,6 +44,13 @@ describe('record', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => store.record(delivery('dlv_storm'))));
     expect(results.filter((r) => r.inserted)).toHaveLength(1);
     expect((await store.list()).data).toHaveLength(1);
+  });
+
+  it('refuses (does not resolve) a write whose WAL cannot be flushed to disk', async () => {
+    const fragile = createSqliteStore({ path: dir.path('fragile.db') });
+    rmSync(dir.path('fragile.db-wal'));
+    await expect(fragile.record(delivery('dlv_unsynced'))).rejects.toThrow(/ENOENT/);
+    await fragile.close();
   });
 
   it('rejects when another process holds the write lock past the busy timeout', async () => {
