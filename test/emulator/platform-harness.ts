@@ -23,6 +23,10 @@ export async function emulator(options: EmulatorOptions = {}): Promise<Emulator>
   return e;
 }
 
+/** A real clock stopped at a fixed instant, 30 s into a minute: only /_emulator/clock (or clock.advance) moves it. */
+export const frozen = (): number => FROZEN_AT;
+const FROZEN_AT = Date.now() - (Date.now() % 60_000) + 30_000;
+
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'convo-kit-platform-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

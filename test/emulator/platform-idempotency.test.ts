@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
 import type { HandlerRegistry } from '../../src/emulator/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
-import { as, cleanup, emulator } from './platform-harness.js';
+import { as, cleanup, frozen, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
 
@@ -142,7 +142,8 @@ describe('Idempotency-Key on the send routes', () => {
   });
 
   it('does not keep a 429: after the window the same key runs for real', async () => {
-    const e = await emulator({ plan: 'dev_hobby' });
+    // A frozen real clock: the fixed minute window cannot roll over while the test fills it.
+    const e = await emulator({ plan: 'dev_hobby', now: frozen });
     for (let i = 0; i < 120; i++) await as(e).get('/v1/tickets?limit=1');
     const limited = await as(e).post(SEND).set('Idempotency-Key', 'rl').send({ content: 'x' });
     expect(limited.status).toBe(429);

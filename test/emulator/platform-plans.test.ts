@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { PLAN_RATE_LIMITS, READ_ONLY_PLANS } from '../../src/api/plans.js';
-import { as, cleanup, concretePath, emulator } from './platform-harness.js';
+import { as, cleanup, frozen, concretePath, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
 
@@ -35,7 +35,8 @@ describe('read-only plans', () => {
 
 describe('rate limits', () => {
   it('counts per key in a fixed 60 s window with headers on every authenticated answer, then 429 with Retry-After', async () => {
-    const e = await emulator({ plan: 'free' });
+    // A frozen real clock: the fixed minute window cannot roll over while the test fills it.
+    const e = await emulator({ plan: 'free', now: frozen });
     const limit = PLAN_RATE_LIMITS.free;
     for (let i = 1; i <= limit; i++) {
       const res = await as(e).get(i % 2 ? '/v1/tickets' : '/v1/tickets/tkt_missing');
