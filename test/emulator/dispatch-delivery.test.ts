@@ -7,7 +7,7 @@ import { Envelope, eventSchemas, isEventName } from '../../src/events/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { USER_AGENT } from '../../src/emulator/index.js';
 import { verify } from '../../src/signature/index.js';
-import { as, cleanup, emulator, receiver, tempDir, type Received } from './platform-harness.js';
+import { as, cleanup, emulator, frozen, receiver, tempDir, type Received } from './platform-harness.js';
 
 afterEach(cleanup);
 
@@ -93,7 +93,8 @@ describe('signed deliveries', () => {
 
 describe('retries', () => {
   it('retries a 500 at the configured delay on the emulator clock, with the same delivery id', async () => {
-    const e = await emulator();
+    // Frozen real time: only the advances below move the emulator clock, however slow the machine.
+    const e = await emulator({ now: frozen });
     const hooks = await receiver((n) => (n === 1 ? 500 : 200));
     const endpoint = await register(e, hooks.url, ['message.received']);
     await inbound(e);
