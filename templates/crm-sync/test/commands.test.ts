@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './emulator-harness.js';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Runs one of the project's entry points as `npm start` / `npm run backfill` would, with only `env` set.
+ * Asynchronously: the emulator the child talks to runs in this process and must keep answering.
+ */
+function runEntry(file: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CONVO_KIT_') && key !== 'CRM_DB_PATH'));
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: PROJECT_ROOT, env: { ...clean, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+  return new Promise((resolve) =>
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
+}
+
+describe('the commands', () => {
+  it('npm start names every missing setting and exits', async () => {
+    const result = await runEntry('src/main.ts', {});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('Missing CONVO_KIT_BASE_URL, CONVO_KIT_API_KEY, CONVO_KIT_WEBHOOK_SECRET');
+  });
+
+  describe('npm run backfill', () => {
+    let h: Harness;
+    beforeEach(async () => {
+      h = await startHarness();
+    });
+    afterEach(async () => h.close());
+
+    it('fills the CRM database from the service', async () => {
+      const result = await runEntry('src/backfill-command.ts', {
+        CONVO_KIT_BASE_URL: h.config.baseUrl,
+        CONVO_KIT_API_KEY: h.config.apiKey,
+        CONVO_KIT_WEBHOOK_SECRET: 'unused by the backfill',
+        CRM_DB_PATH: `${h.dir}/backfilled.db`,
+      });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Backfilled \d+ contacts and \d+ conversations into .*backfilled\.db/);
+    });
+  });
+});
