@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/index.js';
-import { sign } from '../../src/signature/index.js';
+import { recordSigned } from './helpers.js';
 import { killAllCli, runCli } from './run-cli.js';
 
 const SECRET = 'whsec_deliveries_test_secret';
@@ -15,11 +15,7 @@ const now = Date.now();
 /** Three deliveries in three states, stored the way the receiver stores them. */
 beforeAll(async () => {
   const store = createSqliteStore({ path: db });
-  const add = async (id: string, event: string, receivedAt: number) => {
-    const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `tkt_${id}` } }));
-    const timestamp = String(Math.floor(receivedAt / 1000));
-    await store.record({ id, event, body, signature: sign({ secret: SECRET, timestamp, body }), timestamp, receivedAt });
-  };
+  const add = (id: string, event: string, receivedAt: number) => recordSigned(store, { id, event, secret: SECRET, receivedAt });
   await add('dlv_old_done', 'ticket.created', now - 3 * HOUR_MS);
   await add('dlv_dead_one', 'message.received', now - 2 * HOUR_MS);
   await add('dlv_new_pending', 'ticket.closed', now - 60_000);
@@ -109,7 +105,7 @@ describe('convo-kit deliveries show', () => {
     expect(result.stdout).toMatch(/status\s+dead/);
     expect(result.stdout).toMatch(/X-Service-Event: message\.received/);
     expect(result.stdout).toMatch(/X-Service-Signature: sha256=\w{8}… \(redacted\)/);
-    expect(result.stdout).toMatch(/"id": "tkt_dlv_dead_one"/);
+    expect(result.stdout).toMatch(/"id": "obj_dlv_dead_one"/);
     expect(result.stdout).toMatch(/^\s+1\s+\S+Z\s+\S+Z\s+dead\s+test\s+CRM answered 500$/m);
   });
 
@@ -121,7 +117,7 @@ describe('convo-kit deliveries show', () => {
       id: 'dlv_old_done',
       event: 'ticket.created',
       status: 'done',
-      payload: { json: { event: 'ticket.created', data: { id: 'tkt_dlv_old_done' } } },
+      payload: { json: { event: 'ticket.created', data: { id: 'obj_dlv_old_done' } } },
       attempts: [{ attempt: 1, outcome: 'done', error: null }],
     });
     expect(JSON.stringify(shown)).not.toMatch(/sha256=[0-9a-f]{64}/);

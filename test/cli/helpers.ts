@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import { sign } from '../../src/signature/index.js';
+import { type DeliveryStore } from '../../src/store/index.js';
 
 export function tempDir(prefix: string): { path: string; file(name: string): string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `convo-kit-${prefix}-`));
@@ -76,4 +78,12 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Stores a delivery the way the receiver does (signed bytes, received at `receivedAt`), for tests that need history. */
+export async function recordSigned(store: DeliveryStore, delivery: { id: string; event: string; secret: string; receivedAt: number }): Promise<void> {
+  const { id, event, receivedAt } = delivery;
+  const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `obj_${id}` } }));
+  const timestamp = String(Math.floor(receivedAt / 1000));
+  await store.record({ id, event, body, signature: sign({ secret: delivery.secret, timestamp, body }), timestamp, receivedAt });
 }

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sign } from '../../src/signature/index.js';
 import { createSqliteStore, type DeliveryStatus } from '../../src/store/index.js';
-import { startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
+import { recordSigned, startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
 import { killAllCli, runCli, startScript } from './run-cli.js';
 
 const SECRET = 'whsec_replay_test_secret_0123456789';
@@ -122,10 +121,7 @@ describe('convo-kit replay --to', () => {
   beforeAll(async () => {
     const store = createSqliteStore({ path: db });
     for (const [i, event] of ['ticket.created', 'message.received'].entries()) {
-      const receivedAt = Date.now() - HOUR_MS + i;
-      const body = Buffer.from(JSON.stringify({ id: `evt_${i}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `x_${i}` } }));
-      const timestamp = String(Math.floor(receivedAt / 1000));
-      await store.record({ id: ids[i]!, event, body, signature: sign({ secret: SECRET, timestamp, body }), timestamp, receivedAt });
+      await recordSigned(store, { id: ids[i]!, event, secret: SECRET, receivedAt: Date.now() - HOUR_MS + i });
     }
     await store.close();
   });

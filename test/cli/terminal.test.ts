@@ -1,9 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sign } from '../../src/signature/index.js';
 import { createSqliteStore } from '../../src/store/index.js';
-import { startTargetReceiver, tempDir, type TargetReceiver } from './helpers.js';
+import { recordSigned, startTargetReceiver, tempDir, type TargetReceiver } from './helpers.js';
 
 // util-linux `script` gives the CLI a pseudo-terminal, as a person's shell would.
 const hasScript = (() => {
@@ -42,9 +41,7 @@ function onTerminal(args: string[]): Promise<{ code: number | null; screen: stri
 beforeAll(async () => {
   const store = createSqliteStore({ path: db });
   for (let i = 0; i < 3; i++) {
-    const body = Buffer.from(JSON.stringify({ id: `evt_${i}`, event: 'ticket.closed', created_at: new Date().toISOString(), data: { id: `tkt_${i}` } }));
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    await store.record({ id: `dlv_terminal_${i}`, event: 'ticket.closed', body, signature: sign({ secret: SECRET, timestamp, body }), timestamp, receivedAt: Date.now() + i });
+    await recordSigned(store, { id: `dlv_terminal_${i}`, event: 'ticket.closed', secret: SECRET, receivedAt: Date.now() + i });
   }
   await store.close();
 });
