@@ -87,6 +87,8 @@ describe('bad arguments: each names the problem, with its exit code', () => {
     ['listen on an impossible port', ['listen', '--port', '70000', '--secret', SECRET], 2, /--port.*Expected a whole number from 0 to 65535, got `70000`/],
     ['listen forwarding to a non-HTTP URL', ['listen', '--secret', SECRET, '--forward-to', 'ftp://x/'], 2, /--forward-to.*Expected an http:\/\/ or https:\/\/ URL, got the scheme `ftp:`/],
     ['listen on a path without a slash', ['listen', '--secret', SECRET, '--path', 'webhooks'], 2, /--path.*starting with `\/`/],
+    ['listen with a database it cannot create', ['listen', '--port', '0', '--secret', SECRET, '--db', dir.file('no/such/dir/x.db')], 1, /Cannot open the delivery database .*x\.db: /],
+    ['sign of a directory', ['sign', '--secret', SECRET, dir.path], 2, /body `.*` is not a file/],
     ['replay with nowhere to go', ['replay', '--db', missingDb], 2, /Nowhere to replay to/],
     ['replay to both handlers and a URL', ['replay', '--handlers', notAModule, '--to', 'http://localhost/'], 2, /either --handlers or --to, not both/],
     ['replay to a URL without a secret', ['replay', '--to', 'http://localhost/', '--db', missingDb], 2, /pass --secret/],
