@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ConflictError, ValidationError } from '../../../src/client/index.js';
+import { ConflictError, ValidationError, ValidationFailedError } from '../../../src/client/index.js';
 import { DEFAULT_STAGES } from '../../../src/emulator/seed.js';
 import { findFirst, rejection } from '../harness.js';
 import type { RouteCases } from './route-case.js';
@@ -57,6 +57,13 @@ export const crmCases = {
     expect(await client.contacts.get({ id: listed.id })).toMatchObject({ name, email: 'renamed@example.com' });
     const bad = await rejection(client.contacts.update({ id: listed.id, email: 'not an address' }));
     expect(bad).toBeInstanceOf(ValidationError);
+    // The lead stage is checked by the service against its stage list, and moves the contact's leads with it.
+    const lead = await findFirst(client.pipeline.listLeads(), 'lead not yet won', (l) => l.stage !== 'won');
+    expect((await client.contacts.update({ id: lead.contact_id, lead_stage: 'won' })).lead_stage).toBe('won');
+    expect((await client.pipeline.getLead({ id: lead.id })).stage).toBe('won');
+    const unknownStage = await rejection(client.contacts.update({ id: lead.contact_id, lead_stage: 'no_such_stage' }));
+    expect(unknownStage).toBeInstanceOf(ValidationFailedError);
+    expect((unknownStage as ValidationFailedError).fields.map((f) => f.path)).toEqual(['lead_stage']);
   },
 
   'pipeline.listLeads': async ({ client }) => {

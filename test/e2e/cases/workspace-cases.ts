@@ -89,6 +89,8 @@ export const workspaceCases = {
     // No authentication: even an unknown key reads it.
     const { data, response } = await clientFor(`svc_live_${'u'.repeat(32)}`).status.get().withResponse();
     expect(response.status).toBe(200);
+    // Not counted against any key, so no rate-limit headers.
+    expect(response.rateLimit).toBeNull();
     expect(data).toMatchObject({ status: 'ok', dependencies: { database: 'ok', cache: 'ok' } });
   },
 } satisfies RouteCases;
