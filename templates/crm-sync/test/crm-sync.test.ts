@@ -185,6 +185,15 @@ describe('crm-sync against the emulator', () => {
     const badEmail = await patch(JSON.stringify({ email: 'not-an-email' }));
     expect(badEmail.status).toBe(400);
     expect((await fetch(`${h.app.url}/api/contacts/nobody`)).status).toBe(404);
+    const { data: leads } = await h.app.ctx.client.pipeline.listLeads({ limit: 1 });
+    const move = (body: unknown) => fetch(`${h.app.url}/api/leads/${leads[0].id}/stage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await move({ stage: 5 })).status).toBe(400);
+    const unknownStage = await move({ stage: 'maybe-later' });
+    expect(unknownStage.status).toBeGreaterThanOrEqual(400);
+    expect(unknownStage.status).toBeLessThan(500);
+    const moved = await move({ stage: 'contacted' });
+    expect(moved.status).toBe(200);
+    expect((await h.app.ctx.client.pipeline.getLead({ id: leads[0].id })).stage).toBe('contacted');
     const page = await fetch(`${h.app.url}/`);
     expect(await page.text()).toContain('<title>CRM</title>');
   });
