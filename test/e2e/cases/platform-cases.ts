@@ -32,6 +32,12 @@ export const platformCases = {
     const refused = await rejection(reader.tickets.list());
     expect(refused).toBeInstanceOf(PermissionError);
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    // A created test key behaves like the emulator's own: synthetic sends only.
+    const test = await client.keys.create({ label: 'e2e test key', scopes: ['contacts:read', 'messages:send'], kind: 'test' });
+    expect(test.key).toMatch(/^svc_test_/);
+    const tester = clientFor(test.key);
+    expect(tester.isTestKey).toBe(true);
+    expect(await rejection(tester.contacts.list())).toMatchObject({ status: 403, code: 'TEST_KEY_NOT_ALLOWED' });
   },
 
   'keys.rotate': async ({ client, clientFor }) => {
