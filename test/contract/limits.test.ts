@@ -70,6 +70,8 @@ const cases: [string, z.ZodType, unknown, unknown][] = [
   ['webhook url not private', e.webhooks.create.body, webhook('https://hooks.example.com/in'), webhook('https://192.168.1.20/in')],
   ['emulator allows http to loopback', LoopbackTolerantWebhookCreate, webhook('http://127.0.0.1:4000/in'), webhook('http://hooks.example.com/in')],
   ['emulator allows localhost', LoopbackTolerantWebhookCreate, webhook('http://localhost:4000/in'), webhook('http://10.0.0.1/in')],
+  ['webhook url that is no URL at all', e.webhooks.create.body, webhook('https://hooks.example.com/in'), webhook('hooks')],
+  ['emulator webhook url that is no URL at all', LoopbackTolerantWebhookCreate, webhook('http://localhost:4000/in'), webhook('not a url')],
   ['webhook events are patterns', e.webhooks.create.body, webhook('https://h.example/in'), { url: 'https://h.example/in', events: ['message*'] }],
   ['webhook events not empty', e.webhooks.create.body, webhook('https://h.example/in'), { url: 'https://h.example/in', events: [] }],
   ['ticket If-Match is an ETag', e.tickets.update.headers, { 'if-match': '"3"' }, { 'if-match': '3' }],

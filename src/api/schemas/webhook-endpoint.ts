@@ -7,7 +7,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Hosts that are not public: loopback, private, link-local and unspecified addresses. */
 const PRIVATE_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
 
-const hostOf = (url: string) => new URL(url).hostname;
+/** zod 4 runs refinements even when the URL check already failed, so this must not throw on a non-URL. */
+function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).hostname : '';
+}
 
 /** The service's rule: a public HTTPS URL. */
 export const WebhookUrl = HttpsUrl.max(2048).refine((url) => !PRIVATE_HOST.test(hostOf(url)), {
