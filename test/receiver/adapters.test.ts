@@ -119,6 +119,28 @@ describe('fetch-standard handler', () => {
   });
 });
 
+describe('the core', () => {
+  it('answers 503 when the secret provider fails, so the service retries, and stores nothing', async () => {
+    const failing = createReceiver({ secrets: async () => Promise.reject(new Error('vault down')), dbPath: dir.path('vault.db'), logger: silent });
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await failing.handle({ headers: delivery.headers, rawBody: delivery.body });
+    expect(res).toMatchObject({ status: 503, body: { error: { code: 'SECRETS_UNAVAILABLE' } } });
+    expect((await failing.store.list()).data).toEqual([]);
+    await failing.close();
+  });
+
+  it('routes by the signed body when X-Service-Event disagrees, and says so in the log', async () => {
+    const log = capturingLogger();
+    const routed = testReceiver(dir.path('mismatch.db'), { logger: log.logger });
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await routed.handle({ headers: { ...delivery.headers, 'x-service-event': 'ticket.closed' }, rawBody: delivery.body });
+    expect(res.status).toBe(200);
+    expect((await routed.store.get(delivery.deliveryId))?.event).toBe('ticket.created');
+    expect(log.records().some((r) => r.headerEvent === 'ticket.closed')).toBe(true);
+    await routed.close();
+  });
+});
+
 describe('logs', () => {
   it('say why a request was rejected and never contain the secret or a signature', async () => {
     const log = capturingLogger();
