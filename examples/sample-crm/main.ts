@@ -22,6 +22,12 @@ const sample = await startSample({
   dataDir: process.env.SAMPLE_CRM_DATA ?? join(root, '.tmp', 'sample-crm'),
   rulesPath: join(root, 'templates', 'ticket-routing', 'routing-rules.json'),
   triggerSecret,
+}).catch((error: unknown) => {
+  // The usual first-run failure: another sample (or app) already holds a port. Say how to move it.
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  const { address, port: taken } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  console.error(`Port ${taken} on ${address} is in use (another \`npm start\`?). Stop it, or pick other ports: PORT=3001 EMULATOR_PORT=4011 npm start (0 picks free ones).`);
+  process.exit(1);
 });
 
 let stopping = false;
