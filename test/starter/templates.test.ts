@@ -54,8 +54,10 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
   it('passes its own tests, which run against the emulator', async () => {
     const test = await run('npm', ['test'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS, env: { ...process.env, NO_COLOR: '1', CI: '1' } });
     expect(test.code, `${test.stdout}\n${test.stderr}`).toBe(0);
-    expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
-    expect(test.stdout).not.toMatch(/failed|skipped/);
+    // vitest's own summary: every test passed ("Tests  14 passed (14)"); a failed or skipped one changes the line.
+    // (Log lines of the app under test may say "failed" — e.g. a webhook attempt at shutdown — so only the summary counts.)
+    expect(test.stdout).toMatch(/^\s*Tests\s+(\d+) passed \(\1\)\s*$/m);
+    expect(test.stdout).toMatch(/^\s*Test Files\s+(\d+) passed \(\1\)\s*$/m);
   }, INSTALL_TIMEOUT_MS);
 
   it('type-checks', async () => {

@@ -79,6 +79,8 @@ export async function startHarness(): Promise<Harness> {
       }
     },
     async close() {
+      // Let the emulator finish what it is delivering first, so no attempt is cut off by the app closing.
+      await emulator.dispatcher.idle();
       await app.close();
       await server.close();
       await emulator.close();

@@ -67,6 +67,8 @@ export async function startHarness(options: { subscribe?: boolean; now?: () => D
       }
     },
     async close() {
+      // Let the emulator finish what it is delivering first, so no attempt is cut off by the app closing.
+      await emulator.dispatcher.idle();
       await app.close();
       await server.close();
       await emulator.close();
