@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 
 interface Pending {
   op: () => unknown;
+  /** Answer only once the commit is on stable storage (an ack depends on it). */
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -13,6 +15,9 @@ const MAX_OPS_PER_COMMIT = 1000;
  * Group commit: writes asked for during one turn of the event loop run in ONE transaction, and each
  * caller resolves only after that commit. A commit (and its fsync) costs about the same for 1 row or
  * 100, so concurrent deliveries share it and each is still acked only once it is durable.
+ * Only writes that an answer depends on wait for (and cause) the fsync: the worker's bookkeeping
+ * (claims, done, retry times) resolves at commit, because losing one on power loss only runs a
+ * handler again, which at-least-once delivery allows anyway.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
@@ -26,9 +31,9 @@ export class GroupCommit {
     private readonly afterCommit?: () => Promise<void>,
   ) {}
 
-  run<T>(op: () => T): Promise<T> {
+  run<T>(op: () => T, options: { durable?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ op, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ op, durable: options.durable ?? true, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) this.schedule();
     });
   }
@@ -68,9 +73,19 @@ export class GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
-    const answer = () => batch.forEach((item, i) => (results[i]!.ok ? item.resolve(results[i]!.value) : item.reject(results[i]!.value)));
-    if (!this.afterCommit) return answer();
-    const durable = this.afterCommit().then(answer, (error: unknown) => batch.forEach((item) => item.reject(error)));
+    const answer = (durable: boolean) =>
+      batch.forEach((item, i) => {
+        if (item.durable !== durable) return;
+        if (results[i]!.ok) item.resolve(results[i]!.value);
+        else item.reject(results[i]!.value);
+      });
+    answer(false);
+    if (!batch.some((item) => item.durable)) return;
+    if (!this.afterCommit) return answer(true);
+    const durable = this.afterCommit().then(
+      () => answer(true),
+      (error: unknown) => batch.forEach((item) => item.durable && item.reject(error)),
+    );
     this.durable.add(durable);
     void durable.finally(() => this.durable.delete(durable));
   }

@@ -38,6 +38,12 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_CHUNK = 5000;
 /** last_error and attempt errors are for humans; a handler that throws a megabyte is cut short. */
 const MAX_ERROR_CHARS = 2000;
+/**
+ * The worker's own writes (claims, outcomes) need not wait for an fsync: lost on power loss, a row is
+ * claimed and run again, as at-least-once delivery allows. Only record() (an ack waits on it) and
+ * requeue() (a person asked for it) are durable before they resolve.
+ */
+const BOOKKEEPING = { durable: false } as const;
 const LOST_ERROR = 'lease expired before the attempt finished: the process stopped or the handler overran its lease';
 
 type RowState = { status: string; lease_until: number | null };
@@ -166,7 +172,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
         const now = options.now ?? Date.now();
         const due = sql.due.all(now, options.limit) as { id: string; status: string }[];
         return due.map((row) => lease(row.id, row.status, options.owner, options.leaseMs, now));
-      });
+      }, BOOKKEEPING);
     },
     async claimById(id: string, options: Omit<ClaimOptions, 'limit'>) {
       open();
@@ -177,16 +183,16 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
         if (!state) return undefined;
         const free = state.status === 'pending' || state.status === 'failed' || (state.status === 'processing' && !leasedAt(state, now));
         return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
-      });
+      }, BOOKKEEPING);
     },
     async complete(id: string, owner: string, now = Date.now()) {
       open();
-      return writes.run(() => finish(id, owner, 'done', null, null, now));
+      return writes.run(() => finish(id, owner, 'done', null, null, now), BOOKKEEPING);
     },
     async fail(id: string, owner: string, failure: FailOptions) {
       open();
       const error = String(failure.error).slice(0, MAX_ERROR_CHARS);
-      return writes.run(() => finish(id, owner, failure.dead ? 'dead' : 'failed', failure.dead ? null : failure.retryAt, error, failure.now ?? Date.now()));
+      return writes.run(() => finish(id, owner, failure.dead ? 'dead' : 'failed', failure.dead ? null : failure.retryAt, error, failure.now ?? Date.now()), BOOKKEEPING);
     },
     async get(id: string) {
       open();
