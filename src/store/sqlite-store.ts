@@ -9,6 +9,7 @@ import {
 } from './delivery-store.js';
 import { GroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
+import { SAFETY_NET_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import { checkListQuery, encodeCursor } from './list-query.js';
 import { migrate } from './migrations.js';
 import { openDatabase, type Durability } from './open-database.js';
@@ -75,6 +76,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   // `full` on a file: commit with NORMAL and fsync the WAL off the event loop before answering (WalSync).
   const walSync = durability === 'full' && db.memory === false ? new WalSync(`${resolve(options.path)}-wal`) : undefined;
   if (walSync) db.pragma('synchronous = NORMAL');
+  const checkpointer = db.memory ? undefined : new WalCheckpointer(resolve(options.path));
+  if (checkpointer) db.pragma(`wal_autocheckpoint = ${SAFETY_NET_CHECKPOINT_PAGES}`);
   const writes = new GroupCommit(db, walSync && (() => walSync.sync()));
   let closed = false;
 
@@ -234,6 +237,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       clearInterval(pruneTimer);
       await writes.settled();
       await walSync?.close();
+      await checkpointer?.close();
       db.close();
     },
   };
