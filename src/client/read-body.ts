@@ -1,3 +1,5 @@
+import { readLimited } from '../internal/read-limited.js';
+
 /** Thrown by readBody when the answer is larger than allowed; the transport turns it into a ResponseValidationError. */
 export class BodyTooLarge extends Error {
   constructor(readonly limit: number) {
@@ -7,31 +9,8 @@ export class BodyTooLarge extends Error {
 
 /** Reads a response body as text, refusing to hold more than `limit` bytes. */
 export async function readBody(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel();
-    throw new BodyTooLarge(limit);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw new BodyTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readLimited(response, limit);
+  if (bytes === null) throw new BodyTooLarge(limit);
   return new TextDecoder().decode(bytes);
 }
 

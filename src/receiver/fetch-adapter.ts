@@ -1,29 +1,9 @@
 import type { Logger } from 'pino';
 import { logRejection, type DeliveryInput } from './handle-delivery.js';
+import { readLimited } from '../internal/read-limited.js';
 import { methodNotAllowed, tooLarge, type ReceiverResponse } from './receiver-response.js';
 
 type Core = (input: DeliveryInput) => Promise<ReceiverResponse>;
-
-/** Reads a fetch body up to `maxBytes`; null when it is larger (the stream is cancelled, not read on). */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return null;
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
 
 function toResponse(response: ReceiverResponse): Response {
   return new Response(JSON.stringify(response.body), {

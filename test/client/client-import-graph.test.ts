@@ -39,8 +39,8 @@ describe('convo-kit/client module graph', () => {
     for (const heavy of ['express', 'better-sqlite3', 'pino', 'pg', 'p-queue', 'commander']) expect(packages.has(heavy)).toBe(false);
   });
 
-  it('stays inside the client, the contract, resources, events and the shared error class', () => {
-    const outside = [...files].map((f) => f.slice(root.length + 1)).filter((f) => !/^src\/(client|api|resources|events)\/|^src\/errors\.ts$/.test(f));
+  it('stays inside the client, the contract, resources, events, the shared error class and dependency-free internals', () => {
+    const outside = [...files].map((f) => f.slice(root.length + 1)).filter((f) => !/^src\/(client|api|resources|events|internal)\/|^src\/errors\.ts$/.test(f));
     expect(outside).toEqual([]);
     // The walk is real: it reached the contract table through createClient.
     expect([...files].some((f) => f.endsWith('src/api/endpoints/tickets.ts'))).toBe(true);

@@ -4,6 +4,7 @@ import type { EmulatorContext } from '../handler.js';
 import { stores } from '../state/stores.js';
 import { trackDelivery } from './delivery-progress.js';
 import { providerOutcome } from './provider-outcome.js';
+import { queuedMessage } from './queued-message.js';
 import { requireSameAccount } from './resolve-conversation.js';
 import { windowOpen } from './service-window.js';
 
@@ -43,21 +44,16 @@ export function sendMessage(ctx: EmulatorContext, conversation: Conversation, in
       details: [{ provider_error_code: outcome.errorCode }],
     });
   }
-  const message: Message = {
-    id: ctx.newId('msg'),
-    conversation_id: conversation.id,
-    integration_id: conversation.integration_id,
-    channel: conversation.channel,
-    direction: 'sent',
-    content: input.content,
-    media: input.media ?? null,
-    buttons: input.buttons ?? null,
-    cta_url: input.cta_url ?? null,
-    delivery_status: 'queued',
-    source: 'api',
-    error: null,
-    created_at: new Date(now).toISOString(),
-  };
+  const message = queuedMessage(
+    {
+      id: ctx.newId('msg'),
+      conversation_id: conversation.id,
+      integration_id: conversation.integration_id,
+      channel: conversation.channel,
+      created_at: new Date(now).toISOString(),
+    },
+    input,
+  );
   ctx.db.transaction(() => {
     s.messages.insert(message);
     s.conversations.put({ ...conversation, last_message_preview: preview(message.content), latest_activity_at: message.created_at });

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Channel, MessageInput } from '../../resources/index.js';
+import { queuedMessage } from '../domain/queued-message.js';
 import type { Clock } from '../handler.js';
 
 type Input = { params: Record<string, unknown>; body: Record<string, unknown> };
@@ -7,22 +9,16 @@ const testId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('b
 
 /** A send that reached no provider: the message as it would be queued, marked `test: true`. */
 function syntheticMessage({ params, body }: Input, clock: Clock): Record<string, unknown> {
-  return {
+  // The input was validated against the route's schema before any builder runs.
+  const input = body as MessageInput & { conversation_id?: string; channel?: Channel };
+  const address = {
     id: testId('msg'),
-    conversation_id: params.id ?? body.conversation_id ?? testId('conv'),
-    integration_id: body.integration_id ?? testId('int'),
-    channel: body.channel ?? 'phone',
-    direction: 'sent',
-    content: body.content,
-    media: body.media ?? null,
-    buttons: body.buttons ?? null,
-    cta_url: body.cta_url ?? null,
-    delivery_status: 'queued',
-    source: 'api',
-    error: null,
+    conversation_id: (params.id as string | undefined) ?? input.conversation_id ?? testId('conv'),
+    integration_id: input.integration_id ?? testId('int'),
+    channel: input.channel ?? 'phone',
     created_at: clock.iso(),
-    test: true,
   };
+  return { ...queuedMessage(address, input), test: true };
 }
 
 /** A campaign send: the test key may not read the campaign, so only its id is real. */
