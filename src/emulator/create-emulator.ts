@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../internal/prefixed-id.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -96,7 +96,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const clock = createClock({ now: options.now, offsetMs: Number(readMeta(db, CLOCK_META) ?? 0) });
   clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));
   const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
-  const ctx: EmulatorContext = { db, clock, events: dispatcher, plan, newId: (prefix) => `${prefix}_${randomBytes(18).toString('base64url')}` };
+  const ctx: EmulatorContext = { db, clock, events: dispatcher, plan, newId: (prefix) => prefixedId(prefix) };
   const keys = new KeyStore(db, clock);
   keys.register(adminKey, { id: EMULATOR_KEY_IDS.admin, label: 'Emulator admin key', scopes: [...SCOPES], kind: 'live', admin: true });
   keys.register(testKey, { id: EMULATOR_KEY_IDS.test, label: 'Emulator test key', scopes: [...SCOPES], kind: 'test' });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../internal/prefixed-id.js';
 import type { Contact } from '../resources/contact.js';
 import type { Conversation } from '../resources/conversation.js';
 import type { Message } from '../resources/message.js';
@@ -16,7 +16,7 @@ export interface SampleEnvelope<N extends EventName = EventName> {
 /** Overrides are deep-merged: objects merge key by key, arrays and other values replace. */
 export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
-const id = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
+const id = (prefix: string) => prefixedId(prefix, 9);
 
 function message(now: string, direction: Message['direction']): Message {
   return {

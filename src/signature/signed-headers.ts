@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../internal/prefixed-id.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './constants.js';
 import { sign, type Body } from './sign.js';
 
@@ -17,7 +17,7 @@ export type SignedHeaders = Record<'content-type' | typeof SIGNATURE_HEADER | ty
 
 /** `dlv_` + 24 url-safe characters (decisions §1). */
 export function newDeliveryId(): string {
-  return 'dlv_' + randomBytes(18).toString('base64url');
+  return prefixedId('dlv');
 }
 
 function eventOf(body: Body): string {

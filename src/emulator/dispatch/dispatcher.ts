@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { eventSchemas, type EventData, type EventName } from '../../events/index.js';
@@ -61,7 +61,7 @@ export class Dispatcher implements EventBus {
     }
     const endpoints = this.webhooks.subscribers(event);
     if (endpoints.length === 0) return;
-    const body = JSON.stringify({ id: 'evt_' + randomBytes(18).toString('base64url'), event, created_at: this.options.clock.iso(), data });
+    const body = JSON.stringify({ id: prefixedId('evt'), event, created_at: this.options.clock.iso(), data });
     this.queue.enqueue(
       endpoints.map((e) => ({ id: newDeliveryId(), endpoint_id: e.id, event, body })),
       this.options.clock.now(),

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../../internal/prefixed-id.js';
 import type { NextFunction, Request, Response } from 'express';
 
 /** A caller's own X-Request-ID is echoed when it is 1-200 of these characters (decisions §4). */
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 export function newRequestId(): string {
-  return 'req_' + randomBytes(12).toString('base64url');
+  return prefixedId('req', 12);
 }
 
 /** Sets X-Request-ID on every response, before anything can fail. */

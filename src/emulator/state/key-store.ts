@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { prefixedId } from '../../internal/prefixed-id.js';
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { SCOPES, type Scope } from '../../api/scopes.js';
 import type { AuthenticatedKey, Clock } from '../handler.js';
@@ -33,7 +34,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export const KEYS_KIND = 'api_keys';
 
 export function generateKey(kind: KeyKind): string {
-  return `svc_${kind}_${randomBytes(24).toString('base64url')}`;
+  return prefixedId(`svc_${kind}`, 24);
 }
 
 function hashOf(value: string): string {

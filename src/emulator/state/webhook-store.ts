@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
 import { matchesAny } from '../../events/index.js';
 import { Collection, type ListOptions, type Page } from './collection.js';
@@ -21,7 +21,7 @@ export const WEBHOOKS_KIND = 'webhook_endpoints';
 
 /** `whsec_` + 32 url-safe characters. */
 export function generateWebhookSecret(): string {
-  return 'whsec_' + randomBytes(24).toString('base64url');
+  return prefixedId('whsec', 24);
 }
 
 function publicView({ sealed_secret: _sealed, ...endpoint }: StoredEndpoint): WebhookEndpoint {
