@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'convo-kit/client';
 import { pino } from 'pino';
-import { createEmulator } from 'convo-kit/emulator';
+import { createEmulator, emulatorPost } from 'convo-kit/emulator';
 import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
 import {
   AssignmentBook,
@@ -15,7 +15,6 @@ import {
   startSlaWatch,
 } from '../../templates/ticket-routing/src/index.js';
 // The templates' own test helper for talking to the emulator, reused rather than copied.
-import { emulatorPost } from '../../templates/crm-sync/test/emulator-harness.js';
 import { say } from './live-log.js';
 import { SAMPLE_PANELS, sampleRoutes } from './sample-routes.js';
 import { type Control } from './traffic.js';

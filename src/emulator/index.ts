@@ -10,3 +10,4 @@ export { ROTATION_GRACE_MS } from './state/key-store.js';
 export { EMULATOR_KEY_IDS } from './handlers/keys.js';
 export { requestStats, requestsThisWindow, errorRate, ERROR_RATE_MIN_REQUESTS, type RequestStats } from './state/request-stats.js';
 export { seed, SEED_IDS, DEFAULT_STAGES, type SeedOptions } from './seed.js';
+export { emulatorPost } from './emulator-post.js';

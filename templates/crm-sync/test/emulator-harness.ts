@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmulator } from 'convo-kit/emulator';
+import { createEmulator, emulatorPost } from 'convo-kit/emulator';
 import { type AppConfig } from '../src/app-config.js';
 import { CRM_EVENTS } from '../src/sync-handlers.js';
 import { type CrmSyncApp, startCrmSync } from '../src/crm-sync-app.js';
@@ -23,23 +23,6 @@ export interface Harness {
 }
 
 const SETTLE_ROUNDS = 4; // a handler's own API writes raise events of their own, delivered in the next round
-
-/**
- * POSTs to the emulator with its admin key: `/_emulator/*` controls, and `/v1/webhooks`, because the
- * client (like the service) refuses a loopback http URL and only the emulator accepts one (decisions §5).
- */
-export function emulatorPost(baseUrl: string, adminKey: string) {
-  return async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as T;
-    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return json;
-  };
-}
 
 export async function startHarness(): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-sync-test-'));

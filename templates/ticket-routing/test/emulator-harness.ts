@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEmulator } from 'convo-kit/emulator';
+import { createEmulator, emulatorPost } from 'convo-kit/emulator';
 import { type AppConfig } from '../src/app-config.js';
 import { ROUTING_EVENTS } from '../src/routing-handlers.js';
 import { startTicketRouting, type TicketRoutingApp } from '../src/ticket-routing-app.js';
@@ -21,23 +21,6 @@ export interface Harness {
 }
 
 const SETTLE_ROUNDS = 4; // routing's own PATCHes raise ticket events, delivered in the next round
-
-/**
- * POSTs to the emulator with its admin key: `/_emulator/*` controls, and `/v1/webhooks`, because the
- * client (like the service) refuses a loopback http URL and only the emulator accepts one (decisions §5).
- */
-export function emulatorPost(baseUrl: string, adminKey: string) {
-  return async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as T;
-    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return json;
-  };
-}
 
 export async function startHarness(options: { subscribe?: boolean; now?: () => Date } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'ticket-routing-test-'));
