@@ -13,7 +13,10 @@ const [kind, dbPath, durability] = process.argv.slice(2) as [ServerKind, string,
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks)))
+      .on('error', reject);
   });
 }
 
@@ -54,6 +57,9 @@ process.on('message', (message) => {
   }
   if (message === 'stats') {
     const cpu = process.cpuUsage(cpuStart);
-    process.send!({ cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, requests), maxRssMiB: process.resourceUsage().maxRSS / 1024 });
+    process.send!({
+      cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, requests),
+      maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    });
   }
 });

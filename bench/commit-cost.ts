@@ -18,7 +18,14 @@ async function microsPerCommit(durability: Durability, rowsPerCommit: number): P
       // Calls made in one turn share one transaction (group commit).
       await Promise.all(
         Array.from({ length: rowsPerCommit }, (_, i) =>
-          store.record({ id: `dlv_${c}_${i}`, event: 'message.received', body, signature: 'sha256=', timestamp: '0', receivedAt: Date.now() }),
+          store.record({
+            id: `dlv_${c}_${i}`,
+            event: 'message.received',
+            body,
+            signature: 'sha256=',
+            timestamp: '0',
+            receivedAt: Date.now(),
+          }),
         ),
       );
     }
@@ -33,7 +40,9 @@ export async function commitCosts(): Promise<void> {
   for (const durability of ['normal', 'full'] as const) {
     const one = await microsPerCommit(durability, 1);
     const hundred = await microsPerCommit(durability, 100);
-    console.log(`synchronous=${durability.toUpperCase().padEnd(6)} one commit of 1 row: ${Math.round(one)} µs; of 100 rows: ${Math.round(hundred)} µs (${(hundred / 100).toFixed(1)} µs per row)`);
+    console.log(
+      `synchronous=${durability.toUpperCase().padEnd(6)} one commit of 1 row: ${Math.round(one)} µs; of 100 rows: ${Math.round(hundred)} µs (${(hundred / 100).toFixed(1)} µs per row)`,
+    );
   }
   console.log('');
 }

@@ -12,7 +12,16 @@ import { sampleEvent } from '../src/events/index.js';
 import { sign } from '../src/signature/index.js';
 import type { Durability } from '../src/store/index.js';
 import { commitCosts } from './commit-cost.js';
-import { BENCH_SECRET, BODY_BYTES, CONNECTIONS, DURATION_SECONDS, ROUNDS, SERVER_KINDS, WARMUP_SECONDS, type ServerKind } from './bench-config.js';
+import {
+  BENCH_SECRET,
+  BODY_BYTES,
+  CONNECTIONS,
+  DURATION_SECONDS,
+  ROUNDS,
+  SERVER_KINDS,
+  WARMUP_SECONDS,
+  type ServerKind,
+} from './bench-config.js';
 
 interface Target {
   kind: ServerKind;
@@ -41,7 +50,12 @@ const template = (() => {
 })();
 
 let counter = 0;
-function setupRequest(request: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }) {
+function setupRequest(request: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}) {
   const n = String(++counter).padStart(24, '0');
   const body = template.replace(PLACEHOLDER, `evt_${n}`);
   const timestamp = Math.floor(Date.now() / 1000);
@@ -62,7 +76,10 @@ function setupRequest(request: { method?: string; path?: string; headers?: Recor
 
 async function startServer(kind: ServerKind, durability: Durability): Promise<Target> {
   const dbPath = join(dir, `${kind.replace(/\W+/g, '-')}-${durability}.db`);
-  const child = fork(SERVER, [kind, dbPath, durability], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(SERVER, [kind, dbPath, durability], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -85,11 +102,18 @@ async function measure(target: Target): Promise<Sample> {
   await ask(target.child, 'reset');
   const result = await load(target.port, DURATION_SECONDS);
   const stats = await ask<{ cpuMicrosPerRequest: number; maxRssMiB: number }>(target.child, 'stats');
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, ...stats };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    ...stats,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-const label = (t: Pick<Target, 'kind' | 'durability'>) => (t.kind.includes('receiver') ? `${t.kind} (${t.durability})` : t.kind);
+const label = (t: Pick<Target, 'kind' | 'durability'>) =>
+  t.kind.includes('receiver') ? `${t.kind} (${t.durability})` : t.kind;
 
 async function main(): Promise<void> {
   console.log(
@@ -109,12 +133,34 @@ async function main(): Promise<void> {
     const summary = targets.map((t) => {
       const s = samples.get(t)!;
       const pick = (f: (x: Sample) => number) => median(s.map(f));
-      return { t, rps: pick((x) => x.rps), cpu: pick((x) => x.cpuMicrosPerRequest), p50: pick((x) => x.p50), p99: pick((x) => x.p99), failures: s.reduce((n, x) => n + x.failures, 0), rss: Math.max(...s.map((x) => x.maxRssMiB)) };
+      return {
+        t,
+        rps: pick((x) => x.rps),
+        cpu: pick((x) => x.cpuMicrosPerRequest),
+        p50: pick((x) => x.p50),
+        p99: pick((x) => x.p99),
+        failures: s.reduce((n, x) => n + x.failures, 0),
+        rss: Math.max(...s.map((x) => x.maxRssMiB)),
+      };
     });
-    console.table(summary.map((r) => ({ server: label(r.t), 'req/s': Math.round(r.rps), 'CPU µs/req': Math.round(r.cpu), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx+errors': r.failures, 'peak RSS MiB': Math.round(r.rss) })));
-    const row = (kind: ServerKind, durability: Durability) => summary.find((r) => r.t.kind === kind && (r.t.durability === durability || !kind.includes('receiver')))!;
+    console.table(
+      summary.map((r) => ({
+        server: label(r.t),
+        'req/s': Math.round(r.rps),
+        'CPU µs/req': Math.round(r.cpu),
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        'non-2xx+errors': r.failures,
+        'peak RSS MiB': Math.round(r.rss),
+      })),
+    );
+    const row = (kind: ServerKind, durability: Durability) =>
+      summary.find((r) => r.t.kind === kind && (r.t.durability === durability || !kind.includes('receiver')))!;
     for (const durability of ['full', 'normal'] as const) {
-      for (const [receiver, bare, target] of [['express + receiver', 'bare express', 0.8], ['node:http + receiver', 'bare node:http', 0.35]] as const) {
+      for (const [receiver, bare, target] of [
+        ['express + receiver', 'bare express', 0.8],
+        ['node:http + receiver', 'bare node:http', 0.35],
+      ] as const) {
         const r = row(receiver, durability);
         const b = row(bare, durability);
         console.log(
@@ -123,9 +169,15 @@ async function main(): Promise<void> {
         );
       }
     }
-    const worstP99 = Math.max(...summary.filter((r) => r.t.kind.includes('receiver') && r.t.durability === 'full').map((r) => r.p99));
+    const worstP99 = Math.max(
+      ...summary.filter((r) => r.t.kind.includes('receiver') && r.t.durability === 'full').map((r) => r.p99),
+    );
     console.log(`receiver p99 ack latency, default durability (full): ${worstP99} ms (target < 50 ms)`);
-    console.log(`machine load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+    console.log(
+      `machine load average during the run: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${availableParallelism()} cores`,
+    );
   } finally {
     for (const t of targets) t.child.kill('SIGKILL');
   }

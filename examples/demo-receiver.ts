@@ -12,13 +12,22 @@ import { signedDelivery } from '../src/testing/index.js';
 const SECRET_ENV = 'CONVO_KIT_WEBHOOK_SECRET';
 
 /** The README's quick start, runnable: the receiver mounted in an Express app, before any body parser. */
-export function createDemoApp(options: { secret: string; dbPath: string; print?: (line: string) => void }): { app: express.Express; receiver: Receiver } {
+export function createDemoApp(options: { secret: string; dbPath: string; print?: (line: string) => void }): {
+  app: express.Express;
+  receiver: Receiver;
+} {
   const print = options.print ?? console.log;
-  const receiver = createReceiver({ secret: options.secret, dbPath: options.dbPath, logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }) });
+  const receiver = createReceiver({
+    secret: options.secret,
+    dbPath: options.dbPath,
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }),
+  });
 
   receiver.on('*', ({ event, deliveryId, attempt, data, known }) => {
     const subject = typeof data.id === 'string' ? data.id : '';
-    print(`${new Date().toISOString().slice(11, 19)}  ${event.padEnd(24)} ${deliveryId}  attempt ${attempt}  ${subject}${known ? '' : '  (unknown event)'}`);
+    print(
+      `${new Date().toISOString().slice(11, 19)}  ${event.padEnd(24)} ${deliveryId}  attempt ${attempt}  ${subject}${known ? '' : '  (unknown event)'}`,
+    );
   });
   receiver.onError((error, { deliveryId }) => print(`dead: ${deliveryId}: ${error.code}: ${error.message}`));
 
@@ -55,7 +64,10 @@ async function start(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-async function send(event: string | undefined, url = `http://localhost:${process.env.PORT ?? 3000}/webhooks`): Promise<void> {
+async function send(
+  event: string | undefined,
+  url = `http://localhost:${process.env.PORT ?? 3000}/webhooks`,
+): Promise<void> {
   const secret = process.env[SECRET_ENV];
   if (!secret) throw new Error(`Set ${SECRET_ENV} to the secret the demo receiver printed`);
   if (!event || !isEventName(event)) throw new Error(`Name an event to send, one of: ${EVENT_NAMES.join(', ')}`);

@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 function port(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`${name} must be a port number (0 for any free port), got "${process.env[name]}"`);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535)
+    throw new Error(`${name} must be a port number (0 for any free port), got "${process.env[name]}"`);
   return value;
 }
 
@@ -26,7 +27,9 @@ const sample = await startSample({
   // The usual first-run failure: another sample (or app) already holds a port. Say how to move it.
   if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
   const { address, port: taken } = error as NodeJS.ErrnoException & { address?: string; port?: number };
-  console.error(`Port ${taken} on ${address} is in use (another \`npm start\`?). Stop it, or pick other ports: PORT=3001 EMULATOR_PORT=4011 npm start (0 picks free ones).`);
+  console.error(
+    `Port ${taken} on ${address} is in use (another \`npm start\`?). Stop it, or pick other ports: PORT=3001 EMULATOR_PORT=4011 npm start (0 picks free ones).`,
+  );
   process.exit(1);
 });
 
@@ -56,15 +59,22 @@ console.log(`  Webhook:         ${sample.crm.webhookUrl}`);
 heading('Playing customer traffic through the emulator');
 await playTraffic(sample.control, sample.crm.ctx, sample.settle);
 
-const count = (table: string) => (sample.crm.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) =>
+  (sample.crm.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const deliveries = await sample.crm.receiver.store.list({ limit: 500 });
 heading('Traffic played');
-console.log(`  ${deliveries.data.length} webhook deliveries, ${count('contacts')} contacts, ${count('conversations')} conversations, ${count('activity')} timeline entries in the CRM`);
+console.log(
+  `  ${deliveries.data.length} webhook deliveries, ${count('contacts')} contacts, ${count('conversations')} conversations, ${count('activity')} timeline entries in the CRM`,
+);
 console.log(`  Look:   ${sample.crm.url}  (JSON: /api/contacts /api/activity /api/tickets /api/deliveries)`);
 // In a checkout the CLI runs from source (npx tsx); an installed package has `npx convo-kit` and `npx create-starter`.
 console.log('  Try (in another terminal):');
 console.log(`    npx tsx src/cli/convo-kit.ts deliveries list --db ${sample.deliveriesDbPath}`);
-console.log(`    npx tsx src/cli/convo-kit.ts replay --db ${sample.deliveriesDbPath} --status all --event 'contact.*' --new-ids --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
-console.log(`    npx tsx src/cli/convo-kit.ts trigger contact.updated --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`);
+console.log(
+  `    npx tsx src/cli/convo-kit.ts replay --db ${sample.deliveriesDbPath} --status all --event 'contact.*' --new-ids --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`,
+);
+console.log(
+  `    npx tsx src/cli/convo-kit.ts trigger contact.updated --to ${sample.crm.webhookUrl} --secret ${triggerSecret}`,
+);
 console.log('    npx tsx src/cli/create-starter/index.ts ../my-crm --template crm-sync');
 console.log(c.dim('  Running until Ctrl-C.'));

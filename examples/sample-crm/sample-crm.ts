@@ -67,7 +67,12 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     client,
     onRouted: (outcome) => {
       outcomes.set(outcome.ticketId, outcome);
-      if (outcome.result === 'routed') say('ticket', 'routed', `${outcome.ticketId} -> ${outcome.assignee} (${outcome.priority}) by rule "${outcome.rule}"`);
+      if (outcome.result === 'routed')
+        say(
+          'ticket',
+          'routed',
+          `${outcome.ticketId} -> ${outcome.assignee} (${outcome.priority}) by rule "${outcome.rule}"`,
+        );
       else say('ticket', outcome.result, `${outcome.ticketId}: ${outcome.reason}`);
     },
   };
@@ -82,7 +87,14 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
   let secret = '';
   const deliveriesDbPath = join(options.dataDir, 'deliveries.db');
   const crm = await startCrmSync(
-    { baseUrl: emulatorServer.url, apiKey: emulator.adminKey, webhookSecret: 'registered below', port: options.port, crmDbPath: join(options.dataDir, 'crm.db'), deliveriesDbPath },
+    {
+      baseUrl: emulatorServer.url,
+      apiKey: emulator.adminKey,
+      webhookSecret: 'registered below',
+      port: options.port,
+      crmDbPath: join(options.dataDir, 'crm.db'),
+      deliveriesDbPath,
+    },
     {
       secrets: () => [secret, options.triggerSecret],
       // The terminal shows one line per event; the receiver's own log keeps to warnings unless LOG_LEVEL says otherwise.
@@ -91,14 +103,20 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       panels: SAMPLE_PANELS,
       register: (receiver) => {
         registerTicketRouting(receiver, routing);
-        receiver.on('*', ({ event, deliveryId, attempt }) => say('event', 'webhook', `${event.padEnd(24)} ${deliveryId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`));
+        receiver.on('*', ({ event, deliveryId, attempt }) =>
+          say('event', 'webhook', `${event.padEnd(24)} ${deliveryId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
+        );
         receiver.onError((error, info) => say('warn', 'dead', `${info.event} ${info.deliveryId}: ${error.message}`));
       },
       routes: (receiver) => [sampleRoutes(receiver, routing, outcomes)],
     },
   );
   const events = [...new Set([...CRM_EVENTS, ...ROUTING_EVENTS])];
-  ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: crm.webhookUrl, events, description: 'convo-kit sample CRM' }));
+  ({ secret } = await post<{ secret: string }>('/v1/webhooks', {
+    url: crm.webhookUrl,
+    events,
+    description: 'convo-kit sample CRM',
+  }));
   say('info', 'webhook', `registered ${crm.webhookUrl} for ${events.length} events`);
 
   return {

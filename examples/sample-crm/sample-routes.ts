@@ -7,7 +7,11 @@ const MAX_SHOWN = 100;
 /** The sample's page: the CRM's panels, then the tickets the router handled and the receiver's deliveries. */
 export const SAMPLE_PANELS: Panel[] = [
   ...CRM_PANELS,
-  { title: 'Routed tickets', url: '/api/tickets', columns: ['id', 'subject', 'priority', 'status', 'assignee', 'rule', 'version'] },
+  {
+    title: 'Routed tickets',
+    url: '/api/tickets',
+    columns: ['id', 'subject', 'priority', 'status', 'assignee', 'rule', 'version'],
+  },
   { title: 'Webhook deliveries', url: '/api/deliveries', columns: ['receivedAt', 'event', 'id', 'status', 'attempts'] },
 ];
 

@@ -1,5 +1,10 @@
 import { isApiError } from 'convo-kit/client';
-import { type CrmContext, OptedOutError, recordActivity, sendToConversation } from '../../templates/crm-sync/src/index.js';
+import {
+  type CrmContext,
+  OptedOutError,
+  recordActivity,
+  sendToConversation,
+} from '../../templates/crm-sync/src/index.js';
 import { say } from './live-log.js';
 
 /** Plays the customer or the provider through the emulator's `/_emulator/*` controls. */
@@ -28,22 +33,51 @@ export async function playTraffic(control: Control, crm: CrmContext, settle: () 
     await settle();
   };
   let maya: Inbound | undefined;
-  await step('Maya writes in by phone', async () => (maya = await control<Inbound>('inbound', { ...MAYA, content: 'Hi! Is the blue jacket still available in medium?' })));
-  await step('Leo writes on the photo-sharing channel', () => control('inbound', { channel: 'photo_social', from: { handle: '@leo.snaps', name: 'Leo Park' }, content: 'Do you ship to Canada?' }));
-  await step('Ana writes on the social page chat', () => control('inbound', { channel: 'social_page', from: { handle: 'page-user-42', name: 'Ana Silva' }, content: 'What are your opening hours on Sunday?' }));
-  await step('Maya asks for a refund', () => control('inbound', { ...MAYA, content: 'Actually, I would like a refund for my last order.' }));
-  await step('The AI hands Maya\'s conversation to a person (a ticket)', () => control('handoff', { conversation_id: maya!.conversation.id, kind: 'handoff', priority: 'normal' }));
+  await step(
+    'Maya writes in by phone',
+    async () =>
+      (maya = await control<Inbound>('inbound', {
+        ...MAYA,
+        content: 'Hi! Is the blue jacket still available in medium?',
+      })),
+  );
+  await step('Leo writes on the photo-sharing channel', () =>
+    control('inbound', {
+      channel: 'photo_social',
+      from: { handle: '@leo.snaps', name: 'Leo Park' },
+      content: 'Do you ship to Canada?',
+    }),
+  );
+  await step('Ana writes on the social page chat', () =>
+    control('inbound', {
+      channel: 'social_page',
+      from: { handle: 'page-user-42', name: 'Ana Silva' },
+      content: 'What are your opening hours on Sunday?',
+    }),
+  );
+  await step('Maya asks for a refund', () =>
+    control('inbound', { ...MAYA, content: 'Actually, I would like a refund for my last order.' }),
+  );
+  await step("The AI hands Maya's conversation to a person (a ticket)", () =>
+    control('handoff', { conversation_id: maya!.conversation.id, kind: 'handoff', priority: 'normal' }),
+  );
   await step('Sam replies with a stop word', async () => {
     await control('inbound', { ...SAM, content: 'Who is this?' });
     await control('inbound', { ...SAM, content: 'STOP' });
   });
 
   say('traffic', 'crm', 'The CRM replies to Maya');
-  await sendToConversation(crm, maya!.conversation.id, 'Hi Maya! Yes, medium is in stock. A colleague is looking at your refund now.');
+  await sendToConversation(
+    crm,
+    maya!.conversation.id,
+    'Hi Maya! Yes, medium is in stock. A colleague is looking at your refund now.',
+  );
   await settle();
 
   say('traffic', 'crm', 'The CRM tries to send Sam a promotion');
-  const sam = crm.db.prepare("SELECT id FROM conversations WHERE customer_handle = ?").get(SAM.from.handle) as { id: string } | undefined;
+  const sam = crm.db.prepare('SELECT id FROM conversations WHERE customer_handle = ?').get(SAM.from.handle) as
+    | { id: string }
+    | undefined;
   await refused(crm, sam?.id ?? '', 'Spring sale: 20% off everything!');
 
   say('traffic', 'crm', 'The CRM messages a number ending 0001');
@@ -51,7 +85,13 @@ export async function playTraffic(control: Control, crm: CrmContext, settle: () 
 
   say('traffic', 'crm', 'The CRM messages a number ending 0002 (accepted, then throttled by the provider)');
   await sendToConversation(crm, THROTTLED_CONVERSATION, 'Spring sale: 20% off everything!');
-  await waitFor(settle, () => crm.db.prepare("SELECT 1 FROM activity WHERE kind = 'message.delivery_failed' AND conversation_id = ?").get(THROTTLED_CONVERSATION) !== undefined);
+  await waitFor(
+    settle,
+    () =>
+      crm.db
+        .prepare("SELECT 1 FROM activity WHERE kind = 'message.delivery_failed' AND conversation_id = ?")
+        .get(THROTTLED_CONVERSATION) !== undefined,
+  );
 }
 
 const WAIT_LIMIT_MS = 5_000;
@@ -72,9 +112,16 @@ async function refused(crm: CrmContext, conversationId: string, content: string)
     await sendToConversation(crm, conversationId, content);
     say('warn', 'unexpected', `the send to ${conversationId} went through`);
   } catch (error) {
-    const reason = error instanceof OptedOutError ? `${error.code} (per the ${error.source})` : isApiError(error) ? error.message : String(error);
+    const reason =
+      error instanceof OptedOutError
+        ? `${error.code} (per the ${error.source})`
+        : isApiError(error)
+          ? error.message
+          : String(error);
     say('warn', 'refused', `send to ${conversationId} refused: ${reason}`);
-    const contact = crm.db.prepare('SELECT contact_id FROM conversations WHERE id = ?').get(conversationId) as { contact_id: string } | undefined;
+    const contact = crm.db.prepare('SELECT contact_id FROM conversations WHERE id = ?').get(conversationId) as
+      | { contact_id: string }
+      | undefined;
     recordActivity(crm.db, {
       key: `crm.send_refused:${conversationId}:${content}`,
       kind: 'crm.send_refused',

@@ -1,7 +1,22 @@
 // The contract: every route of the service, declared once; the client, the emulator and openapi() derive from it.
 export { endpoints, type Endpoints } from './endpoints/index.js';
-export { allEndpoints, findEndpoint, compareRoutePrecedence, type EndpointId, type EndpointEntry, type EndpointGroupName } from './all-endpoints.js';
-export { endpoint, page, PageQuery, Pagination, type EndpointDef, type EndpointGroup, type HttpMethod } from './endpoint.js';
+export {
+  allEndpoints,
+  findEndpoint,
+  compareRoutePrecedence,
+  type EndpointId,
+  type EndpointEntry,
+  type EndpointGroupName,
+} from './all-endpoints.js';
+export {
+  endpoint,
+  page,
+  PageQuery,
+  Pagination,
+  type EndpointDef,
+  type EndpointGroup,
+  type HttpMethod,
+} from './endpoint.js';
 export { SCOPES, Scope } from './scopes.js';
 export { PLAN_RATE_LIMITS, READ_ONLY_PLANS, RATE_LIMIT_WINDOW_SECONDS, Plan } from './plans.js';
 export { ERROR_STATUS, DOCS_BASE_URL, ErrorEnvelope, type ErrorCode } from './error-codes.js';

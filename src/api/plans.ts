@@ -14,7 +14,9 @@ export const PLAN_RATE_LIMITS = {
   enterprise: 10000,
 } as const;
 
-export const Plan = z.enum(Object.keys(PLAN_RATE_LIMITS) as [keyof typeof PLAN_RATE_LIMITS, ...(keyof typeof PLAN_RATE_LIMITS)[]]);
+export const Plan = z.enum(
+  Object.keys(PLAN_RATE_LIMITS) as [keyof typeof PLAN_RATE_LIMITS, ...(keyof typeof PLAN_RATE_LIMITS)[]],
+);
 export type Plan = z.output<typeof Plan>;
 
 /** Free and Creator plans may only read (spec, Authentication 4). */

@@ -7,7 +7,9 @@ import { CLI_VERSION } from './version.js';
 
 async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('convo-kit')
-    .description('The convo-kit command line: receive, inspect and replay webhook deliveries, fire signed test events, run the local emulator.')
+    .description(
+      'The convo-kit command line: receive, inspect and replay webhook deliveries, fire signed test events, run the local emulator.',
+    )
     .version(CLI_VERSION, '-v, --version')
     .showHelpAfterError(err.c.dim('(add --help for usage)'))
     .configureOutput({ outputError: (text, write) => write(err.c.red(text)) })

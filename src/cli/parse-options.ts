@@ -19,7 +19,9 @@ export function parseHttpUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidArgumentError(`Expected an http:// or https:// URL such as http://localhost:3000/webhooks, got \`${value}\`.`);
+    throw new InvalidArgumentError(
+      `Expected an http:// or https:// URL such as http://localhost:3000/webhooks, got \`${value}\`.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidArgumentError(`Expected an http:// or https:// URL, got the scheme \`${url.protocol}\`.`);
@@ -53,7 +55,9 @@ export function parseTimeBound(now: () => number = Date.now): (value: string) =>
     if (relative) return now() - Number(relative[1]) * UNIT_MS[relative[2]!]!;
     const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(ms)) {
-      throw new InvalidArgumentError(`Expected a duration ago (30s, 15m, 1h, 2d, 1w) or an ISO date such as 2025-11-21T09:00:00Z, got \`${value}\`.`);
+      throw new InvalidArgumentError(
+        `Expected a duration ago (30s, 15m, 1h, 2d, 1w) or an ISO date such as 2025-11-21T09:00:00Z, got \`${value}\`.`,
+      );
     }
     return ms;
   };

@@ -31,7 +31,12 @@ export class PostFailedError extends Error {}
 
 /** POSTs a body signed like a delivery from the service, with a fresh timestamp. */
 export async function postSigned(post: SignedPost): Promise<PostResult> {
-  const headers = signedHeaders({ secret: post.secret, body: post.body, deliveryId: post.deliveryId, event: post.event });
+  const headers = signedHeaders({
+    secret: post.secret,
+    body: post.body,
+    deliveryId: post.deliveryId,
+    event: post.event,
+  });
   const timeoutMs = post.timeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
   let response: Response;
   try {
@@ -46,13 +51,20 @@ export async function postSigned(post: SignedPost): Promise<PostResult> {
   } catch (error) {
     throw new PostFailedError(`POST ${post.url} got no answer: ${networkReason(error, timeoutMs)}`, { cause: error });
   }
-  return { status: response.status, ok: response.ok, deliveryId: headers['x-service-delivery'], body: await readStart(response) };
+  return {
+    status: response.status,
+    ok: response.ok,
+    deliveryId: headers['x-service-delivery'],
+    body: await readStart(response),
+  };
 }
 
 function networkReason(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${timeoutMs} ms`;
   const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof Error) return 'code' in cause && typeof cause.code === 'string' ? `${cause.code} (${cause.message})` : cause.message;
+  if (cause instanceof Error)
+    return 'code' in cause && typeof cause.code === 'string' ? `${cause.code} (${cause.message})` : cause.message;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -33,7 +33,10 @@ async function readStdin(what: string): Promise<Buffer> {
 }
 
 function tooLarge(what: string, size: number): CliError {
-  return new CliError('USAGE', `The ${what} is ${size} bytes; at most ${MAX_INPUT_BYTES} (1 MiB) is accepted, like the receiver's body limit.`);
+  return new CliError(
+    'USAGE',
+    `The ${what} is ${size} bytes; at most ${MAX_INPUT_BYTES} (1 MiB) is accepted, like the receiver's body limit.`,
+  );
 }
 
 /** Parses JSON input, naming the file and the parser's complaint when it is not JSON. */

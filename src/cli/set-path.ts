@@ -22,14 +22,20 @@ export function applySet(target: Record<string, Json>, assignment: string): void
   }
   const segments = assignment.slice(0, at).split('.');
   if (segments.length > MAX_DEPTH || segments.some((s) => s === '' || FORBIDDEN.has(s))) {
-    throw new CliError('USAGE', `--set path \`${assignment.slice(0, at)}\` is not a dotted path of field names (at most ${MAX_DEPTH} deep).`);
+    throw new CliError(
+      'USAGE',
+      `--set path \`${assignment.slice(0, at)}\` is not a dotted path of field names (at most ${MAX_DEPTH} deep).`,
+    );
   }
   let node: Record<string, Json> | Json[] = target;
   for (const [i, segment] of segments.entries()) {
     const last = i === segments.length - 1;
     const key: string | number = Array.isArray(node) ? Number(segment) : segment;
     if (Array.isArray(node) && !Number.isInteger(key)) {
-      throw new CliError('USAGE', `--set path \`${segments.slice(0, i + 1).join('.')}\` indexes an array with \`${segment}\`; use a number.`);
+      throw new CliError(
+        'USAGE',
+        `--set path \`${segments.slice(0, i + 1).join('.')}\` indexes an array with \`${segment}\`; use a number.`,
+      );
     }
     const container = node as Record<string | number, Json>;
     if (last) {

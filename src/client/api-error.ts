@@ -27,7 +27,10 @@ export class ApiError extends ConvoKitError<ApiErrorCode> {
   readonly body: unknown;
 
   constructor(init: ApiErrorInit) {
-    super(init.code, `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`);
+    super(
+      init.code,
+      `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`,
+    );
     this.status = init.status;
     this.docUrl = init.docUrl;
     this.requestId = init.requestId;

@@ -23,7 +23,10 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#result;
   }
 
-  then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#result.then((r) => r.data).then(onfulfilled, onrejected);
   }
 

@@ -16,7 +16,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
     throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new ConvoKitError('INVALID_OPTION', 'Expected `baseUrl` without query, fragment or credentials (the key goes in `apiKey`)');
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      'Expected `baseUrl` without query, fragment or credentials (the key goes in `apiKey`)',
+    );
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${url.origin}${path}`;

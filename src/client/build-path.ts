@@ -10,9 +10,13 @@ export function buildPath(template: string, params: Record<string, unknown>): { 
   const issues: FieldIssue[] = [];
   const path = template.replace(PARAM, (_match, name: string) => {
     const value = params[name];
-    const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
+    const text =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
     if (text === undefined) {
-      issues.push({ path: name, message: `path parameter is required (string), got ${value === undefined ? 'nothing' : typeof value}` });
+      issues.push({
+        path: name,
+        message: `path parameter is required (string), got ${value === undefined ? 'nothing' : typeof value}`,
+      });
     } else if (text === '' || text === '.' || text === '..') {
       issues.push({ path: name, message: `path segment must not be empty, "." or "..", got "${text}"` });
     }

@@ -17,7 +17,10 @@ function appendQuery(url: URL, query: Record<string, unknown>): void {
   }
 }
 
-function encodeBody(def: EndpointDef, body: Record<string, unknown>): { body: string | FormData; contentType?: string } {
+function encodeBody(
+  def: EndpointDef,
+  body: Record<string, unknown>,
+): { body: string | FormData; contentType?: string } {
   if (!def.multipart) return { body: JSON.stringify(body), contentType: 'application/json' };
   // fetch writes the multipart boundary into Content-Type itself.
   const form = new FormData();
@@ -38,13 +41,23 @@ function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boo
   throw new ResponseValidationError('INVALID_RESPONSE', id, { status: raw.status, requestId, issues });
 }
 
-async function perform(settings: ClientSettings, id: string, def: EndpointDef, input: unknown, options: RequestOptions): Promise<WithResponse<unknown>> {
+async function perform(
+  settings: ClientSettings,
+  id: string,
+  def: EndpointDef,
+  input: unknown,
+  options: RequestOptions,
+): Promise<WithResponse<unknown>> {
   checkRequestOptions(options);
   const prepared = prepareInput(id, def, input);
   const url = new URL(settings.baseUrl + prepared.path);
   appendQuery(url, prepared.query);
 
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...prepared.headers };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': settings.userAgent,
+    ...prepared.headers,
+  };
   if (def.auth !== false) headers.authorization = `Bearer ${settings.apiKey}`;
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   let body: string | FormData | undefined;
@@ -63,7 +76,11 @@ async function perform(settings: ClientSettings, id: string, def: EndpointDef, i
       body,
       replaySafe: def.method !== 'POST' || headers['idempotency-key'] !== undefined,
     },
-    { ...settings, timeoutMs: options.timeoutMs ?? settings.timeoutMs, maxRetries: options.maxRetries ?? settings.maxRetries },
+    {
+      ...settings,
+      timeoutMs: options.timeoutMs ?? settings.timeoutMs,
+      maxRetries: options.maxRetries ?? settings.maxRetries,
+    },
     options.signal,
   );
   if (raw.status < 200 || raw.status > 299) throw apiErrorFrom(raw);
@@ -72,7 +89,13 @@ async function perform(settings: ClientSettings, id: string, def: EndpointDef, i
 }
 
 /** Runs one method call of the table: an ApiPromise, or a PagePromise for paginated routes. */
-export function callEndpoint(settings: ClientSettings, id: string, def: EndpointDef, input: unknown, options: RequestOptions = {}): ApiPromise<unknown> {
+export function callEndpoint(
+  settings: ClientSettings,
+  id: string,
+  def: EndpointDef,
+  input: unknown,
+  options: RequestOptions = {},
+): ApiPromise<unknown> {
   const first = perform(settings, id, def, input, options);
   if (!def.paginated) return new ApiPromise(first);
   const base = typeof input === 'object' && input !== null ? input : {};

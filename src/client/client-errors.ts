@@ -8,7 +8,10 @@ export interface FieldIssue {
 
 /** `['media', 'url']` -> `media.url`, `['buttons', 2]` -> `buttons[2]`, after an optional first segment. */
 export function issuePath(path: readonly PropertyKey[], first = ''): string {
-  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), first);
+  return path.reduce<string>(
+    (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+    first,
+  );
 }
 
 function listIssues(issues: readonly FieldIssue[]): string {
@@ -45,7 +48,10 @@ export class ResponseValidationError extends ConvoKitError<'INVALID_RESPONSE' | 
   ) {
     const issues = detail.issues ?? [];
     const what = detail.message ?? listIssues(issues);
-    super(code, `Response of ${endpoint} (HTTP ${detail.status}, request ${detail.requestId ?? 'without id'}) does not match the contract: ${what}`);
+    super(
+      code,
+      `Response of ${endpoint} (HTTP ${detail.status}, request ${detail.requestId ?? 'without id'}) does not match the contract: ${what}`,
+    );
     this.endpoint = endpoint;
     this.status = detail.status;
     this.requestId = detail.requestId;

@@ -68,7 +68,10 @@ const DEFAULTS = {
 /** Throws naming the option and the value: ``Expected `timeoutMs` to be an integer from 1 to 600000, got `0` ``. */
 export function checkInteger(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConvoKitError('INVALID_OPTION', `Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      `Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``,
+    );
   }
   return value;
 }
@@ -81,7 +84,10 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   const { apiKey } = options;
   // The value is never quoted: an error message must not carry a key.
   if (typeof apiKey !== 'string' || apiKey.length === 0 || /[^\x21-\x7e]/.test(apiKey)) {
-    throw new ConvoKitError('INVALID_OPTION', 'Expected `apiKey` to be a non-empty string of visible ASCII characters (svc_live_… or svc_test_…)');
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      'Expected `apiKey` to be a non-empty string of visible ASCII characters (svc_live_… or svc_test_…)',
+    );
   }
   const s = { ...DEFAULTS, fetch: globalThis.fetch, logger: silentLogger, ...stripUndefined(options), apiKey };
   checkInteger('timeoutMs', s.timeoutMs, 1, 600_000);
@@ -91,7 +97,8 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   checkInteger('maxRetryAfterMs', s.maxRetryAfterMs, 0, 3_600_000);
   checkInteger('maxResponseBytes', s.maxResponseBytes, 1, 1024 ** 3);
   checkInteger('maxPages', s.maxPages, 1, 1_000_000);
-  if (typeof s.fetch !== 'function') throw new ConvoKitError('INVALID_OPTION', 'Expected `fetch` to be a function (Node 20+ has a global fetch)');
+  if (typeof s.fetch !== 'function')
+    throw new ConvoKitError('INVALID_OPTION', 'Expected `fetch` to be a function (Node 20+ has a global fetch)');
   if (!KEY_PREFIXES.some((p) => apiKey.startsWith(p))) {
     s.logger.warn({}, 'apiKey does not start with svc_live_ or svc_test_; the service will likely answer 401');
   }
@@ -107,7 +114,10 @@ export function checkRequestOptions(options: RequestOptions): void {
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     // The value is not quoted: a header may carry a credential.
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      throw new ConvoKitError('INVALID_OPTION', `Expected \`headers\` entry \`${name.slice(0, 100)}\` to be a valid header name with a string value without line breaks`);
+      throw new ConvoKitError(
+        'INVALID_OPTION',
+        `Expected \`headers\` entry \`${name.slice(0, 100)}\` to be a valid header name with a string value without line breaks`,
+      );
     }
   }
 }

@@ -15,10 +15,16 @@ type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
  * query string): there the caller passes what the schema produces (`limit?: number`).
  */
 type WireInput<S extends z.ZodType> = {
-  [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? (K extends keyof z.output<S> ? z.output<S>[K] : unknown) : z.input<S>[K];
+  [K in keyof z.input<S>]: unknown extends z.input<S>[K]
+    ? K extends keyof z.output<S>
+      ? z.output<S>[K]
+      : unknown
+    : z.input<S>[K];
 };
 
-type InputOf<E, Part extends 'params' | 'query' | 'body'> = E extends { [P in Part]: infer S extends z.ZodType } ? WireInput<S> : unknown;
+type InputOf<E, Part extends 'params' | 'query' | 'body'> = E extends { [P in Part]: infer S extends z.ZodType }
+  ? WireInput<S>
+  : unknown;
 
 type HeaderOptions<E> = E extends { headers: infer H extends z.ZodObject }
   ? { [K in keyof z.input<H> as HeaderOptionName<K & string>]: z.input<H>[K] }
@@ -32,7 +38,9 @@ type IdempotencyOption<E> = E extends { idempotencyKey: 'required' }
   : unknown;
 
 /** The one input object of a method: path params, query and body keys, plus header options (`ifMatch`) and `idempotencyKey`. */
-export type EndpointInput<E extends EndpointDef> = Simplify<InputOf<E, 'params'> & InputOf<E, 'query'> & InputOf<E, 'body'> & HeaderOptions<E> & IdempotencyOption<E>>;
+export type EndpointInput<E extends EndpointDef> = Simplify<
+  InputOf<E, 'params'> & InputOf<E, 'query'> & InputOf<E, 'body'> & HeaderOptions<E> & IdempotencyOption<E>
+>;
 
 /** What a method resolves to: the parsed response. */
 export type EndpointOutput<E extends EndpointDef> = z.output<E['response']>;
@@ -56,7 +64,9 @@ export type EndpointMethod<E extends EndpointDef> = (
 
 /** A client over a table: `client.<group>.<method>(input, options)`. */
 export type ApiClient<T extends ApiTable> = {
-  readonly [G in keyof T]: { readonly [M in keyof T[G]]: T[G][M] extends EndpointDef ? EndpointMethod<T[G][M]> : never };
+  readonly [G in keyof T]: {
+    readonly [M in keyof T[G]]: T[G][M] extends EndpointDef ? EndpointMethod<T[G][M]> : never;
+  };
 } & {
   /** True for a `svc_test_` key: sends are synthetic and nothing is delivered (spec, Authentication 3). */
   readonly isTestKey: boolean;

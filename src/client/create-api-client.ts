@@ -14,15 +14,20 @@ export function createApiClient<const T extends ApiTable>(table: T, options: Cli
   const testKey = isTestKey(settings.apiKey);
   const client: Record<string, unknown> = { isTestKey: testKey, baseUrl: settings.baseUrl };
   for (const [group, defs] of Object.entries(table)) {
-    if (RESERVED.has(group)) throw new ConvoKitError('INVALID_TABLE', `Endpoint group \`${group}\` collides with a client property`);
+    if (RESERVED.has(group))
+      throw new ConvoKitError('INVALID_TABLE', `Endpoint group \`${group}\` collides with a client property`);
     const methods: Record<string, unknown> = {};
     for (const [name, def] of Object.entries(defs)) {
-      methods[name] = (input?: unknown, callOptions?: Parameters<typeof callEndpoint>[4]) => callEndpoint(settings, `${group}.${name}`, def, input, callOptions);
+      methods[name] = (input?: unknown, callOptions?: Parameters<typeof callEndpoint>[4]) =>
+        callEndpoint(settings, `${group}.${name}`, def, input, callOptions);
     }
     client[group] = Object.freeze(methods);
   }
   if (testKey) {
-    settings.logger.info({ keyKind: 'test' }, 'convo-kit client uses a test key: sends answer synthetic 201s, nothing is delivered, other routes answer 403');
+    settings.logger.info(
+      { keyKind: 'test' },
+      'convo-kit client uses a test key: sends answer synthetic 201s, nothing is delivered, other routes answer 403',
+    );
   }
   return Object.freeze(client) as ApiClient<T>;
 }

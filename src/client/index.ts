@@ -7,7 +7,14 @@ export { type ClientLogger } from './client-logger.js';
 export { ApiPromise, type WithResponse } from './api-promise.js';
 export { PagePromise, type Page } from './page-promise.js';
 export { type ResponseMeta } from './response-meta.js';
-export { type ApiClient, type ApiTable, type EndpointInput, type EndpointOutput, type EndpointItem, type EndpointMethod } from './client-types.js';
+export {
+  type ApiClient,
+  type ApiTable,
+  type EndpointInput,
+  type EndpointOutput,
+  type EndpointItem,
+  type EndpointMethod,
+} from './client-types.js';
 export {
   ApiError,
   AuthenticationError,
@@ -21,4 +28,10 @@ export {
   isApiError,
   type ApiErrorCode,
 } from './api-error.js';
-export { ValidationError, ResponseValidationError, ConnectionError, TimeoutError, type FieldIssue } from './client-errors.js';
+export {
+  ValidationError,
+  ResponseValidationError,
+  ConnectionError,
+  TimeoutError,
+  type FieldIssue,
+} from './client-errors.js';

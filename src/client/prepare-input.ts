@@ -24,7 +24,12 @@ function acceptsUnknownKeys(schema: z.ZodObject | undefined): boolean {
   return catchall !== undefined && catchall._zod.def.type !== 'never';
 }
 
-function check(schema: z.ZodObject | undefined, value: Record<string, unknown>, issues: FieldIssue[], rename: (key: string) => string = (k) => k) {
+function check(
+  schema: z.ZodObject | undefined,
+  value: Record<string, unknown>,
+  issues: FieldIssue[],
+  rename: (key: string) => string = (k) => k,
+) {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data as Record<string, unknown>;
@@ -46,10 +51,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function prepareInput(id: string, def: EndpointDef, input: unknown): PreparedInput {
   if (input !== undefined && !isPlainObject(input)) {
-    throw new ValidationError(id, [{ path: '', message: `expected an object, got ${Array.isArray(input) ? 'an array' : typeof input}` }]);
+    throw new ValidationError(id, [
+      { path: '', message: `expected an object, got ${Array.isArray(input) ? 'an array' : typeof input}` },
+    ]);
   }
   const issues: FieldIssue[] = [];
-  const parts = { params: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
+  const parts = {
+    params: {} as Record<string, unknown>,
+    query: {} as Record<string, unknown>,
+    body: {} as Record<string, unknown>,
+  };
   const headerByOption = new Map(Object.keys(def.headers?.shape ?? {}).map((h) => [headerOptionName(h), h]));
   const headerInput: Record<string, unknown> = {};
   let idempotencyKey: string | null = null;

@@ -27,7 +27,10 @@ export interface TransportSettings extends BackoffSettings {
   maxResponseBytes: number;
 }
 
-type Outcome = { kind: 'answer'; raw: Omit<RawResponse, 'attempts'> } | { kind: 'timeout' } | { kind: 'network'; error: unknown; sent: boolean };
+type Outcome =
+  | { kind: 'answer'; raw: Omit<RawResponse, 'attempts'> }
+  | { kind: 'timeout' }
+  | { kind: 'network'; error: unknown; sent: boolean };
 
 async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSignal | undefined): Promise<Outcome> {
   const timeout = new AbortController();
@@ -37,7 +40,13 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
   try {
     // `manual`: an API does not redirect; following one could carry the key elsewhere or turn a POST into a GET.
     const fetchFn = s.fetch; // called unbound: browsers' fetch throws "Illegal invocation" with another `this`
-    const res = await fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: combined, redirect: 'manual' });
+    const res = await fetchFn(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: combined,
+      redirect: 'manual',
+    });
     answered = true;
     const text = await readBody(res, s.maxResponseBytes);
     return { kind: 'answer', raw: { status: res.status, headers: res.headers, body: parseBody(text) } };
@@ -45,7 +54,11 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
     if (signal?.aborted) throw signal.reason;
     if (timeout.signal.aborted) return { kind: 'timeout' };
     if (error instanceof BodyTooLarge) {
-      throw new ResponseValidationError('RESPONSE_TOO_LARGE', req.endpoint, { status: 0, requestId: null, message: error.message });
+      throw new ResponseValidationError('RESPONSE_TOO_LARGE', req.endpoint, {
+        status: 0,
+        requestId: null,
+        message: error.message,
+      });
     }
     return { kind: 'network', error, sent: answered || !failedBeforeSending(error) };
   } finally {
@@ -54,7 +67,12 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
 }
 
 /** How long to wait before retrying this answer, or `null` to hand it back as it is. */
-function answerRetryDelay(raw: Omit<RawResponse, 'attempts'>, req: WireRequest, s: TransportSettings, retry: number): number | null {
+function answerRetryDelay(
+  raw: Omit<RawResponse, 'attempts'>,
+  req: WireRequest,
+  s: TransportSettings,
+  retry: number,
+): number | null {
   if (!RETRYABLE_STATUSES.has(raw.status)) return null;
   // A 429 is refused before any handling, so even a non-idempotent POST did nothing; a 5xx from a gateway may have.
   if (raw.status !== 429 && !req.replaySafe) return null;
@@ -81,7 +99,10 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       delay = mayRetry ? answerRetryDelay(outcome.raw, req, s, attempts - 1) : null;
       const requestId = outcome.raw.headers.get('x-request-id');
       if (delay === null) {
-        s.logger.debug({ endpoint: req.endpoint, status: outcome.raw.status, requestId, attempts }, 'convo-kit response');
+        s.logger.debug(
+          { endpoint: req.endpoint, status: outcome.raw.status, requestId, attempts },
+          'convo-kit response',
+        );
         return { ...outcome.raw, attempts };
       }
       reason = `HTTP ${outcome.raw.status}`;
@@ -91,7 +112,12 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       reason = 'timeout';
     } else {
       if (!mayRetry || (outcome.sent && !req.replaySafe)) {
-        throw new ConnectionError(outcome.sent ? 'CONNECTION_LOST' : 'CONNECTION_REFUSED', req.endpoint, attempts, outcome.error);
+        throw new ConnectionError(
+          outcome.sent ? 'CONNECTION_LOST' : 'CONNECTION_REFUSED',
+          req.endpoint,
+          attempts,
+          outcome.error,
+        );
       }
       delay = backoffDelayMs(attempts - 1, s);
       reason = outcome.sent ? 'connection lost' : 'connection refused';

@@ -10,7 +10,11 @@ export class ApiFailure extends ConvoKitError<ErrorCode> {
   readonly details: Record<string, unknown>[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { details?: Record<string, unknown>[]; headers?: Record<string, string> }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { details?: Record<string, unknown>[]; headers?: Record<string, string> },
+  ) {
     super(code, message);
     this.status = ERROR_STATUS[code];
     this.details = options?.details;

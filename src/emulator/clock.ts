@@ -27,7 +27,9 @@ export function createClock(options: { now?: () => number; offsetMs?: number } =
     },
     advance(seconds: number) {
       if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
-        throw new RangeError(`Expected \`seconds\` to be a number from 0 to ${MAX_ADVANCE_SECONDS}, got \`${seconds}\``);
+        throw new RangeError(
+          `Expected \`seconds\` to be a number from 0 to ${MAX_ADVANCE_SECONDS}, got \`${seconds}\``,
+        );
       }
       offsetMs += seconds * 1000;
       for (const listener of listeners) listener();

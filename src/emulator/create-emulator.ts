@@ -61,21 +61,33 @@ export interface Emulator {
 }
 
 /** Keeps key values, webhook secrets and signatures out of logs. */
-export const LOG_REDACT_PATHS = ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret', '*.adminKey', '*.testKey', '*.signature'];
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  '*.key',
+  '*.secret',
+  '*.adminKey',
+  '*.testKey',
+  '*.signature',
+];
 
 const CLOCK_META = 'clock_offset_ms';
 
 function checkKey(name: string, value: string | undefined, kind: 'live' | 'test'): string {
   if (value === undefined) return generateKey(kind);
   if (!KEY_FORMAT.test(value) || !value.startsWith(`svc_${kind}_`)) {
-    throw new TypeError(`Expected \`${name}\` to be svc_${kind}_ followed by 32 url-safe characters (a value of ${value.length} characters arrived)`);
+    throw new TypeError(
+      `Expected \`${name}\` to be svc_${kind}_ followed by 32 url-safe characters (a value of ${value.length} characters arrived)`,
+    );
   }
   return value;
 }
 
 function checkDelays(delays: number[]): number[] {
   if (delays.length > 10 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 24 * 3600)) {
-    throw new TypeError(`Expected \`retryDelaysSeconds\` to be at most 10 numbers from 0 to 604800, got \`${JSON.stringify(delays)}\``);
+    throw new TypeError(
+      `Expected \`retryDelaysSeconds\` to be at most 10 numbers from 0 to 604800, got \`${JSON.stringify(delays)}\``,
+    );
   }
   return delays;
 }
@@ -86,7 +98,8 @@ function checkDelays(delays: number[]): number[] {
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const plan = Plan.safeParse(options.plan ?? 'dev_pro').data;
-  if (plan === undefined) throw new TypeError(`Expected \`plan\` to be one of ${Plan.options.join(', ')}, got \`${String(options.plan)}\``);
+  if (plan === undefined)
+    throw new TypeError(`Expected \`plan\` to be one of ${Plan.options.join(', ')}, got \`${String(options.plan)}\``);
   const adminKey = checkKey('adminKey', options.adminKey, 'live');
   const testKey = checkKey('testKey', options.testKey, 'test');
   const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);
@@ -98,7 +111,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
   const ctx: EmulatorContext = { db, clock, events: dispatcher, plan, newId: (prefix) => prefixedId(prefix) };
   const keys = new KeyStore(db, clock);
-  keys.register(adminKey, { id: EMULATOR_KEY_IDS.admin, label: 'Emulator admin key', scopes: [...SCOPES], kind: 'live', admin: true });
+  keys.register(adminKey, {
+    id: EMULATOR_KEY_IDS.admin,
+    label: 'Emulator admin key',
+    scopes: [...SCOPES],
+    kind: 'live',
+    admin: true,
+  });
   keys.register(testKey, { id: EMULATOR_KEY_IDS.test, label: 'Emulator test key', scopes: [...SCOPES], kind: 'test' });
   if (!isSeeded(db)) seed(ctx, { size: options.seed });
   const limiter = new RateLimiter(clock, plan);
@@ -108,8 +127,20 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     idempotency.clear();
     limiter.clear();
   };
-  const platform = { ctx, clock, keys, limiter, idempotency, dispatcher, logger, checkResponses: options.checkResponses ?? false };
-  const app = createApp(platform, options.handlers ?? defaultHandlers, [...platformControls({ clock, reset }), ...resourceControls]);
+  const platform = {
+    ctx,
+    clock,
+    keys,
+    limiter,
+    idempotency,
+    dispatcher,
+    logger,
+    checkResponses: options.checkResponses ?? false,
+  };
+  const app = createApp(platform, options.handlers ?? defaultHandlers, [
+    ...platformControls({ clock, reset }),
+    ...resourceControls,
+  ]);
   const servers = new Set<Server>();
 
   const listen = async (port = 0, host = '127.0.0.1') => {

@@ -12,13 +12,15 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   '470': {
     what_happened: 'Free text was sent more than 24 hours after the customer last wrote (legacy code of 131047).',
     fault: 'platform',
-    next_step: 'Send an approved template instead (POST /v1/templates/:id/send); free text works again once the customer replies.',
+    next_step:
+      'Send an approved template instead (POST /v1/templates/:id/send); free text works again once the customer replies.',
     retryable: false,
   },
   '368': {
     what_happened: 'The sending account is temporarily blocked for policy violations.',
     fault: 'provider',
-    next_step: 'Review the policy notice in the provider dashboard and wait for the block to end; appeal there if it is wrong.',
+    next_step:
+      'Review the policy notice in the provider dashboard and wait for the block to end; appeal there if it is wrong.',
     retryable: false,
   },
   '130429': {
@@ -64,7 +66,8 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   '131026': {
-    what_happened: 'The message could not be delivered: the recipient is not on the messaging app, has not accepted its terms, or runs an app version too old for this message.',
+    what_happened:
+      'The message could not be delivered: the recipient is not on the messaging app, has not accepted its terms, or runs an app version too old for this message.',
     fault: 'provider',
     next_step: 'Confirm the number with the customer and reach them another way; do not retry the same send.',
     retryable: false,
@@ -84,7 +87,8 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   '131047': {
     what_happened: 'More than 24 hours passed since the customer last wrote, so free text is not allowed.',
     fault: 'platform',
-    next_step: 'Send an approved template instead (POST /v1/templates/:id/send); free text works again once the customer replies.',
+    next_step:
+      'Send an approved template instead (POST /v1/templates/:id/send); free text works again once the customer replies.',
     retryable: false,
   },
   '131048': {
@@ -94,9 +98,11 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   '131049': {
-    what_happened: 'The provider accepted the send, then did not deliver it to keep the recipient\'s experience healthy (per-user marketing limit).',
+    what_happened:
+      "The provider accepted the send, then did not deliver it to keep the recipient's experience healthy (per-user marketing limit).",
     fault: 'provider',
-    next_step: 'Do not resend at once; wait at least a day or send a utility template. Five throttled sends of one template in an hour pause it.',
+    next_step:
+      'Do not resend at once; wait at least a day or send a utility template. Five throttled sends of one template in an hour pause it.',
     retryable: false,
   },
   '131050': {
@@ -112,13 +118,14 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   '131052': {
-    what_happened: "The media the customer sent could not be downloaded.",
+    what_happened: 'The media the customer sent could not be downloaded.',
     fault: 'provider',
     next_step: 'Ask the customer to send the file again.',
     retryable: false,
   },
   '131053': {
-    what_happened: 'The media of the send could not be uploaded or processed (unreachable URL, unsupported type or too large).',
+    what_happened:
+      'The media of the send could not be uploaded or processed (unreachable URL, unsupported type or too large).',
     fault: 'platform',
     next_step: 'Check that media.url is a public HTTPS URL of a supported type and size.',
     retryable: false,
@@ -154,7 +161,8 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   '132012': {
-    what_happened: 'A template parameter has the wrong format (for example text where media or a currency was expected).',
+    what_happened:
+      'A template parameter has the wrong format (for example text where media or a currency was expected).',
     fault: 'platform',
     next_step: 'Send each parameter in the type the template declares.',
     retryable: false,
@@ -184,7 +192,8 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   CONTACT_OPTED_OUT: {
-    what_happened: 'The contact opted out (for example by replying STOP); the send was stopped before sending and not charged.',
+    what_happened:
+      'The contact opted out (for example by replying STOP); the send was stopped before sending and not charged.',
     fault: 'platform',
     next_step: 'Do not message this contact until they opt in again (for example by replying START).',
     retryable: false,
@@ -208,7 +217,7 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     retryable: false,
   },
   RATE_LIMITED: {
-    what_happened: "The key made more requests this minute than its plan allows.",
+    what_happened: 'The key made more requests this minute than its plan allows.',
     fault: 'platform',
     next_step: 'Wait Retry-After seconds, then continue; GET /v1/developer/limits shows the limit.',
     retryable: true,

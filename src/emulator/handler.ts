@@ -31,12 +31,19 @@ export type HandlerReply<E extends EndpointDef> =
   | z.input<E['response']>
   | { status: number; body: z.input<E['response']> | undefined; headers?: Record<string, string>; reply: true };
 
-export type Handler<E extends EndpointDef> = (req: HandlerRequest<E>, ctx: EmulatorContext) => HandlerReply<E> | Promise<HandlerReply<E>>;
+export type Handler<E extends EndpointDef> = (
+  req: HandlerRequest<E>,
+  ctx: EmulatorContext,
+) => HandlerReply<E> | Promise<HandlerReply<E>>;
 
 /** One handler per endpoint of a group: a missing one is a compile error (`satisfies Handlers<…>`). */
 export type Handlers<G extends EndpointGroup> = { [K in keyof G]: Handler<G[K]> };
 
-export function reply<E extends EndpointDef>(status: number, body: z.input<E['response']> | undefined, headers?: Record<string, string>): HandlerReply<E> {
+export function reply<E extends EndpointDef>(
+  status: number,
+  body: z.input<E['response']> | undefined,
+  headers?: Record<string, string>,
+): HandlerReply<E> {
   return { status, body, headers, reply: true };
 }
 

@@ -39,7 +39,8 @@ export function seed(ctx: Pick<EmulatorContext, 'db' | 'clock'>, options: SeedOp
   const s = stores(ctx.db);
   const workspace = buildWorkspace(size, now);
   const createdAt = workspace.accounts[0]!.created_at;
-  const oldestFirst = <T extends { created_at: string }>(docs: T[]): T[] => [...docs].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const oldestFirst = <T extends { created_at: string }>(docs: T[]): T[] =>
+    [...docs].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   ctx.db.transaction(() => {
     for (const collection of Object.values(s)) collection.clear();
     for (const kind of BOOKKEEPING_KINDS) new Collection<{ id: string }>(ctx.db, kind).clear();

@@ -26,7 +26,10 @@ export const eventSchemas = {
     previous_assignee: z.string().nullable(),
     assigned_by: z.enum(['agent', 'routing_rule']),
   }),
-  'contact.updated': Contact.extend({ changed_fields: changedFields, source: z.enum(['lead_extraction', 'crm_sync', 'api']) }),
+  'contact.updated': Contact.extend({
+    changed_fields: changedFields,
+    source: z.enum(['lead_extraction', 'crm_sync', 'api']),
+  }),
   'contact.opted_out': Contact.extend({ keyword: z.string().nullable() }),
   'contact.opted_in': Contact.extend({ keyword: z.string().nullable() }),
   'template.status_update': z.looseObject({

@@ -14,7 +14,11 @@ export interface SampleEnvelope<N extends EventName = EventName> {
 }
 
 /** Overrides are deep-merged: objects merge key by key, arrays and other values replace. */
-export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 const id = (prefix: string) => prefixedId(prefix, 9);
 
@@ -25,7 +29,10 @@ function message(now: string, direction: Message['direction']): Message {
     integration_id: 'int_phone_01',
     channel: 'phone',
     direction,
-    content: direction === 'received' ? 'Hi! Is the blue jacket still available in medium?' : 'Yes, it is. Shall I reserve one for you?',
+    content:
+      direction === 'received'
+        ? 'Hi! Is the blue jacket still available in medium?'
+        : 'Yes, it is. Shall I reserve one for you?',
     media: null,
     buttons: null,
     cta_url: null,
@@ -104,7 +111,12 @@ const SAMPLES: { [N in EventName]: (now: string) => EventData<N> } = {
   }),
   'conversation.created': (now) => ({ ...conversation(now), origin: 'inbound' }),
   'conversation.closed': (now) => ({ ...conversation(now), status: 'closed', closed_by: 'agent' }),
-  'conversation.assigned': (now) => ({ ...conversation(now), assignee: 'agent_grace', previous_assignee: null, assigned_by: 'routing_rule' }),
+  'conversation.assigned': (now) => ({
+    ...conversation(now),
+    assignee: 'agent_grace',
+    previous_assignee: null,
+    assigned_by: 'routing_rule',
+  }),
   'contact.updated': (now) => ({ ...contact(now), changed_fields: ['lead_stage', 'score'], source: 'lead_extraction' }),
   'contact.opted_out': (now) => ({ ...contact(now, true), keyword: 'STOP' }),
   'contact.opted_in': (now) => ({ ...contact(now), keyword: 'START' }),
@@ -139,8 +151,12 @@ function deepMerge(base: unknown, override: unknown): unknown {
  * schema; `overrides` are deep-merged (objects key by key, arrays replace).
  * @example sampleEvent('ticket.created', { data: { priority: 'urgent' } })
  */
-export function sampleEvent<N extends EventName>(name: N, overrides: DeepPartial<SampleEnvelope<N>> = {}): SampleEnvelope<N> {
-  if (!isEventName(name)) throw new TypeError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
+export function sampleEvent<N extends EventName>(
+  name: N,
+  overrides: DeepPartial<SampleEnvelope<N>> = {},
+): SampleEnvelope<N> {
+  if (!isEventName(name))
+    throw new TypeError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
   const now = new Date().toISOString();
   const base: SampleEnvelope<N> = { id: id('evt'), event: name, created_at: now, data: SAMPLES[name](now) };
   return deepMerge(base, overrides) as SampleEnvelope<N>;

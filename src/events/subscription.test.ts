@@ -32,7 +32,9 @@ describe('matchesPattern', () => {
   });
 
   it('types what a pattern selects', () => {
-    expectTypeOf<EventsMatching<'ticket.*'>>().toEqualTypeOf<'ticket.created' | 'ticket.updated' | 'ticket.assigned' | 'ticket.closed'>();
+    expectTypeOf<EventsMatching<'ticket.*'>>().toEqualTypeOf<
+      'ticket.created' | 'ticket.updated' | 'ticket.assigned' | 'ticket.closed'
+    >();
     expectTypeOf<EventsMatching<'contact.opted_out'>>().toEqualTypeOf<'contact.opted_out'>();
   });
 });

@@ -66,7 +66,15 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const registry = new HandlerRegistry();
   const errorListeners: ErrorListener[] = [];
-  const deps: DispatchDeps = { options: resolved, store, registry, errorListeners, backoff: createBackoff(options.backoff), owner, log };
+  const deps: DispatchDeps = {
+    options: resolved,
+    store,
+    registry,
+    errorListeners,
+    backoff: createBackoff(options.backoff),
+    owner,
+    log,
+  };
   const worker = new Worker({ store, run: (record) => dispatch(record, deps), owner, log, ...resolved });
   let started = false;
   let closing: Promise<void> | undefined;
@@ -79,11 +87,19 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       const row = await store.get(deliveryId);
       if (row?.status === 'done') return accept(deliveryId, true, true);
       if (row?.status === 'dead') return accept(deliveryId, true, false);
-      return reject(503, 'DELIVERY_IN_PROGRESS', 'Another request is running this delivery\'s handlers; the service will retry');
+      return reject(
+        503,
+        'DELIVERY_IN_PROGRESS',
+        "Another request is running this delivery's handlers; the service will retry",
+      );
     }
     const result = await dispatch(record, deps);
     if (result.outcome === 'done') return accept(deliveryId, !inserted, true);
-    return reject(500, 'HANDLER_FAILED', `The handlers failed (${result.outcome === 'dead' ? 'dead, see onError' : 'will be retried by the service'})`);
+    return reject(
+      500,
+      'HANDLER_FAILED',
+      `The handlers failed (${result.outcome === 'dead' ? 'dead, see onError' : 'will be retried by the service'})`,
+    );
   }
 
   async function afterRecord(deliveryId: string, inserted: boolean): Promise<ReceiverResponse> {
@@ -103,7 +119,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return accept(deliveryId, !inserted);
   }
 
-  const handle = createDeliveryHandler({ options: resolved, store, log, isClosing: () => closing !== undefined, afterRecord });
+  const handle = createDeliveryHandler({
+    options: resolved,
+    store,
+    log,
+    isClosing: () => closing !== undefined,
+    afterRecord,
+  });
 
   const receiver: Receiver = {
     on(pattern, handler) {
@@ -111,7 +133,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return receiver;
     },
     onError(listener) {
-      if (typeof listener !== 'function') throw new TypeError(`Expected an onError listener function, got ${typeof listener}`);
+      if (typeof listener !== 'function')
+        throw new TypeError(`Expected an onError listener function, got ${typeof listener}`);
       errorListeners.push(listener);
       return receiver;
     },
@@ -123,7 +146,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       if (closing) throw new Error('This receiver is closed; create a new one');
       started = true;
       worker.start();
-      log.info({ owner, concurrency: resolved.concurrency, processBeforeResponse: resolved.processBeforeResponse }, 'receiver started');
+      log.info(
+        { owner, concurrency: resolved.concurrency, processBeforeResponse: resolved.processBeforeResponse },
+        'receiver started',
+      );
     },
     idle: () => worker.idle(),
     async replay(deliveryId) {

@@ -26,28 +26,45 @@ function problem(error: { issues: { path: PropertyKey[]; message: string }[] }):
 }
 
 /** Parses the stored body and applies the event's schema; a failure here is permanent (dead at once). */
-function buildContext(record: DeliveryRecord, base: Omit<HandlerContext, 'known' | 'event' | 'data' | 'envelope'>): HandlerContext {
+function buildContext(
+  record: DeliveryRecord,
+  base: Omit<HandlerContext, 'known' | 'event' | 'data' | 'envelope'>,
+): HandlerContext {
   let envelope: Envelope;
   try {
     envelope = Envelope.parse(JSON.parse(Buffer.from(record.body).toString('utf8')));
   } catch (error) {
-    throw new ReceiverError('STORED_BODY_UNREADABLE', `Stored body of ${record.id} is not an envelope`, { cause: error });
+    throw new ReceiverError('STORED_BODY_UNREADABLE', `Stored body of ${record.id} is not an envelope`, {
+      cause: error,
+    });
   }
   const event = envelope.event;
   if (!isEventName(event)) return { ...base, envelope, known: false, event, data: envelope.data };
   const data = eventSchemas[event].safeParse(envelope.data);
   if (!data.success) {
-    throw new ReceiverError('EVENT_SCHEMA_MISMATCH', `${event} data does not match its schema: ${problem(data.error)}`, { cause: data.error });
+    throw new ReceiverError(
+      'EVENT_SCHEMA_MISMATCH',
+      `${event} data does not match its schema: ${problem(data.error)}`,
+      { cause: data.error },
+    );
   }
   return { ...base, envelope, known: true, event, data: data.data } as HandlerContext;
 }
 
 /** Runs every matching handler in registration order, all of them within one timeout. */
-async function runHandlers(context: HandlerContext, handlers: ((c: HandlerContext) => unknown)[], timeoutMs: number, abort: AbortController): Promise<void> {
+async function runHandlers(
+  context: HandlerContext,
+  handlers: ((c: HandlerContext) => unknown)[],
+  timeoutMs: number,
+  abort: AbortController,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, rejectTimeout) => {
     timer = setTimeout(() => {
-      const error = new ReceiverError('HANDLER_TIMEOUT', `Handlers for ${context.event} took longer than ${timeoutMs} ms (handlerTimeoutMs)`);
+      const error = new ReceiverError(
+        'HANDLER_TIMEOUT',
+        `Handlers for ${context.event} took longer than ${timeoutMs} ms (handlerTimeoutMs)`,
+      );
       abort.abort(error);
       rejectTimeout(error);
     }, timeoutMs);
@@ -59,7 +76,11 @@ async function runHandlers(context: HandlerContext, handlers: ((c: HandlerContex
     await Promise.race([run, timeout]);
   } catch (error) {
     if (error instanceof ReceiverError) throw error;
-    throw new ReceiverError('HANDLER_FAILED', `A handler for ${context.event} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ReceiverError(
+      'HANDLER_FAILED',
+      `A handler for ${context.event} threw: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
     // A handler that ignores the signal keeps running after a timeout; its result no longer counts.
@@ -79,19 +100,36 @@ export async function dispatch(record: DeliveryRecord, deps: DispatchDeps): Prom
   const abort = new AbortController();
   try {
     if (attempt > options.maxAttempts) {
-      throw new ReceiverError('ATTEMPTS_EXHAUSTED', `Gave up after ${attempt - 1} attempts; the last one never finished (the process stopped during it)`);
+      throw new ReceiverError(
+        'ATTEMPTS_EXHAUSTED',
+        `Gave up after ${attempt - 1} attempts; the last one never finished (the process stopped during it)`,
+      );
     }
-    const context = buildContext(record, { deliveryId: record.id, attempt, receivedAt: new Date(record.receivedAt), log, signal: abort.signal });
+    const context = buildContext(record, {
+      deliveryId: record.id,
+      attempt,
+      receivedAt: new Date(record.receivedAt),
+      log,
+      signal: abort.signal,
+    });
     await runHandlers(context, deps.registry.matching(record.event), options.handlerTimeoutMs, abort);
   } catch (error) {
-    const failure = error instanceof ReceiverError ? error : new ReceiverError('HANDLER_FAILED', String(error), { cause: error });
+    const failure =
+      error instanceof ReceiverError ? error : new ReceiverError('HANDLER_FAILED', String(error), { cause: error });
     const dead = isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts;
     const now = options.now();
     const retryAt = now + deps.backoff(attempt);
     try {
-      await store.fail(record.id, owner, dead ? { error: failure.message, dead: true, now } : { error: failure.message, retryAt, now });
+      await store.fail(
+        record.id,
+        owner,
+        dead ? { error: failure.message, dead: true, now } : { error: failure.message, retryAt, now },
+      );
     } catch (storeError) {
-      log.error({ err: storeError }, 'could not record a failed attempt; the lease will expire and the delivery run again');
+      log.error(
+        { err: storeError },
+        'could not record a failed attempt; the lease will expire and the delivery run again',
+      );
     }
     if (!dead) {
       log.warn({ err: failure, retryInMs: retryAt - now }, `attempt ${attempt} failed; retrying`);
@@ -108,7 +146,8 @@ export async function dispatch(record: DeliveryRecord, deps: DispatchDeps): Prom
     return { outcome: 'dead' };
   }
   try {
-    if (!(await store.complete(record.id, owner, options.now()))) log.warn('finished, but the lease had passed to another worker');
+    if (!(await store.complete(record.id, owner, options.now())))
+      log.warn('finished, but the lease had passed to another worker');
   } catch (storeError) {
     log.error({ err: storeError }, 'could not mark a delivery done; it will run again when its lease expires');
   }

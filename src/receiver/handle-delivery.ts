@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, SignatureVerificationError, TIMESTAMP_HEADER, verify } from '../signature/index.js';
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  SignatureVerificationError,
+  TIMESTAMP_HEADER,
+  verify,
+} from '../signature/index.js';
 import type { DeliveryStore } from '../store/index.js';
 import { reject, tooLarge, type ReceiverResponse } from './receiver-response.js';
 import type { ResolvedOptions } from './receiver-options.js';
@@ -41,7 +48,11 @@ function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string
 }
 
 /** Every refused request is logged with why (never with a secret or signature). */
-export function logRejection(log: Logger, response: ReceiverResponse, context: Record<string, unknown> = {}): ReceiverResponse {
+export function logRejection(
+  log: Logger,
+  response: ReceiverResponse,
+  context: Record<string, unknown> = {},
+): ReceiverResponse {
   if ('error' in response.body) {
     const { code, message } = response.body.error;
     log.warn({ status: response.status, code, ...context }, `rejected delivery: ${message}`);
@@ -57,55 +68,103 @@ export function logRejection(log: Logger, response: ReceiverResponse, context: R
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: DeliveryInput) => Promise<ReceiverResponse> {
   const { options, store, log } = deps;
   const announcedSecrets = new Set<number>();
-  const refuse = (response: ReceiverResponse, context?: Record<string, unknown>) => logRejection(log, response, context);
+  const refuse = (response: ReceiverResponse, context?: Record<string, unknown>) =>
+    logRejection(log, response, context);
 
   return async function handleDelivery({ headers, rawBody }: DeliveryInput): Promise<ReceiverResponse> {
     const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
-    if (deps.isClosing()) return refuse(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
+    if (deps.isClosing())
+      return refuse(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
     if (body.byteLength > options.maxBodyBytes) return refuse(tooLarge(options.maxBodyBytes));
     const contentType = header(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
     if (!JSON_TYPE.test(contentType)) {
-      return refuse(reject(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none'}`));
+      return refuse(
+        reject(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Expected Content-Type application/json, got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none'}`,
+        ),
+      );
     }
     const signature = header(headers, SIGNATURE_HEADER);
     const timestamp = header(headers, TIMESTAMP_HEADER);
     let secretIndex: number;
     try {
-      ({ secretIndex } = await verify({ body, signature, timestamp, secrets: options.secrets, toleranceSeconds: options.toleranceSeconds, now: options.now }));
+      ({ secretIndex } = await verify({
+        body,
+        signature,
+        timestamp,
+        secrets: options.secrets,
+        toleranceSeconds: options.toleranceSeconds,
+        now: options.now,
+      }));
     } catch (error) {
       if (error instanceof SignatureVerificationError) return refuse(reject(401, error.code, error.message));
       log.error({ err: error }, 'could not resolve the webhook secrets');
-      return refuse(reject(503, 'SECRETS_UNAVAILABLE', 'The receiver could not load its webhook secrets; the service will retry'));
+      return refuse(
+        reject(503, 'SECRETS_UNAVAILABLE', 'The receiver could not load its webhook secrets; the service will retry'),
+      );
     }
     if (!announcedSecrets.has(secretIndex)) {
       announcedSecrets.add(secretIndex);
-      log.info({ secretIndex }, `a delivery verified with secret #${secretIndex} (first time since start; rotation progress)`);
+      log.info(
+        { secretIndex },
+        `a delivery verified with secret #${secretIndex} (first time since start; rotation progress)`,
+      );
     }
     const deliveryId = header(headers, DELIVERY_HEADER)?.trim();
-    if (!deliveryId) return refuse(reject(400, 'DELIVERY_ID_MISSING', 'Missing X-Service-Delivery header: without it retries cannot be deduplicated'));
+    if (!deliveryId)
+      return refuse(
+        reject(
+          400,
+          'DELIVERY_ID_MISSING',
+          'Missing X-Service-Delivery header: without it retries cannot be deduplicated',
+        ),
+      );
     if (!DELIVERY_ID.test(deliveryId)) {
-      return refuse(reject(400, 'DELIVERY_ID_MALFORMED', 'X-Service-Delivery must be 1-200 characters of letters, digits and . _ : -'));
+      return refuse(
+        reject(
+          400,
+          'DELIVERY_ID_MALFORMED',
+          'X-Service-Delivery must be 1-200 characters of letters, digits and . _ : -',
+        ),
+      );
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(utf8.decode(body));
     } catch (error) {
-      return refuse(reject(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`), { deliveryId });
+      return refuse(reject(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`), {
+        deliveryId,
+      });
     }
     const envelope = Envelope.safeParse(parsed);
-    if (!envelope.success) return refuse(reject(400, 'INVALID_ENVELOPE', envelopeProblem(envelope.error)), { deliveryId });
+    if (!envelope.success)
+      return refuse(reject(400, 'INVALID_ENVELOPE', envelopeProblem(envelope.error)), { deliveryId });
     const event = envelope.data.event;
     const headerEvent = header(headers, EVENT_HEADER);
     if (headerEvent && headerEvent !== event) {
       // The header is not signed; the body is. Route by the body and say so.
-      log.warn({ deliveryId, event, headerEvent }, 'X-Service-Event differs from the body\'s event; routing by the signed body');
+      log.warn(
+        { deliveryId, event, headerEvent },
+        "X-Service-Event differs from the body's event; routing by the signed body",
+      );
     }
     let inserted: boolean;
     try {
-      ({ inserted } = await store.record({ id: deliveryId, event, body, signature: signature!, timestamp: timestamp!, receivedAt: options.now() }));
+      ({ inserted } = await store.record({
+        id: deliveryId,
+        event,
+        body,
+        signature: signature!,
+        timestamp: timestamp!,
+        receivedAt: options.now(),
+      }));
     } catch (error) {
       log.error({ err: error, deliveryId }, 'could not store a delivery');
-      return refuse(reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry'), { deliveryId });
+      return refuse(reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry'), {
+        deliveryId,
+      });
     }
     log.debug({ deliveryId, event, duplicate: !inserted }, inserted ? 'stored delivery' : 'duplicate delivery');
     return deps.afterRecord(deliveryId, inserted);

@@ -9,9 +9,12 @@ export class HandlerRegistry {
 
   add<P extends EventPattern>(pattern: P, handler: Handler<P>): void {
     if (typeof pattern !== 'string' || !isEventPattern(pattern)) {
-      throw new TypeError(`Expected an event name, \`*\` or one of message.* conversation.* contact.* ticket.* template.*, got \`${String(pattern)}\``);
+      throw new TypeError(
+        `Expected an event name, \`*\` or one of message.* conversation.* contact.* ticket.* template.*, got \`${String(pattern)}\``,
+      );
     }
-    if (typeof handler !== 'function') throw new TypeError(`Expected a handler function for \`${pattern}\`, got ${typeof handler}`);
+    if (typeof handler !== 'function')
+      throw new TypeError(`Expected a handler function for \`${pattern}\`, got ${typeof handler}`);
     this.entries.push({ pattern, handler: handler as AnyHandler });
   }
 

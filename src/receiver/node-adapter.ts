@@ -9,7 +9,11 @@ type Core = (input: DeliveryInput) => Promise<ReceiverResponse>;
 export function writeResponse(res: ServerResponse, response: ReceiverResponse): void {
   if (res.headersSent) return;
   const json = JSON.stringify(response.body);
-  res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), ...response.headers });
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+    ...response.headers,
+  });
   res.end(json);
 }
 
@@ -20,11 +24,19 @@ const MOUNT_HELP =
 
 /** An Express body parser left a parsed object (or consumed the stream): the raw bytes are gone. */
 function bodyAlreadyTaken(req: IncomingMessage & { body?: unknown }): boolean {
-  return (req.body !== undefined && !Buffer.isBuffer(req.body)) || (req.body === undefined && req.readableEnded && Number(req.headers['content-length'] ?? 0) > 0);
+  return (
+    (req.body !== undefined && !Buffer.isBuffer(req.body)) ||
+    (req.body === undefined && req.readableEnded && Number(req.headers['content-length'] ?? 0) > 0)
+  );
 }
 
 /** A node:http `(req, res)` listener; with `express`, also tolerates a Buffer left by express.raw(). */
-export function nodeListener(core: Core, maxBodyBytes: number, log: Logger, express = false): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeListener(
+  core: Core,
+  maxBodyBytes: number,
+  log: Logger,
+  express = false,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
       if (req.method !== 'POST') return writeResponse(res, logRejection(log, methodNotAllowed(req.method)));

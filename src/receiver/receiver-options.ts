@@ -61,18 +61,23 @@ export interface ResolvedOptions {
 function number(name: string, value: unknown, fallback: number, { integer = true, min = 1 } = {}): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new TypeError(`Expected \`${name}\` to be ${integer ? 'an integer' : 'a number'} from ${min} and up, got \`${String(value)}\``);
+    throw new TypeError(
+      `Expected \`${name}\` to be ${integer ? 'an integer' : 'a number'} from ${min} and up, got \`${String(value)}\``,
+    );
   }
   return value;
 }
 
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
-  if (options === null || typeof options !== 'object') throw new TypeError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
   if ((options.secret === undefined) === (options.secrets === undefined)) {
-    throw new TypeError('Pass exactly one of `secret` (the endpoint\'s whsec_… value) or `secrets` (several, or a provider)');
+    throw new TypeError(
+      "Pass exactly one of `secret` (the endpoint's whsec_… value) or `secrets` (several, or a provider)",
+    );
   }
   if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === '')) {
-    throw new TypeError('Expected `secret` to be the endpoint\'s whsec_… secret, got an empty or non-string value');
+    throw new TypeError("Expected `secret` to be the endpoint's whsec_… secret, got an empty or non-string value");
   }
   if ((options.store === undefined) === (options.dbPath === undefined)) {
     throw new TypeError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
@@ -80,7 +85,9 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   const processBeforeResponse = options.processBeforeResponse === true;
   const handlerTimeoutMs = number('handlerTimeoutMs', options.handlerTimeoutMs, processBeforeResponse ? 7000 : 30_000);
   if (processBeforeResponse && handlerTimeoutMs > MAX_BEFORE_RESPONSE_TIMEOUT_MS) {
-    throw new TypeError(`With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``);
+    throw new TypeError(
+      `With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``,
+    );
   }
   return {
     secrets: options.secret ?? options.secrets!,

@@ -39,16 +39,26 @@ export interface ReceiverResponse {
   headers?: Record<string, string>;
 }
 
-export function reject(status: number, code: RejectionCode, message: string, headers?: Record<string, string>): ReceiverResponse {
+export function reject(
+  status: number,
+  code: RejectionCode,
+  message: string,
+  headers?: Record<string, string>,
+): ReceiverResponse {
   return { status, body: { error: { code, message } }, ...(headers && { headers }) };
 }
 
 export function accept(deliveryId: string, duplicate: boolean, processed?: boolean): ReceiverResponse {
-  return { status: 200, body: { received: true, delivery_id: deliveryId, duplicate, ...(processed !== undefined && { processed }) } };
+  return {
+    status: 200,
+    body: { received: true, delivery_id: deliveryId, duplicate, ...(processed !== undefined && { processed }) },
+  };
 }
 
 export const tooLarge = (maxBodyBytes: number): ReceiverResponse =>
-  reject(413, 'PAYLOAD_TOO_LARGE', `Body is over the receiver's limit of ${maxBodyBytes} bytes (maxBodyBytes)`, { connection: 'close' });
+  reject(413, 'PAYLOAD_TOO_LARGE', `Body is over the receiver's limit of ${maxBodyBytes} bytes (maxBodyBytes)`, {
+    connection: 'close',
+  });
 
 export const methodNotAllowed = (method: string | undefined): ReceiverResponse =>
   reject(405, 'METHOD_NOT_ALLOWED', `Deliveries are POSTed; got ${String(method)}`, { allow: 'POST' });

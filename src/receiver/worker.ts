@@ -87,7 +87,12 @@ export class Worker {
       if (room <= 0) break;
       let claimed: DeliveryRecord[];
       try {
-        claimed = await this.deps.store.claim({ limit: room, leaseMs: this.deps.leaseMs, owner: this.deps.owner, now: this.deps.now() });
+        claimed = await this.deps.store.claim({
+          limit: room,
+          leaseMs: this.deps.leaseMs,
+          owner: this.deps.owner,
+          now: this.deps.now(),
+        });
       } catch (error) {
         this.deps.log.warn({ err: error }, 'could not claim deliveries; trying again at the next poll');
         break;
@@ -113,11 +118,14 @@ export class Worker {
     if (at >= this.retryAt && this.retryTimer) return;
     clearTimeout(this.retryTimer);
     this.retryAt = at;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.retryAt = Infinity;
-      this.wake();
-    }, Math.max(0, at - this.deps.now()));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        this.retryAt = Infinity;
+        this.wake();
+      },
+      Math.max(0, at - this.deps.now()),
+    );
     this.retryTimer.unref();
   }
 }

@@ -8,7 +8,9 @@ export type Channel = z.output<typeof Channel>;
 export const Timestamp = z.iso.datetime({ offset: true });
 
 /** International phone format with a leading plus (E.164). */
-export const PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected international format with a leading plus, e.g. +14155550123');
+export const PhoneNumber = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, 'expected international format with a leading plus, e.g. +14155550123');
 
 /** An HTTPS URL, as the spec requires for media, CTA, custom reply and webhook URLs. */
 export const HttpsUrl = z.url({ protocol: /^https$/, error: 'expected an https:// URL' });

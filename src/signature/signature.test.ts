@@ -4,12 +4,20 @@ import { sign, verify, signedHeaders, SignatureVerificationError, type VerifyInp
 // The test vector of decisions §1.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TIMESTAMP = 1763683200;
-const BODY = '{"id":"evt_1","event":"message.received","created_at":"2025-11-21T00:00:00Z","data":{"id":"msg_1","content":"hi"}}';
+const BODY =
+  '{"id":"evt_1","event":"message.received","created_at":"2025-11-21T00:00:00Z","data":{"id":"msg_1","content":"hi"}}';
 const SIGNATURE = 'sha256=0789d92d9e958646a38b477aab73b28e454d9766c56d7379ebd60063581f0d5e';
 const at = (seconds: number) => () => seconds * 1000;
 
 function valid(overrides: Partial<VerifyInput> = {}): VerifyInput {
-  return { body: BODY, signature: SIGNATURE, timestamp: String(TIMESTAMP), secrets: SECRET, now: at(TIMESTAMP), ...overrides };
+  return {
+    body: BODY,
+    signature: SIGNATURE,
+    timestamp: String(TIMESTAMP),
+    secrets: SECRET,
+    now: at(TIMESTAMP),
+    ...overrides,
+  };
 }
 
 async function reason(input: VerifyInput): Promise<string> {
@@ -42,7 +50,9 @@ describe('verify', () => {
   });
 
   it('takes secrets from an async provider', async () => {
-    await expect(verify(valid({ secrets: async () => ['whsec_other', SECRET] }))).resolves.toMatchObject({ secretIndex: 1 });
+    await expect(verify(valid({ secrets: async () => ['whsec_other', SECRET] }))).resolves.toMatchObject({
+      secretIndex: 1,
+    });
   });
 
   it('accepts a header with several signatures, comma or space separated', async () => {
@@ -129,7 +139,12 @@ describe('signedHeaders', () => {
     expect(headers['x-service-event']).toBe('message.received');
     expect(headers['x-service-delivery']).toBe('dlv_x');
     await expect(
-      verify({ body: BODY, signature: headers['x-service-signature'], timestamp: headers['x-service-timestamp'], secrets: SECRET }),
+      verify({
+        body: BODY,
+        signature: headers['x-service-signature'],
+        timestamp: headers['x-service-timestamp'],
+        secrets: SECRET,
+      }),
     ).resolves.toMatchObject({ secretIndex: 0 });
   });
 

@@ -13,7 +13,10 @@ export interface SignedHeadersInput {
   event?: string;
 }
 
-export type SignedHeaders = Record<'content-type' | typeof SIGNATURE_HEADER | typeof TIMESTAMP_HEADER | typeof DELIVERY_HEADER | typeof EVENT_HEADER, string>;
+export type SignedHeaders = Record<
+  'content-type' | typeof SIGNATURE_HEADER | typeof TIMESTAMP_HEADER | typeof DELIVERY_HEADER | typeof EVENT_HEADER,
+  string
+>;
 
 /** `dlv_` + 24 url-safe characters (decisions §1). */
 export function newDeliveryId(): string {
@@ -24,7 +27,8 @@ function eventOf(body: Body): string {
   try {
     const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && 'event' in parsed && typeof parsed.event === 'string') return parsed.event;
+    if (parsed && typeof parsed === 'object' && 'event' in parsed && typeof parsed.event === 'string')
+      return parsed.event;
   } catch {
     // Not JSON: the caller is testing a malformed body; no event header to derive.
   }

@@ -40,10 +40,16 @@ const TIMESTAMP = /^\d{1,15}$/;
 /** Parses `sha256=<hex>` values separated by commas or spaces; unknown schemes are skipped (forward compatible). */
 export function parseSignatureHeader(header: string | null | undefined): Buffer[] {
   if (header == null || header.trim() === '') {
-    throw new SignatureVerificationError('SIGNATURE_MISSING', 'Missing X-Service-Signature header: is the request really from the service, and does your proxy forward the X-Service-* headers?');
+    throw new SignatureVerificationError(
+      'SIGNATURE_MISSING',
+      'Missing X-Service-Signature header: is the request really from the service, and does your proxy forward the X-Service-* headers?',
+    );
   }
   if (header.length > MAX_SIGNATURE_HEADER_CHARS) {
-    throw new SignatureVerificationError('SIGNATURE_MALFORMED', `X-Service-Signature header is ${header.length} characters; expected at most ${MAX_SIGNATURE_HEADER_CHARS}`);
+    throw new SignatureVerificationError(
+      'SIGNATURE_MALFORMED',
+      `X-Service-Signature header is ${header.length} characters; expected at most ${MAX_SIGNATURE_HEADER_CHARS}`,
+    );
   }
   const digests: Buffer[] = [];
   for (const part of header.split(/[\s,]+/)) {
@@ -53,7 +59,10 @@ export function parseSignatureHeader(header: string | null | undefined): Buffer[
     if (digests.length === MAX_SIGNATURES_PER_HEADER) break;
   }
   if (digests.length === 0) {
-    throw new SignatureVerificationError('SIGNATURE_MALFORMED', 'X-Service-Signature holds no `sha256=` followed by 64 hex digits');
+    throw new SignatureVerificationError(
+      'SIGNATURE_MALFORMED',
+      'X-Service-Signature holds no `sha256=` followed by 64 hex digits',
+    );
   }
   return digests;
 }
@@ -64,7 +73,10 @@ export function parseTimestamp(header: string | null | undefined): number {
   }
   const value = header.trim();
   if (!TIMESTAMP.test(value)) {
-    throw new SignatureVerificationError('TIMESTAMP_MALFORMED', 'X-Service-Timestamp must be Unix time in whole seconds (decimal digits), e.g. 1763683200; milliseconds or ISO dates will not verify');
+    throw new SignatureVerificationError(
+      'TIMESTAMP_MALFORMED',
+      'X-Service-Timestamp must be Unix time in whole seconds (decimal digits), e.g. 1763683200; milliseconds or ISO dates will not verify',
+    );
   }
   return Number(value);
 }
@@ -73,7 +85,10 @@ export function checkTolerance(timestamp: number, toleranceSeconds: number, nowM
   const skew = Math.floor(nowMs / 1000) - timestamp;
   if (Math.abs(skew) <= toleranceSeconds) return;
   const direction = skew > 0 ? `${skew} s old` : `${-skew} s in the future`;
-  const hint = timestamp > 1e11 ? 'It looks like milliseconds; the service sends whole seconds.' : 'A replayed request, or a clock out of sync (check NTP)?';
+  const hint =
+    timestamp > 1e11
+      ? 'It looks like milliseconds; the service sends whole seconds.'
+      : 'A replayed request, or a clock out of sync (check NTP)?';
   throw new SignatureVerificationError(
     'TIMESTAMP_OUT_OF_TOLERANCE',
     `X-Service-Timestamp is ${direction}; at most ${toleranceSeconds} s either way is accepted. ${hint}`,
@@ -90,7 +105,12 @@ export async function resolveSecrets(source: SecretSource): Promise<readonly str
 }
 
 /** Compares every candidate against every secret in constant time; returns the matching secret's index or -1. */
-export function matchSecret(secrets: readonly string[], timestamp: number, body: Body, candidates: readonly Buffer[]): number {
+export function matchSecret(
+  secrets: readonly string[],
+  timestamp: number,
+  body: Body,
+  candidates: readonly Buffer[],
+): number {
   for (let i = 0; i < secrets.length; i++) {
     const expected = signatureDigest(secrets[i]!, timestamp, body);
     for (const candidate of candidates) {
@@ -114,7 +134,7 @@ export async function verify(input: VerifyInput): Promise<Verified> {
   if (secretIndex < 0) {
     throw new SignatureVerificationError(
       'SIGNATURE_MISMATCH',
-      'No signature matched. Check that the secret is the endpoint\'s whole `whsec_…` value and that you verify the raw request bytes, not a re-serialized JSON object (mount the receiver before any body parser).',
+      "No signature matched. Check that the secret is the endpoint's whole `whsec_…` value and that you verify the raw request bytes, not a re-serialized JSON object (mount the receiver before any body parser).",
     );
   }
   return { timestamp, secretIndex };

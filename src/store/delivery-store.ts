@@ -71,7 +71,10 @@ export interface ClaimOptions {
   now?: number;
 }
 
-export type FailOptions = { error: string; now?: number } & ({ retryAt: number; dead?: false } | { dead: true; retryAt?: undefined });
+export type FailOptions = { error: string; now?: number } & (
+  | { retryAt: number; dead?: false }
+  | { dead: true; retryAt?: undefined }
+);
 
 export interface ListQuery {
   status?: DeliveryStatus | readonly DeliveryStatus[];

@@ -41,10 +41,12 @@ export class GroupCommit {
   private schedule(): void {
     this.scheduled = true;
     // setImmediate runs after the poll phase: every request read in this turn has joined the batch.
-    this.flushing = new Promise((done) => setImmediate(() => {
-      this.flush();
-      done();
-    }));
+    this.flushing = new Promise((done) =>
+      setImmediate(() => {
+        this.flush();
+        done();
+      }),
+    );
   }
 
   /** Resolves once everything asked for so far is committed (or rejected). */
@@ -59,16 +61,18 @@ export class GroupCommit {
     if (this.queue.length > 0) this.schedule();
     const results: { ok: boolean; value: unknown }[] = [];
     try {
-      this.db.transaction(() => {
-        for (const item of batch) {
-          // One failing statement (SQLite rolls back just that statement) must not sink the others.
-          try {
-            results.push({ ok: true, value: item.op() });
-          } catch (error) {
-            results.push({ ok: false, value: error });
+      this.db
+        .transaction(() => {
+          for (const item of batch) {
+            // One failing statement (SQLite rolls back just that statement) must not sink the others.
+            try {
+              results.push({ ok: true, value: item.op() });
+            } catch (error) {
+              results.push({ ok: false, value: error });
+            }
           }
-        }
-      }).immediate();
+        })
+        .immediate();
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;

@@ -27,7 +27,11 @@ export function eventFilter(pattern: string | undefined): EventFilter {
 
 function time(name: string, value: number | undefined): number | null {
   if (value === undefined) return null;
-  if (!Number.isFinite(value)) throw new DeliveryStoreError('INVALID_QUERY', `Expected \`${name}\` to be milliseconds since the epoch, got \`${String(value)}\``);
+  if (!Number.isFinite(value))
+    throw new DeliveryStoreError(
+      'INVALID_QUERY',
+      `Expected \`${name}\` to be milliseconds since the epoch, got \`${String(value)}\``,
+    );
   return value;
 }
 
@@ -43,20 +47,29 @@ function decodeCursor(cursor: string): number {
   } catch {
     // reported below
   }
-  throw new DeliveryStoreError('INVALID_CURSOR', 'cursor is not one this list returned; pass nextCursor back exactly as received');
+  throw new DeliveryStoreError(
+    'INVALID_CURSOR',
+    'cursor is not one this list returned; pass nextCursor back exactly as received',
+  );
 }
 
 export function checkListQuery(query: ListQuery = {}): CheckedListQuery {
   const limit = query.limit ?? LIST_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) {
-    throw new DeliveryStoreError('INVALID_QUERY', `Expected \`limit\` to be an integer from 1 to ${LIST_MAX_LIMIT}, got \`${String(limit)}\``);
+    throw new DeliveryStoreError(
+      'INVALID_QUERY',
+      `Expected \`limit\` to be an integer from 1 to ${LIST_MAX_LIMIT}, got \`${String(limit)}\``,
+    );
   }
   let statuses: DeliveryStatus[] | null = null;
   if (query.status !== undefined) {
     const list = typeof query.status === 'string' ? [query.status] : [...query.status];
     for (const status of list) {
       if (!DeliveryStatus.safeParse(status).success) {
-        throw new DeliveryStoreError('INVALID_QUERY', `Expected \`status\` to be one of ${DeliveryStatus.options.join(', ')}, got \`${String(status)}\``);
+        throw new DeliveryStoreError(
+          'INVALID_QUERY',
+          `Expected \`status\` to be one of ${DeliveryStatus.options.join(', ')}, got \`${String(status)}\``,
+        );
       }
     }
     statuses = list;

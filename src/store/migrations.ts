@@ -49,7 +49,9 @@ export function migrate(db: Database.Database): void {
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > MIGRATIONS.length) {
-      throw new Error(`Delivery database schema version ${version} is newer than this convo-kit understands (${MIGRATIONS.length}); upgrade convo-kit`);
+      throw new Error(
+        `Delivery database schema version ${version} is newer than this convo-kit understands (${MIGRATIONS.length}); upgrade convo-kit`,
+      );
     }
     for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`user_version = ${MIGRATIONS.length}`);

@@ -16,5 +16,8 @@ export function listSql(q: CheckedListQuery): { sql: string; args: (string | num
   if (q.until !== null) add('received_at < ?', q.until);
   if (q.before !== null) add('seq < ?', q.before);
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  return { sql: `SELECT ${SUMMARY_COLUMNS} FROM deliveries ${filter} ORDER BY seq DESC LIMIT ?`, args: [...args, q.limit + 1] };
+  return {
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM deliveries ${filter} ORDER BY seq DESC LIMIT ?`,
+    args: [...args, q.limit + 1],
+  };
 }

@@ -1,7 +1,14 @@
-import type { AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, DeliverySummary } from './delivery-store.js';
+import type {
+  AttemptOutcome,
+  AttemptRecord,
+  DeliveryRecord,
+  DeliveryStatus,
+  DeliverySummary,
+} from './delivery-store.js';
 
 /** Column lists and row mappers of the SQLite schema (migrations.ts), kept beside each other. */
-export const SUMMARY_COLUMNS = 'seq, id, event, size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
+export const SUMMARY_COLUMNS =
+  'seq, id, event, size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
 export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, signature, timestamp`;
 
 export interface SummaryRow {

@@ -14,7 +14,15 @@ import { checkListQuery, encodeCursor } from './list-query.js';
 import { migrate } from './migrations.js';
 import { openDatabase, type Durability } from './open-database.js';
 import { listSql } from './sqlite-list.js';
-import { RECORD_COLUMNS, toAttempt, toRecord, toSummary, type AttemptRow, type RecordRow, type SummaryRow } from './sqlite-rows.js';
+import {
+  RECORD_COLUMNS,
+  toAttempt,
+  toRecord,
+  toSummary,
+  type AttemptRow,
+  type RecordRow,
+  type SummaryRow,
+} from './sqlite-rows.js';
 import { DeliveryStoreError } from './store-error.js';
 
 export interface SqliteStoreOptions {
@@ -63,7 +71,9 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   }
   const pruneAfter = options.pruneDoneAfterMs === undefined ? 7 * DAY_MS : options.pruneDoneAfterMs;
   if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= 0)) {
-    throw new TypeError(`Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``);
+    throw new TypeError(
+      `Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``,
+    );
   }
   const durability = options.durability ?? 'full';
   const db = openDatabase(options.path, { durability, busyTimeoutMs: options.busyTimeoutMs });
@@ -74,7 +84,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     throw error;
   }
   // `full` on a file: commit with NORMAL and fsync the WAL off the event loop before answering (WalSync).
-  const walSync = durability === 'full' && db.memory === false ? new WalSync(`${resolve(options.path)}-wal`) : undefined;
+  const walSync =
+    durability === 'full' && db.memory === false ? new WalSync(`${resolve(options.path)}-wal`) : undefined;
   if (walSync) db.pragma('synchronous = NORMAL');
   const checkpointer = db.memory ? undefined : new WalCheckpointer(resolve(options.path));
   if (checkpointer) db.pragma(`wal_autocheckpoint = ${SAFETY_NET_CHECKPOINT_PAGES}`);
@@ -108,8 +119,12 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
        WHERE id = ? AND NOT (status = 'processing' AND lease_until > ?)`,
     ),
     get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM deliveries WHERE id = ?`),
-    attempts: db.prepare('SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq'),
-    prune: db.prepare(`DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`),
+    attempts: db.prepare(
+      'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq',
+    ),
+    prune: db.prepare(
+      `DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`,
+    ),
   };
 
   function open(): void {
@@ -124,15 +139,24 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     return toRecord(row, sql.body.get(row.seq) as Buffer);
   }
 
-  function finish(id: string, owner: string, status: 'done' | 'failed' | 'dead', next: number | null, error: string | null, now: number): boolean {
+  function finish(
+    id: string,
+    owner: string,
+    status: 'done' | 'failed' | 'dead',
+    next: number | null,
+    error: string | null,
+    now: number,
+  ): boolean {
     if (sql.logAttempt.run(now, status, error, id, owner).changes === 0) return false;
     sql.finish.run(status, next, error, now, id, owner);
     return true;
   }
 
   function checkLease(options: Omit<ClaimOptions, 'limit'>): void {
-    if (!(Number.isFinite(options.leaseMs) && options.leaseMs > 0)) throw new TypeError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
-    if (typeof options.owner !== 'string' || options.owner === '') throw new TypeError('Expected `owner` to be a non-empty string');
+    if (!(Number.isFinite(options.leaseMs) && options.leaseMs > 0))
+      throw new TypeError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
+    if (typeof options.owner !== 'string' || options.owner === '')
+      throw new TypeError('Expected `owner` to be a non-empty string');
   }
 
   const prune = (olderThan: number): number => {
@@ -151,7 +175,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       // Busy (another process is writing) or closing: pruning is housekeeping, the next round catches up.
     }
   };
-  const pruneTimer = pruneAfter === null ? undefined : setInterval(pruneNow, Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
+  const pruneTimer =
+    pruneAfter === null ? undefined : setInterval(pruneNow, Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
   pruneTimer?.unref();
   pruneNow();
 
@@ -160,7 +185,16 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       open();
       return writes.run(() => {
         const { id, event, body, signature, timestamp, receivedAt } = delivery;
-        const result = sql.insert.run(id, event, body.byteLength, signature, timestamp, receivedAt, receivedAt, receivedAt);
+        const result = sql.insert.run(
+          id,
+          event,
+          body.byteLength,
+          signature,
+          timestamp,
+          receivedAt,
+          receivedAt,
+          receivedAt,
+        );
         if (result.changes === 0) return { inserted: false };
         sql.insertBody.run(result.lastInsertRowid, body);
         return { inserted: true };
@@ -169,7 +203,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async claim(options: ClaimOptions) {
       open();
       checkLease(options);
-      if (!Number.isInteger(options.limit) || options.limit < 0) throw new TypeError(`Expected \`limit\` to be a whole number, got \`${String(options.limit)}\``);
+      if (!Number.isInteger(options.limit) || options.limit < 0)
+        throw new TypeError(`Expected \`limit\` to be a whole number, got \`${String(options.limit)}\``);
       if (options.limit === 0) return [];
       return writes.run(() => {
         const now = options.now ?? Date.now();
@@ -184,7 +219,10 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
         const now = options.now ?? Date.now();
         const state = sql.state.get(id) as RowState | undefined;
         if (!state) return undefined;
-        const free = state.status === 'pending' || state.status === 'failed' || (state.status === 'processing' && !leasedAt(state, now));
+        const free =
+          state.status === 'pending' ||
+          state.status === 'failed' ||
+          (state.status === 'processing' && !leasedAt(state, now));
         return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
       }, BOOKKEEPING);
     },
@@ -195,7 +233,18 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async fail(id: string, owner: string, failure: FailOptions) {
       open();
       const error = String(failure.error).slice(0, MAX_ERROR_CHARS);
-      return writes.run(() => finish(id, owner, failure.dead ? 'dead' : 'failed', failure.dead ? null : failure.retryAt, error, failure.now ?? Date.now()), BOOKKEEPING);
+      return writes.run(
+        () =>
+          finish(
+            id,
+            owner,
+            failure.dead ? 'dead' : 'failed',
+            failure.dead ? null : failure.retryAt,
+            error,
+            failure.now ?? Date.now(),
+          ),
+        BOOKKEEPING,
+      );
     },
     async get(id: string) {
       open();
@@ -212,11 +261,18 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       const { sql: select, args } = listSql(q);
       const rows = db.prepare(select).all(...args) as SummaryRow[];
       const page = rows.slice(0, q.limit);
-      return { data: page.map(toSummary), nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.seq) : null };
+      return {
+        data: page.map(toSummary),
+        nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.seq) : null,
+      };
     },
     async requeue(ids: readonly string[], now = Date.now()) {
       open();
-      if (ids.length > REQUEUE_MAX_IDS) throw new DeliveryStoreError('INVALID_QUERY', `requeue takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`);
+      if (ids.length > REQUEUE_MAX_IDS)
+        throw new DeliveryStoreError(
+          'INVALID_QUERY',
+          `requeue takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`,
+        );
       return writes.run(() => {
         let moved = 0;
         for (const id of new Set(ids)) {

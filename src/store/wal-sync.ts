@@ -36,12 +36,14 @@ export class WalSync {
     const fd = this.fd;
     const done = new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
     // Only for sequencing: never rejects (the caller of `done` hears the error).
-    const running: Promise<void> = done.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      if (this.running === running) this.running = undefined;
-    });
+    const running: Promise<void> = done
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        if (this.running === running) this.running = undefined;
+      });
     this.running = running;
     return done;
   }

@@ -12,7 +12,14 @@ describe('signedDelivery', () => {
     expect(d.headers['x-service-event']).toBe('contact.opted_out');
     const envelope = JSON.parse(d.body) as { data: unknown };
     expect(eventSchemas['contact.opted_out'].safeParse(envelope.data).success).toBe(true);
-    await expect(verify({ body: d.body, signature: d.headers['x-service-signature'], timestamp: d.headers['x-service-timestamp'], secrets: secret })).resolves.toBeDefined();
+    await expect(
+      verify({
+        body: d.body,
+        signature: d.headers['x-service-signature'],
+        timestamp: d.headers['x-service-timestamp'],
+        secrets: secret,
+      }),
+    ).resolves.toBeDefined();
   });
 
   it('signs an envelope or raw string given as is, with the given timestamp', async () => {
@@ -20,7 +27,13 @@ describe('signedDelivery', () => {
     expect(d.body).toBe('{"event":"x.y","data":{}}');
     expect(d.headers['x-service-timestamp']).toBe('1763683200');
     expect(d.envelope).toBeUndefined();
-    const wrong = verify({ body: d.body, signature: d.headers['x-service-signature'], timestamp: d.headers['x-service-timestamp'], secrets: 'whsec_other', now: () => 1763683200_000 });
+    const wrong = verify({
+      body: d.body,
+      signature: d.headers['x-service-signature'],
+      timestamp: d.headers['x-service-timestamp'],
+      secrets: 'whsec_other',
+      now: () => 1763683200_000,
+    });
     await expect(wrong).rejects.toMatchObject({ code: 'SIGNATURE_MISMATCH' });
   });
 });

@@ -8,8 +8,16 @@ export type SignedDeliveryInput<N extends EventName = EventName> = {
   /** @default a fresh `dlv_…` id */
   deliveryId?: string;
 } & (
-  | { /** A sample of this event (sampleEvent), with `overrides` deep-merged. */ event: N; overrides?: DeepPartial<SampleEnvelope<N>>; envelope?: undefined }
-  | { /** Any envelope (or raw string body) you built yourself, e.g. an unknown event. */ envelope: object | string; event?: undefined; overrides?: undefined }
+  | {
+      /** A sample of this event (sampleEvent), with `overrides` deep-merged. */ event: N;
+      overrides?: DeepPartial<SampleEnvelope<N>>;
+      envelope?: undefined;
+    }
+  | {
+      /** Any envelope (or raw string body) you built yourself, e.g. an unknown event. */ envelope: object | string;
+      event?: undefined;
+      overrides?: undefined;
+    }
 );
 
 export interface SignedDelivery {

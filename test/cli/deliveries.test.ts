@@ -15,7 +15,8 @@ const now = Date.now();
 /** Three deliveries in three states, stored the way the receiver stores them. */
 beforeAll(async () => {
   const store = createSqliteStore({ path: db });
-  const add = (id: string, event: string, receivedAt: number) => recordSigned(store, { id, event, secret: SECRET, receivedAt });
+  const add = (id: string, event: string, receivedAt: number) =>
+    recordSigned(store, { id, event, secret: SECRET, receivedAt });
   await add('dlv_old_done', 'ticket.created', now - 3 * HOUR_MS);
   await add('dlv_dead_one', 'message.received', now - 2 * HOUR_MS);
   await add('dlv_new_pending', 'ticket.closed', now - 60_000);
@@ -49,13 +50,28 @@ describe('convo-kit deliveries list', () => {
 
   it.each([
     [['--status', 'dead'], ['dlv_dead_one']],
-    [['--status', 'done,pending'], ['dlv_new_pending', 'dlv_old_done']],
-    [['--status', 'all'], ['dlv_new_pending', 'dlv_dead_one', 'dlv_old_done']],
-    [['--event', 'ticket.*'], ['dlv_new_pending', 'dlv_old_done']],
+    [
+      ['--status', 'done,pending'],
+      ['dlv_new_pending', 'dlv_old_done'],
+    ],
+    [
+      ['--status', 'all'],
+      ['dlv_new_pending', 'dlv_dead_one', 'dlv_old_done'],
+    ],
+    [
+      ['--event', 'ticket.*'],
+      ['dlv_new_pending', 'dlv_old_done'],
+    ],
     [['--event', 'message.received'], ['dlv_dead_one']],
     [['--event', 'contact.*'], []],
-    [['--since', '150m'], ['dlv_new_pending', 'dlv_dead_one']],
-    [['--until', '1h'], ['dlv_dead_one', 'dlv_old_done']],
+    [
+      ['--since', '150m'],
+      ['dlv_new_pending', 'dlv_dead_one'],
+    ],
+    [
+      ['--until', '1h'],
+      ['dlv_dead_one', 'dlv_old_done'],
+    ],
     [['--since', new Date(now - 150 * 60_000).toISOString(), '--until', '1h'], ['dlv_dead_one']],
   ])('filters with %j', async (args, expected) => {
     expect(await listIds(...args)).toEqual(expected);

@@ -11,31 +11,47 @@ afterAll(() => dir.remove());
 
 describe('convo-kit emulator', () => {
   it('serves the API with the keys it prints, and its signed webhooks reach convo-kit listen', async () => {
-    const emulator = new CliProcess(['emulator', '--port', '0', '--json', '--retry-delays', '1,2'], { timeoutMs: 120_000 });
+    const emulator = new CliProcess(['emulator', '--port', '0', '--json', '--retry-delays', '1,2'], {
+      timeoutMs: 120_000,
+    });
     const [line] = await emulator.waitFor(/^\{.*"admin_key".*\}$/m, 30_000);
     const started = JSON.parse(line) as { base_url: string; admin_key: string; test_key: string };
     expect(started.admin_key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
     expect(started.test_key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     const admin = { authorization: `Bearer ${started.admin_key}`, 'content-type': 'application/json' };
     expect((await fetch(`${started.base_url}/channels`, { headers: admin })).status).toBe(200);
-    expect((await fetch(`${started.base_url}/channels`, { headers: { authorization: `Bearer ${started.test_key}` } })).status).toBe(403);
+    expect(
+      (await fetch(`${started.base_url}/channels`, { headers: { authorization: `Bearer ${started.test_key}` } }))
+        .status,
+    ).toBe(403);
 
     // A webhook endpoint at a listen process: the secret is shown once, and listen verifies with it.
     const port = await freePort();
     const created = await fetch(`${started.base_url}/webhooks`, {
       method: 'POST',
       headers: admin,
-      body: JSON.stringify({ url: `http://127.0.0.1:${port}/webhooks`, events: ['conversation.*', 'message.received'], description: 'cli test' }),
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${port}/webhooks`,
+        events: ['conversation.*', 'message.received'],
+        description: 'cli test',
+      }),
     });
     expect(created.status).toBe(201);
     const { secret } = (await created.json()) as { secret: string };
-    const listen = new CliProcess(['listen', '--port', String(port), '--secret', secret, '--db', dir.file('listen.db')], { timeoutMs: 120_000 });
+    const listen = new CliProcess(
+      ['listen', '--port', String(port), '--secret', secret, '--db', dir.file('listen.db')],
+      { timeoutMs: 120_000 },
+    );
     await listen.waitFor(/receiving at/, 30_000);
 
     const inbound = await fetch(started.base_url.replace(/\/v1$/, '/_emulator/inbound'), {
       method: 'POST',
       headers: admin,
-      body: JSON.stringify({ channel: 'phone', from: { handle: '+14155550177', name: 'Ana' }, content: 'Is my order on its way?' }),
+      body: JSON.stringify({
+        channel: 'phone',
+        from: { handle: '+14155550177', name: 'Ana' },
+        content: 'Is my order on its way?',
+      }),
     });
     expect(inbound.status).toBe(201);
     await listen.waitFor(/conversation\.created {2}dlv_\S+ {2}stored 200/, 30_000);

@@ -49,8 +49,16 @@ export interface TargetReceiver {
 }
 
 /** A second, independent receiver (the library's own) on a real port: what a user's app would run. */
-export async function startTargetReceiver(options: { secret: string; dbPath: string; port?: number }): Promise<TargetReceiver> {
-  const receiver = createReceiver({ secret: options.secret, dbPath: options.dbPath, logger: pino({ level: 'silent' }) });
+export async function startTargetReceiver(options: {
+  secret: string;
+  dbPath: string;
+  port?: number;
+}): Promise<TargetReceiver> {
+  const receiver = createReceiver({
+    secret: options.secret,
+    dbPath: options.dbPath,
+    logger: pino({ level: 'silent' }),
+  });
   const handled: string[] = [];
   receiver.on('*', ({ deliveryId }) => {
     handled.push(deliveryId);
@@ -81,9 +89,26 @@ export async function freePort(): Promise<number> {
 }
 
 /** Stores a delivery the way the receiver does (signed bytes, received at `receivedAt`), for tests that need history. */
-export async function recordSigned(store: DeliveryStore, delivery: { id: string; event: string; secret: string; receivedAt: number }): Promise<void> {
+export async function recordSigned(
+  store: DeliveryStore,
+  delivery: { id: string; event: string; secret: string; receivedAt: number },
+): Promise<void> {
   const { id, event, receivedAt } = delivery;
-  const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event, created_at: new Date(receivedAt).toISOString(), data: { id: `obj_${id}` } }));
+  const body = Buffer.from(
+    JSON.stringify({
+      id: `evt_${id}`,
+      event,
+      created_at: new Date(receivedAt).toISOString(),
+      data: { id: `obj_${id}` },
+    }),
+  );
   const timestamp = String(Math.floor(receivedAt / 1000));
-  await store.record({ id, event, body, signature: sign({ secret: delivery.secret, timestamp, body }), timestamp, receivedAt });
+  await store.record({
+    id,
+    event,
+    body,
+    signature: sign({ secret: delivery.secret, timestamp, body }),
+    timestamp,
+    receivedAt,
+  });
 }

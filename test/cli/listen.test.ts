@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { createSqliteStore } from '../../src/store/index.js';
-import { escapeRegExp, freePort, mapLimit, startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
+import {
+  escapeRegExp,
+  freePort,
+  mapLimit,
+  startTargetReceiver,
+  tempDir,
+  waitUntil,
+  type TargetReceiver,
+} from './helpers.js';
 import { CliProcess, killAllCli, runCli } from './run-cli.js';
 
 const SECRET = 'whsec_listen_test_secret_0123456789';
@@ -18,7 +26,9 @@ async function startListen(...extra: string[]): Promise<{ listen: CliProcess; ur
   const dir = tempDir('listen');
   dirs.push(dir);
   const db = dir.file('deliveries.db');
-  const listen = new CliProcess(['listen', '--port', '0', '--secret', SECRET, '--db', db, ...extra], { timeoutMs: 170_000 });
+  const listen = new CliProcess(['listen', '--port', '0', '--secret', SECRET, '--db', db, ...extra], {
+    timeoutMs: 170_000,
+  });
   const [, url] = await listen.waitFor(/receiving at (http:\/\/\S+)/, 30_000);
   return { listen, url: url!, db };
 }
@@ -27,7 +37,12 @@ async function trigger(event: string, url: string): Promise<string> {
   const result = await runCli(['trigger', event, '--to', url, '--secret', SECRET, '--json'], { timeoutMs: 60_000 });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  const sent = JSON.parse(result.stdout) as { status: number; event: string; delivery_id: string; payload: { event: string } };
+  const sent = JSON.parse(result.stdout) as {
+    status: number;
+    event: string;
+    delivery_id: string;
+    payload: { event: string };
+  };
   expect(sent).toMatchObject({ status: 200, event, payload: { event } });
   return sent.delivery_id;
 }
@@ -51,11 +66,25 @@ describe('convo-kit listen', () => {
 
   it('prints a rejected delivery with its reason and stores nothing for it', async () => {
     const { listen, url, db } = await startListen('--json');
-    const bad = await runCli(['trigger', 'ticket.created', '--to', url, '--secret', 'whsec_not_the_secret', '--delivery-id', 'dlv_forged']);
+    const bad = await runCli([
+      'trigger',
+      'ticket.created',
+      '--to',
+      url,
+      '--secret',
+      'whsec_not_the_secret',
+      '--delivery-id',
+      'dlv_forged',
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^401 ticket\.created dlv_forged/);
     const [line] = await listen.waitFor(/\{.*"outcome":"rejected".*\}/);
-    expect(JSON.parse(line)).toMatchObject({ event: 'ticket.created', delivery_id: 'dlv_forged', outcome: 'rejected', status: 401 });
+    expect(JSON.parse(line)).toMatchObject({
+      event: 'ticket.created',
+      delivery_id: 'dlv_forged',
+      outcome: 'rejected',
+      status: 401,
+    });
     expect(JSON.parse(line).detail).toMatch(/^SIGNATURE_MISMATCH/);
     await listen.stop();
     const shown = await runCli(['deliveries', 'show', 'dlv_forged', '--db', db]);
@@ -64,17 +93,28 @@ describe('convo-kit listen', () => {
 
   it('forwards to an app that is down, retries, and delivers everything once it is up', async () => {
     const port = await freePort();
-    const { listen, url, db } = await startListen('--forward-to', `http://127.0.0.1:${port}/hook`, '--retry-delay', '200');
+    const { listen, url, db } = await startListen(
+      '--forward-to',
+      `http://127.0.0.1:${port}/hook`,
+      '--retry-delay',
+      '200',
+    );
     const events = ['ticket.created', 'message.received', 'contact.opted_out'];
     const ids = await mapLimit(events, 2, (event) => trigger(event, url));
-    for (const id of ids) await listen.waitFor(new RegExp(`${escapeRegExp(id)}  forward failed  attempt \\d+/20: POST \\S+ got no answer: ECONNREFUSED`));
+    for (const id of ids)
+      await listen.waitFor(
+        new RegExp(`${escapeRegExp(id)}  forward failed  attempt \\d+/20: POST \\S+ got no answer: ECONNREFUSED`),
+      );
 
     const dir = tempDir('app');
     dirs.push(dir);
     const app = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('app.db'), port });
     targets.push(app);
     for (const id of ids) await listen.waitFor(new RegExp(`${escapeRegExp(id)}  forwarded 200`), 30_000);
-    await waitUntil(async () => (app.handled.length >= ids.length ? true : undefined), 'the app handled every delivery');
+    await waitUntil(
+      async () => (app.handled.length >= ids.length ? true : undefined),
+      'the app handled every delivery',
+    );
     expect(new Set(app.handled)).toEqual(new Set(ids));
     await listen.stop();
 

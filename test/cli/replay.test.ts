@@ -19,7 +19,9 @@ afterAll(() => dir.remove());
 async function statuses(db: string): Promise<Record<string, DeliveryStatus>> {
   const result = await runCli(['deliveries', 'list', '--db', db, '--json']);
   expect(result.code).toBe(0);
-  return Object.fromEntries((JSON.parse(result.stdout) as { id: string; status: DeliveryStatus }[]).map((r) => [r.id, r.status]));
+  return Object.fromEntries(
+    (JSON.parse(result.stdout) as { id: string; status: DeliveryStatus }[]).map((r) => [r.id, r.status]),
+  );
 }
 
 describe('convo-kit replay --handlers', () => {
@@ -32,7 +34,13 @@ describe('convo-kit replay --handlers', () => {
     fixed: dir.file('fixed.flag'),
     handled: dir.file('handled.log'),
   };
-  const env = { APP_DB: files.db, APP_SECRET: SECRET, FIXED_FLAG: files.fixed, HANDLED_LOG: files.handled, LOG_LEVEL: 'silent' };
+  const env = {
+    APP_DB: files.db,
+    APP_SECRET: SECRET,
+    FIXED_FLAG: files.fixed,
+    HANDLED_LOG: files.handled,
+    LOG_LEVEL: 'silent',
+  };
 
   beforeAll(() => {
     // Like the user's own ESM project.
@@ -77,35 +85,56 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
       expect(sent.code).toBe(0);
       ids.push((JSON.parse(sent.stdout) as { delivery_id: string }).delivery_id);
     }
-    await waitUntil(async () => {
-      const now = await statuses(files.db);
-      return ids.every((id) => now[id] === 'dead') ? true : undefined;
-    }, 'both deliveries are dead', 60_000);
+    await waitUntil(
+      async () => {
+        const now = await statuses(files.db);
+        return ids.every((id) => now[id] === 'dead') ? true : undefined;
+      },
+      'both deliveries are dead',
+      60_000,
+    );
     expect((await app.stop()).code).toBe(0);
 
     const dead = await runCli(['deliveries', 'list', '--db', files.db, '--status', 'dead']);
     expect(dead.stdout).toMatch(/A handler for ticket\.created threw: CRM is down/);
 
     // Still broken: the replay fails, says why, and leaves them dead.
-    const broken = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers], { env, timeoutMs: 60_000 });
+    const broken = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(/replayed 2 to the handlers in .*handlers\.ts: 0 succeeded, 2 failed/);
-    expect(broken.stdout).toMatch(/failed {2}ticket\.created {2}\S+ {2}A handler for ticket\.created threw: CRM is down/);
+    expect(broken.stdout).toMatch(
+      /failed {2}ticket\.created {2}\S+ {2}A handler for ticket\.created threw: CRM is down/,
+    );
     expect(Object.values(await statuses(files.db))).toEqual(['dead', 'dead']);
 
     writeFileSync(files.fixed, 'fixed');
-    const dry = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--dry-run'], { env, timeoutMs: 60_000 });
+    const dry = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--dry-run'], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(dry.stdout).toMatch(/dry run: 2 deliveries would be replayed/);
     expect(existsSync(files.handled)).toBe(false);
 
-    const fixed = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--json'], { env, timeoutMs: 60_000 });
+    const fixed = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--json'], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(fixed.code).toBe(0);
     expect(JSON.parse(fixed.stdout)).toMatchObject({ ran: 2, succeeded: 2, failed: 0 });
-    expect(readFileSync(files.handled, 'utf8').trim().split('\n')).toEqual([`ticket.created ${ids[0]}`, `message.received ${ids[1]}`]);
+    expect(readFileSync(files.handled, 'utf8').trim().split('\n')).toEqual([
+      `ticket.created ${ids[0]}`,
+      `message.received ${ids[1]}`,
+    ]);
     expect(await statuses(files.db)).toEqual({ [ids[0]!]: 'done', [ids[1]!]: 'done' });
 
     // A handlers object runs over --db; --id picks a delivery whatever its status.
-    const byMap = await runCli(['replay', '--id', ids[0]!, '--handlers', files.map, '--db', files.db], { env, timeoutMs: 60_000 });
+    const byMap = await runCli(['replay', '--id', ids[0]!, '--handlers', files.map, '--db', files.db], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(byMap.code).toBe(0);
     expect(byMap.stdout).toMatch(/replayed 1 to .*: 1 succeeded, 0 failed/);
     expect(readFileSync(files.handled, 'utf8')).toContain(`map ${ids[0]}`);
@@ -129,7 +158,21 @@ describe('convo-kit replay --to', () => {
   it('re-signs each delivery with a fresh timestamp and the same id, accepted by a second receiver', async () => {
     const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('second.db') });
     targets.push(second);
-    const result = await runCli(['replay', '--db', db, '--status', 'all', '--to', second.url, '--secret', SECRET, '--concurrency', '2', '--rate', '50']);
+    const result = await runCli([
+      'replay',
+      '--db',
+      db,
+      '--status',
+      'all',
+      '--to',
+      second.url,
+      '--secret',
+      SECRET,
+      '--concurrency',
+      '2',
+      '--rate',
+      '50',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`replayed 2 to ${second.url}: 2 succeeded, 0 failed`);
     for (const id of ids) expect((await second.receiver.store.get(id))?.id).toBe(id);
@@ -144,7 +187,19 @@ describe('convo-kit replay --to', () => {
       }
     };
     const before = await untouched();
-    const renamed = await runCli(['replay', '--db', db, '--id', ids[0]!, '--to', second.url, '--secret', SECRET, '--new-ids', '--json']);
+    const renamed = await runCli([
+      'replay',
+      '--db',
+      db,
+      '--id',
+      ids[0]!,
+      '--to',
+      second.url,
+      '--secret',
+      SECRET,
+      '--new-ids',
+      '--json',
+    ]);
     // What it did not re-run is exactly as it was.
     expect(await untouched()).toEqual(before);
     expect(renamed.code).toBe(0);
@@ -160,10 +215,15 @@ describe('convo-kit replay --to', () => {
     targets.push(second);
     const result = await runCli(['replay', '--db', db, '--id', ids[1]!, '--to', second.url, '--secret', SECRET]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/failed {2}message\.received {2}dlv_replay_message {2}.* answered 401: .*SIGNATURE_MISMATCH/);
+    expect(result.stdout).toMatch(
+      /failed {2}message\.received {2}dlv_replay_message {2}.* answered 401: .*SIGNATURE_MISMATCH/,
+    );
     expect(result.stdout).toMatch(/0 succeeded, 1 failed/);
     const shown = await runCli(['deliveries', 'show', ids[1]!, '--db', db, '--json']);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'dead', last_error: expect.stringMatching(/^replay: .* answered 401/) });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      status: 'dead',
+      last_error: expect.stringMatching(/^replay: .* answered 401/),
+    });
     expect((await statuses(db))[ids[0]!]).toBe('done');
   }, 60_000);
 });

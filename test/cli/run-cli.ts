@@ -33,8 +33,18 @@ export class CliProcess {
   /** `args` follow the CLI entry, or run `options.script` instead (an app a test needs beside the CLI). */
   constructor(args: readonly string[], options: CliOptions & { script?: string } = {}) {
     // Strip the developer's own settings so that each test states what it passes.
-    const env: Record<string, string | undefined> = { ...process.env, CONVO_KIT_WEBHOOK_SECRET: undefined, CONVO_KIT_DB: undefined, FORCE_COLOR: undefined, ...options.env };
-    this.child = spawn(process.execPath, ['--import', 'tsx', options.script ?? ENTRY, ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      CONVO_KIT_WEBHOOK_SECRET: undefined,
+      CONVO_KIT_DB: undefined,
+      FORCE_COLOR: undefined,
+      ...options.env,
+    };
+    this.child = spawn(process.execPath, ['--import', 'tsx', options.script ?? ENTRY, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: 'pipe',
+    });
     const timer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     this.child.stdout!.setEncoding('utf8').on('data', (text: string) => this.append('stdout', text));
     this.child.stderr!.setEncoding('utf8').on('data', (text: string) => this.append('stderr', text));
@@ -66,7 +76,8 @@ export class CliProcess {
       const check = () => {
         const match = (this.stdout + '\n' + this.stderr).match(pattern);
         if (match) finish(null, match);
-        else if (this.child.exitCode !== null || this.child.signalCode !== null) finish(new Error(`CLI exited before ${pattern}`));
+        else if (this.child.exitCode !== null || this.child.signalCode !== null)
+          finish(new Error(`CLI exited before ${pattern}`));
       };
       const finish = (error: Error | null, match?: RegExpMatchArray) => {
         clearTimeout(timer);

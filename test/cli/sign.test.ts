@@ -8,7 +8,8 @@ import { killAllCli, runCli } from './run-cli.js';
 // The test vector of decisions §1.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TIMESTAMP = 1763683200;
-const BODY = '{"id":"evt_1","event":"message.received","created_at":"2025-11-21T00:00:00Z","data":{"id":"msg_1","content":"hi"}}';
+const BODY =
+  '{"id":"evt_1","event":"message.received","created_at":"2025-11-21T00:00:00Z","data":{"id":"msg_1","content":"hi"}}';
 const SIGNATURE = 'sha256=0789d92d9e958646a38b477aab73b28e454d9766c56d7379ebd60063581f0d5e';
 
 const dir = mkdtempSync(join(tmpdir(), 'convo-kit-sign-'));
@@ -17,10 +18,13 @@ writeFileSync(bodyFile, BODY);
 
 function parseHeaderLines(stdout: string): Record<string, string> {
   return Object.fromEntries(
-    stdout.trim().split('\n').map((line) => {
-      const at = line.indexOf(': ');
-      return [line.slice(0, at), line.slice(at + 2)];
-    }),
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const at = line.indexOf(': ');
+        return [line.slice(0, at), line.slice(at + 2)];
+      }),
   );
 }
 
@@ -29,7 +33,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('convo-kit sign', () => {
   it('prints the decisions test-vector signature for a file', async () => {
-    const result = await runCli(['sign', '--secret', SECRET, '--timestamp', String(TIMESTAMP), '--delivery-id', 'dlv_fixed', bodyFile]);
+    const result = await runCli([
+      'sign',
+      '--secret',
+      SECRET,
+      '--timestamp',
+      String(TIMESTAMP),
+      '--delivery-id',
+      'dlv_fixed',
+      bodyFile,
+    ]);
     expect(result.code).toBe(0);
     expect(parseHeaderLines(result.stdout)).toEqual({
       'Content-Type': 'application/json',
@@ -46,10 +59,20 @@ describe('convo-kit sign', () => {
     const headers = JSON.parse(result.stdout) as Record<string, string>;
     expect(headers['x-service-delivery']).toMatch(/^dlv_[A-Za-z0-9_-]{24}$/);
     await expect(
-      verify({ body: BODY, signature: headers['x-service-signature'], timestamp: headers['x-service-timestamp'], secrets: SECRET }),
+      verify({
+        body: BODY,
+        signature: headers['x-service-signature'],
+        timestamp: headers['x-service-timestamp'],
+        secrets: SECRET,
+      }),
     ).resolves.toMatchObject({ secretIndex: 0 });
     await expect(
-      verify({ body: BODY + ' ', signature: headers['x-service-signature'], timestamp: headers['x-service-timestamp'], secrets: SECRET }),
+      verify({
+        body: BODY + ' ',
+        signature: headers['x-service-signature'],
+        timestamp: headers['x-service-timestamp'],
+        secrets: SECRET,
+      }),
     ).rejects.toMatchObject({ code: 'SIGNATURE_MISMATCH' });
   });
 

@@ -26,7 +26,11 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 /** Runs the CLI on a pseudo-terminal; stdout and stderr arrive together, as on a screen. */
 function onTerminal(args: string[]): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, '--import', 'tsx', ENTRY, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, NO_COLOR: undefined, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: undefined, TERM: 'xterm' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   let screen = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (screen += text));
@@ -41,7 +45,12 @@ function onTerminal(args: string[]): Promise<{ code: number | null; screen: stri
 beforeAll(async () => {
   const store = createSqliteStore({ path: db });
   for (let i = 0; i < 3; i++) {
-    await recordSigned(store, { id: `dlv_terminal_${i}`, event: 'ticket.closed', secret: SECRET, receivedAt: Date.now() + i });
+    await recordSigned(store, {
+      id: `dlv_terminal_${i}`,
+      event: 'ticket.closed',
+      secret: SECRET,
+      receivedAt: Date.now() + i,
+    });
   }
   await store.close();
 });
@@ -61,7 +70,17 @@ describe.runIf(hasScript)('on a terminal', () => {
   it('shows a progress bar while replaying, then the summary', async () => {
     const target = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('target.db') });
     targets.push(target);
-    const { code, screen } = await onTerminal(['replay', '--db', db, '--status', 'pending', '--to', target.url, '--secret', SECRET]);
+    const { code, screen } = await onTerminal([
+      'replay',
+      '--db',
+      db,
+      '--status',
+      'pending',
+      '--to',
+      target.url,
+      '--secret',
+      SECRET,
+    ]);
     expect(code).toBe(0);
     expect(screen).toMatch(/replaying \[[^\]]*\] \d\/3/);
     expect(screen).toMatch(/replayed 3 to \S+: 3 succeeded, 0 failed/);

@@ -31,7 +31,9 @@ describe('convo-kit --help', () => {
   it('lists every command', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
-    expect(commandNames).toEqual(expect.arrayContaining(['listen', 'deliveries', 'replay', 'trigger', 'sign', 'emulator', 'openapi']));
+    expect(commandNames).toEqual(
+      expect.arrayContaining(['listen', 'deliveries', 'replay', 'trigger', 'sign', 'emulator', 'openapi']),
+    );
     for (const name of commandNames) expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
   });
 
@@ -57,7 +59,11 @@ describe('what each command loads', () => {
 
   it('sign, trigger and --help load neither express, better-sqlite3 nor pino', async () => {
     const runs = await mapLimit(
-      [['--help'], ['sign', '--secret', SECRET, '-'], ['trigger', 'ticket.created', '--to', 'http://127.0.0.1:9/x', '--secret', SECRET]],
+      [
+        ['--help'],
+        ['sign', '--secret', SECRET, '-'],
+        ['trigger', 'ticket.created', '--to', 'http://127.0.0.1:9/x', '--secret', SECRET],
+      ],
       2,
       (args) => runCli(args, { env: probe, input: '{"event":"ticket.created","data":{}}' }),
     );
@@ -84,26 +90,116 @@ describe('bad arguments: each names the problem, with its exit code', () => {
 
   it.each<[string, string[], number, RegExp]>([
     ['listen without a secret', ['listen', '--port', '0', '--db', dir.file('l.db')], 2, /No webhook secret given/],
-    ['listen on an impossible port', ['listen', '--port', '70000', '--secret', SECRET], 2, /--port.*Expected a whole number from 0 to 65535, got `70000`/],
-    ['listen forwarding to a non-HTTP URL', ['listen', '--secret', SECRET, '--forward-to', 'ftp://x/'], 2, /--forward-to.*Expected an http:\/\/ or https:\/\/ URL, got the scheme `ftp:`/],
-    ['listen on a path without a slash', ['listen', '--secret', SECRET, '--path', 'webhooks'], 2, /--path.*starting with `\/`/],
-    ['listen with a database it cannot create', ['listen', '--port', '0', '--secret', SECRET, '--db', dir.file('no/such/dir/x.db')], 1, /Cannot open the delivery database .*x\.db: /],
+    [
+      'listen on an impossible port',
+      ['listen', '--port', '70000', '--secret', SECRET],
+      2,
+      /--port.*Expected a whole number from 0 to 65535, got `70000`/,
+    ],
+    [
+      'listen forwarding to a non-HTTP URL',
+      ['listen', '--secret', SECRET, '--forward-to', 'ftp://x/'],
+      2,
+      /--forward-to.*Expected an http:\/\/ or https:\/\/ URL, got the scheme `ftp:`/,
+    ],
+    [
+      'listen on a path without a slash',
+      ['listen', '--secret', SECRET, '--path', 'webhooks'],
+      2,
+      /--path.*starting with `\/`/,
+    ],
+    [
+      'listen with a database it cannot create',
+      ['listen', '--port', '0', '--secret', SECRET, '--db', dir.file('no/such/dir/x.db')],
+      1,
+      /Cannot open the delivery database .*x\.db: /,
+    ],
     ['sign of a directory', ['sign', '--secret', SECRET, dir.path], 2, /body `.*` is not a file/],
     ['replay with nowhere to go', ['replay', '--db', missingDb], 2, /Nowhere to replay to/],
-    ['replay to both handlers and a URL', ['replay', '--handlers', notAModule, '--to', 'http://localhost/'], 2, /either --handlers or --to, not both/],
-    ['replay to a URL without a secret', ['replay', '--to', 'http://localhost/', '--db', missingDb], 2, /pass --secret/],
-    ['replay --new-ids without --to', ['replay', '--new-ids', '--dry-run', '--db', missingDb], 2, /--new-ids only applies with --to/],
-    ['replay from a missing database', ['replay', '--dry-run', '--db', missingDb], 3, /No delivery database at .*missing\.db/],
-    ['replay a missing handlers module', ['replay', '--handlers', dir.file('nope.ts')], 3, /No handlers module at .*nope\.ts/],
-    ['replay a module without handlers', ['replay', '--handlers', notAModule], 2, /exports neither a receiver nor a handlers object/],
-    ['replay at zero concurrency', ['replay', '--dry-run', '--concurrency', '0'], 2, /--concurrency.*from 1 to 100, got `0`/],
-    ['trigger of an unknown event', ['trigger', 'ticket.opened', '--to', 'http://localhost/', '--secret', SECRET], 2, /Unknown event `ticket\.opened`/],
-    ['trigger without --to', ['trigger', 'ticket.created', '--secret', SECRET], 2, /required option '--to <url>' not specified/],
-    ['trigger with a --set that breaks the schema', ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', 'priority=asap'], 2, /data\.priority: Invalid option/],
-    ['trigger with a malformed --set', ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', 'priority'], 2, /--set expects path=value/],
-    ['trigger with a --set into the prototype', ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', '__proto__.x=1'], 2, /is not a dotted path of field names/],
-    ['trigger with --data that is not an object', ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--data', notAnObject], 2, /--data must hold a JSON object/],
-    ['trigger to a receiver that is not running', ['trigger', 'ticket.created', '--to', 'http://127.0.0.1:9/webhooks', '--secret', SECRET], 1, /got no answer/],
+    [
+      'replay to both handlers and a URL',
+      ['replay', '--handlers', notAModule, '--to', 'http://localhost/'],
+      2,
+      /either --handlers or --to, not both/,
+    ],
+    [
+      'replay to a URL without a secret',
+      ['replay', '--to', 'http://localhost/', '--db', missingDb],
+      2,
+      /pass --secret/,
+    ],
+    [
+      'replay --new-ids without --to',
+      ['replay', '--new-ids', '--dry-run', '--db', missingDb],
+      2,
+      /--new-ids only applies with --to/,
+    ],
+    [
+      'replay from a missing database',
+      ['replay', '--dry-run', '--db', missingDb],
+      3,
+      /No delivery database at .*missing\.db/,
+    ],
+    [
+      'replay a missing handlers module',
+      ['replay', '--handlers', dir.file('nope.ts')],
+      3,
+      /No handlers module at .*nope\.ts/,
+    ],
+    [
+      'replay a module without handlers',
+      ['replay', '--handlers', notAModule],
+      2,
+      /exports neither a receiver nor a handlers object/,
+    ],
+    [
+      'replay at zero concurrency',
+      ['replay', '--dry-run', '--concurrency', '0'],
+      2,
+      /--concurrency.*from 1 to 100, got `0`/,
+    ],
+    [
+      'trigger of an unknown event',
+      ['trigger', 'ticket.opened', '--to', 'http://localhost/', '--secret', SECRET],
+      2,
+      /Unknown event `ticket\.opened`/,
+    ],
+    [
+      'trigger without --to',
+      ['trigger', 'ticket.created', '--secret', SECRET],
+      2,
+      /required option '--to <url>' not specified/,
+    ],
+    [
+      'trigger with a --set that breaks the schema',
+      ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', 'priority=asap'],
+      2,
+      /data\.priority: Invalid option/,
+    ],
+    [
+      'trigger with a malformed --set',
+      ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', 'priority'],
+      2,
+      /--set expects path=value/,
+    ],
+    [
+      'trigger with a --set into the prototype',
+      ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', '__proto__.x=1'],
+      2,
+      /is not a dotted path of field names/,
+    ],
+    [
+      'trigger with --data that is not an object',
+      ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--data', notAnObject],
+      2,
+      /--data must hold a JSON object/,
+    ],
+    [
+      'trigger to a receiver that is not running',
+      ['trigger', 'ticket.created', '--to', 'http://127.0.0.1:9/webhooks', '--secret', SECRET],
+      1,
+      /got no answer/,
+    ],
   ])('%s', async (_name, args, code, message) => {
     const result = await runCli(args);
     expect(result.stderr).toMatch(message);
@@ -130,13 +226,48 @@ describe('convo-kit trigger overrides', () => {
     targets.push(target);
     const data = dir.file('ticket.json');
     writeFileSync(data, JSON.stringify({ subject: 'Refund for order 1042' }));
-    const sent = await runCli(['trigger', 'ticket.updated', '--to', target.url, '--secret', SECRET, '--data', data, '--set', 'priority=urgent', '--set', 'changed_fields=["priority"]', '--set', 'assignee="007"', '--json']);
+    const sent = await runCli([
+      'trigger',
+      'ticket.updated',
+      '--to',
+      target.url,
+      '--secret',
+      SECRET,
+      '--data',
+      data,
+      '--set',
+      'priority=urgent',
+      '--set',
+      'changed_fields=["priority"]',
+      '--set',
+      'assignee="007"',
+      '--json',
+    ]);
     expect(sent.code).toBe(0);
-    const { payload, status } = JSON.parse(sent.stdout) as { status: number; payload: { data: Record<string, unknown> } };
+    const { payload, status } = JSON.parse(sent.stdout) as {
+      status: number;
+      payload: { data: Record<string, unknown> };
+    };
     expect(status).toBe(200);
-    expect(payload.data).toMatchObject({ subject: 'Refund for order 1042', priority: 'urgent', changed_fields: ['priority'], assignee: '007' });
+    expect(payload.data).toMatchObject({
+      subject: 'Refund for order 1042',
+      priority: 'urgent',
+      changed_fields: ['priority'],
+      assignee: '007',
+    });
 
-    const broken = await runCli(['trigger', 'ticket.created', '--to', target.url, '--secret', SECRET, '--set', 'priority=asap', '--no-validate', '--json']);
+    const broken = await runCli([
+      'trigger',
+      'ticket.created',
+      '--to',
+      target.url,
+      '--secret',
+      SECRET,
+      '--set',
+      'priority=asap',
+      '--no-validate',
+      '--json',
+    ]);
     expect(broken.code).toBe(0);
     expect(JSON.parse(broken.stdout)).toMatchObject({ status: 200, payload: { data: { priority: 'asap' } } });
   }, 60_000);

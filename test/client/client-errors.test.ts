@@ -22,7 +22,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function failureOf(script: Script, options: { validateResponses?: boolean; maxResponseBytes?: number } = {}): Promise<unknown> {
+async function failureOf(
+  script: Script,
+  options: { validateResponses?: boolean; maxResponseBytes?: number } = {},
+): Promise<unknown> {
   const server = await startScripted(script);
   servers.push(server);
   const client = createApiClient(testTable, { apiKey, baseUrl: server.url, maxRetries: 0, ...options });
@@ -53,7 +56,12 @@ describe('error mapping', () => {
     expect(error).toBeInstanceOf(Class);
     const e = error as ApiError;
     expect(e.constructor).toBe(Class);
-    expect(e).toMatchObject({ status, code, docUrl: `https://docs.convo-kit.dev/errors#${code}`, requestId: `req_${code.toLowerCase()}` });
+    expect(e).toMatchObject({
+      status,
+      code,
+      docUrl: `https://docs.convo-kit.dev/errors#${code}`,
+      requestId: `req_${code.toLowerCase()}`,
+    });
     expect(e.message).toContain(`${code} happened`);
     expect(e.headers['x-request-id']).toBe(`req_${code.toLowerCase()}`);
     expect(isApiError(e, code)).toBe(true);
@@ -62,15 +70,21 @@ describe('error mapping', () => {
 
   it('carries field details of a validation failure', async () => {
     const details = [{ path: 'content', message: 'too long' }];
-    const error = (await failureOf((_req, res) => fail(res, 400, 'VALIDATION_FAILED', { details }))) as ValidationFailedError;
+    const error = (await failureOf((_req, res) =>
+      fail(res, 400, 'VALIDATION_FAILED', { details }),
+    )) as ValidationFailedError;
     expect(error.fields).toEqual(details);
     expect(error.details).toEqual(details);
   });
 
   it('reads the provider error code of SEND_FAILED and the Retry-After of a 429', async () => {
-    const sendFailed = (await failureOf((_req, res) => fail(res, 422, 'SEND_FAILED', { details: [{ provider_error_code: '131026' }] }))) as SendFailedError;
+    const sendFailed = (await failureOf((_req, res) =>
+      fail(res, 422, 'SEND_FAILED', { details: [{ provider_error_code: '131026' }] }),
+    )) as SendFailedError;
     expect(sendFailed.providerErrorCode).toBe('131026');
-    const limited = (await failureOf((_req, res) => fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '7' } }))) as RateLimitError;
+    const limited = (await failureOf((_req, res) =>
+      fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '7' } }),
+    )) as RateLimitError;
     expect(limited.retryAfter).toBe(7);
   });
 
@@ -99,9 +113,15 @@ describe('error mapping', () => {
 
 describe('response validation', () => {
   it('throws ResponseValidationError when a 2xx body is off the contract', async () => {
-    const error = await failureOf((_req, res) => json(res, 200, { id: 'thg_1', name: 5, version: 1 }, { 'x-request-id': 'req_bad' }));
+    const error = await failureOf((_req, res) =>
+      json(res, 200, { id: 'thg_1', name: 5, version: 1 }, { 'x-request-id': 'req_bad' }),
+    );
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', requestId: 'req_bad', issues: [{ path: 'name', message: expect.stringContaining('expected string') }] });
+    expect(error).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      requestId: 'req_bad',
+      issues: [{ path: 'name', message: expect.stringContaining('expected string') }],
+    });
   });
 
   it('throws for a 2xx that is not JSON', async () => {
@@ -123,7 +143,9 @@ describe('response validation', () => {
   });
 
   it('refuses an answer larger than maxResponseBytes', async () => {
-    const error = await failureOf((_req, res) => json(res, 200, { ...thing(), pad: 'x'.repeat(5_000) }), { maxResponseBytes: 1_000 });
+    const error = await failureOf((_req, res) => json(res, 200, { ...thing(), pad: 'x'.repeat(5_000) }), {
+      maxResponseBytes: 1_000,
+    });
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
   });

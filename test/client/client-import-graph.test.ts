@@ -6,8 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const entry = resolve(root, 'src/client/index.ts');
-const COMPILE: ts.TranspileOptions['compilerOptions'] = { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, isolatedModules: true };
-const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const COMPILE: ts.TranspileOptions['compilerOptions'] = {
+  module: ts.ModuleKind.ES2022,
+  target: ts.ScriptTarget.ES2022,
+  isolatedModules: true,
+};
+const SPECIFIER =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 /**
  * The modules a runtime load of `convo-kit/client` pulls in: each file is compiled as the build compiles
@@ -36,18 +41,24 @@ describe('convo-kit/client module graph', () => {
 
   it('loads zod (and node: built-ins) only, never express, better-sqlite3, pino or pg', () => {
     expect([...packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['zod']);
-    for (const heavy of ['express', 'better-sqlite3', 'pino', 'pg', 'p-queue', 'commander']) expect(packages.has(heavy)).toBe(false);
+    for (const heavy of ['express', 'better-sqlite3', 'pino', 'pg', 'p-queue', 'commander'])
+      expect(packages.has(heavy)).toBe(false);
   });
 
   it('stays inside the client, the contract, resources, events, the shared error class and dependency-free internals', () => {
-    const outside = [...files].map((f) => f.slice(root.length + 1)).filter((f) => !/^src\/(client|api|resources|events|internal)\/|^src\/errors\.ts$/.test(f));
+    const outside = [...files]
+      .map((f) => f.slice(root.length + 1))
+      .filter((f) => !/^src\/(client|api|resources|events|internal)\/|^src\/errors\.ts$/.test(f));
     expect(outside).toEqual([]);
     // The walk is real: it reached the contract table through createClient.
     expect([...files].some((f) => f.endsWith('src/api/endpoints/tickets.ts'))).toBe(true);
   });
 
   it('would notice a heavy import (the scanner sees runtime imports and skips type-only ones)', () => {
-    const probe = ts.transpileModule("import type { Express } from 'express';\nimport { type Logger } from 'pino';\nimport Database from 'better-sqlite3';\nexport const x: Express | Logger | null = null; export { Database };", { compilerOptions: COMPILE, fileName: 'probe.ts' }).outputText;
+    const probe = ts.transpileModule(
+      "import type { Express } from 'express';\nimport { type Logger } from 'pino';\nimport Database from 'better-sqlite3';\nexport const x: Express | Logger | null = null; export { Database };",
+      { compilerOptions: COMPILE, fileName: 'probe.ts' },
+    ).outputText;
     expect([...probe.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3])).toEqual(['better-sqlite3']);
   });
 });

@@ -12,7 +12,9 @@ afterEach(async () => {
 
 async function echoServer() {
   server = await startScripted((req, res) =>
-    req.url.startsWith('/v1/things?') ? json(res, 200, { data: [], pagination: { has_more: false, next_cursor: null } }) : json(res, req.method === 'POST' ? 201 : 200, thing()),
+    req.url.startsWith('/v1/things?')
+      ? json(res, 200, { data: [], pagination: { has_more: false, next_cursor: null } })
+      : json(res, req.method === 'POST' ? 201 : 200, thing()),
   );
   return server;
 }
@@ -38,7 +40,9 @@ describe('input: validated and split before a byte is sent', () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
     // @ts-expect-error -- `nmae` is not a field of things.create
-    await expect(client.things.create({ name: 'x', nmae: 'typo' })).rejects.toThrow(/nmae: unknown field for POST \/v1\/things/);
+    await expect(client.things.create({ name: 'x', nmae: 'typo' })).rejects.toThrow(
+      /nmae: unknown field for POST \/v1\/things/,
+    );
     await expect(client.things.create(42 as never)).rejects.toThrow(/expected an object, got number/);
     expect(srv.seen).toHaveLength(0);
   });
@@ -70,7 +74,9 @@ describe('input: validated and split before a byte is sent', () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
     for (const id of ['.', '..']) {
-      await expect(client.things.get({ id })).rejects.toThrow(`id: path segment must not be empty, "." or "..", got "${id}"`);
+      await expect(client.things.get({ id })).rejects.toThrow(
+        `id: path segment must not be empty, "." or "..", got "${id}"`,
+      );
     }
     expect(srv.seen).toHaveLength(0);
   });
@@ -99,17 +105,23 @@ describe('input: validated and split before a byte is sent', () => {
   it('refuses a per-call header that could split the request, without quoting its value', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
-    const error = await client.things.get({ id: 'x' }, { headers: { 'x-note': 'a\r\nx-injected: 1' } }).catch((e: unknown) => e);
+    const error = await client.things
+      .get({ id: 'x' }, { headers: { 'x-note': 'a\r\nx-injected: 1' } })
+      .catch((e: unknown) => e);
     expect(String(error)).toContain('`headers` entry `x-note`');
     expect(String(error)).not.toContain('injected');
-    await expect(client.things.get({ id: 'x' }, { headers: { 'bad name': 'v' } })).rejects.toThrow('`headers` entry `bad name`');
+    await expect(client.things.get({ id: 'x' }, { headers: { 'bad name': 'v' } })).rejects.toThrow(
+      '`headers` entry `bad name`',
+    );
     expect(srv.seen).toHaveLength(0);
   });
 
   it('refuses an Idempotency-Key outside 1-200 characters', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
-    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(/idempotencyKey: expected a string of 1 to 200/);
+    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(
+      /idempotencyKey: expected a string of 1 to 200/,
+    );
     await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: '' })).rejects.toThrow(ValidationError);
     expect(srv.seen).toHaveLength(0);
   });
@@ -131,10 +143,16 @@ describe('base address', () => {
   });
 
   it('refuses a bad base address or option, naming it and never echoing the key', () => {
-    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'ftp://h' })).toThrow(/`baseUrl` to use https: or http:, got `ftp:`/);
-    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'nope' })).toThrow(/`baseUrl` to be an absolute http\(s\) URL, got `nope`/);
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'ftp://h' })).toThrow(
+      /`baseUrl` to use https: or http:, got `ftp:`/,
+    );
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: 'nope' })).toThrow(
+      /`baseUrl` to be an absolute http\(s\) URL, got `nope`/,
+    );
     expect(() => createApiClient(testTable, { apiKey, baseUrl: 'https://h/v1?x=1' })).toThrow(/without query/);
-    expect(() => createApiClient(testTable, { apiKey, timeoutMs: 0 })).toThrow('Expected `timeoutMs` to be an integer from 1 to 600000, got `0`');
+    expect(() => createApiClient(testTable, { apiKey, timeoutMs: 0 })).toThrow(
+      'Expected `timeoutMs` to be an integer from 1 to 600000, got `0`',
+    );
     expect(() => createApiClient(testTable, { apiKey, maxRetries: 1.5 })).toThrow('`maxRetries`');
     const withSpace = 'svc_live_secret value';
     expect(() => createApiClient(testTable, { apiKey: withSpace })).toThrow(/`apiKey`/);

@@ -21,10 +21,17 @@ async function pagedServer(opts: { cursorFor?: (offset: number) => string } = {}
     const q = new URL(req.url, 'http://x').searchParams;
     const cursor = q.get('cursor');
     received.push(cursor);
-    if (cursor !== null && !issued.has(cursor)) return json(res, 400, { error: { code: 'VALIDATION_FAILED', message: 'bad cursor', doc_url: '', request_id: 'r' } });
+    if (cursor !== null && !issued.has(cursor))
+      return json(res, 400, {
+        error: { code: 'VALIDATION_FAILED', message: 'bad cursor', doc_url: '', request_id: 'r' },
+      });
     const offset = cursor === null ? 0 : (issued.get(cursor) as number);
     const limit = Number(q.get('limit') ?? 25);
-    const data = Array.from({ length: Math.max(0, Math.min(limit, TOTAL - offset)) }, (_, i) => ({ id: `it_${offset + i}`, n: offset + i, status: q.get('status') }));
+    const data = Array.from({ length: Math.max(0, Math.min(limit, TOTAL - offset)) }, (_, i) => ({
+      id: `it_${offset + i}`,
+      n: offset + i,
+      status: q.get('status'),
+    }));
     const hasMore = offset + data.length < TOTAL;
     const next = hasMore ? cursorFor(offset + data.length) : null;
     if (next !== null) issued.set(next, offset + data.length);
@@ -98,12 +105,31 @@ describe('pagination', () => {
 describe('response metadata and logging', () => {
   it('exposes request id, rate limit, ETag and status with .withResponse()', async () => {
     server = await startScripted((_req, res) =>
-      json(res, 200, { id: 't', name: 'n', version: 3 }, { 'x-request-id': 'req_abc', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599', 'x-ratelimit-reset': '1763683260', etag: '"3"' }),
+      json(
+        res,
+        200,
+        { id: 't', name: 'n', version: 3 },
+        {
+          'x-request-id': 'req_abc',
+          'x-ratelimit-limit': '600',
+          'x-ratelimit-remaining': '599',
+          'x-ratelimit-reset': '1763683260',
+          etag: '"3"',
+        },
+      ),
     );
     const client = createApiClient(testTable, { apiKey, baseUrl: server.url });
     const { data, response } = await client.things.get({ id: 't' }).withResponse();
     expect(data.version).toBe(3);
-    expect(response).toMatchObject({ status: 200, requestId: 'req_abc', rateLimit: { limit: 600, remaining: 599, reset: 1763683260 }, etag: '"3"', idempotentReplayed: false, idempotencyKey: null, attempts: 1 });
+    expect(response).toMatchObject({
+      status: 200,
+      requestId: 'req_abc',
+      rateLimit: { limit: 600, remaining: 599, reset: 1763683260 },
+      etag: '"3"',
+      idempotentReplayed: false,
+      idempotencyKey: null,
+      attempts: 1,
+    });
     // The ETag goes straight back as ifMatch.
     await client.things.update({ id: 't', name: 'm', ifMatch: response.etag ?? undefined });
     expect(server.seen[1]?.headers['if-match']).toBe('"3"');
@@ -120,11 +146,19 @@ describe('response metadata and logging', () => {
   });
 
   it('logs requests, retries and the test-key note, never the key', async () => {
-    server = await startScripted((_req, res, i) => (i === 0 ? json(res, 503, {}) : json(res, 200, { id: 't', name: 'n', version: 1 })));
+    server = await startScripted((_req, res, i) =>
+      i === 0 ? json(res, 503, {}) : json(res, 200, { id: 't', name: 'n', version: 1 }),
+    );
     const lines: string[] = [];
-    const record = (level: string) => (obj: object, msg?: string) => void lines.push(`${level} ${msg ?? ''} ${JSON.stringify(obj)}`);
+    const record = (level: string) => (obj: object, msg?: string) =>
+      void lines.push(`${level} ${msg ?? ''} ${JSON.stringify(obj)}`);
     const testKey = 'svc_test_' + 'S'.repeat(32);
-    const client = createApiClient(testTable, { apiKey: testKey, baseUrl: server.url, backoffBaseMs: 1, logger: { debug: record('debug'), info: record('info'), warn: record('warn') } });
+    const client = createApiClient(testTable, {
+      apiKey: testKey,
+      baseUrl: server.url,
+      backoffBaseMs: 1,
+      logger: { debug: record('debug'), info: record('info'), warn: record('warn') },
+    });
     expect(client.isTestKey).toBe(true);
     await client.things.get({ id: 't' });
     expect(lines.some((l) => l.startsWith('info') && l.includes('test key'))).toBe(true);

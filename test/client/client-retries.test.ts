@@ -10,10 +10,19 @@ afterEach(async () => {
 });
 
 /** A client with a tiny backoff so retries happen at once (no wall-clock in these tests). */
-async function setup(script: Script, options: { timeoutMs?: number; maxRetries?: number; maxRetryAfterMs?: number } = {}) {
+async function setup(
+  script: Script,
+  options: { timeoutMs?: number; maxRetries?: number; maxRetryAfterMs?: number } = {},
+) {
   const server = await startScripted(script);
   servers.push(server);
-  const client = createApiClient(testTable, { apiKey, baseUrl: server.url, backoffBaseMs: 1, backoffMaxMs: 2, ...options });
+  const client = createApiClient(testTable, {
+    apiKey,
+    baseUrl: server.url,
+    backoffBaseMs: 1,
+    backoffMaxMs: 2,
+    ...options,
+  });
   return { server, client };
 }
 
@@ -23,7 +32,9 @@ const drop: Script = (_req, res) => {
 
 describe('retries', () => {
   it('retries a 503 and returns the success that follows', async () => {
-    const { server, client } = await setup((_req, res, i) => (i === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : json(res, 200, thing())));
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : json(res, 200, thing()),
+    );
     const { data, response } = await client.things.get({ id: 'thg_1' }).withResponse();
     expect(data).toEqual(thing());
     expect(response.attempts).toBe(2);
@@ -31,7 +42,9 @@ describe('retries', () => {
   });
 
   it.each([502, 504])('retries a %i on a GET', async (status) => {
-    const { server, client } = await setup((_req, res, i) => (i === 0 ? json(res, status, 'gateway') : json(res, 200, thing())));
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? json(res, status, 'gateway') : json(res, 200, thing()),
+    );
     await expect(client.things.get({ id: 'x' })).resolves.toEqual(thing());
     expect(server.seen).toHaveLength(2);
   });
@@ -56,7 +69,8 @@ describe('retries', () => {
 
   it('honours Retry-After on a 429, then succeeds', async () => {
     const { server, client } = await setup(
-      (_req, res, i) => (i === 0 ? fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }) : json(res, 201, thing())),
+      (_req, res, i) =>
+        i === 0 ? fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }) : json(res, 201, thing()),
       { maxRetryAfterMs: 1_000 },
     );
     // A 429 is refused before handling, so even a plain POST is retried.
@@ -66,7 +80,10 @@ describe('retries', () => {
   });
 
   it('does not wait for a Retry-After longer than maxRetryAfterMs: RateLimitError at once', async () => {
-    const { server, client } = await setup((_req, res) => fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '2' } }), { maxRetryAfterMs: 1_000 });
+    const { server, client } = await setup(
+      (_req, res) => fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': '2' } }),
+      { maxRetryAfterMs: 1_000 },
+    );
     const error = await client.things.get({ id: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfter).toBe(2);
@@ -104,7 +121,12 @@ describe('retries', () => {
 
   it('retries even a plain POST when the connection was refused (nothing was sent)', async () => {
     const port = await closedPort();
-    const client = createApiClient(testTable, { apiKey, baseUrl: `http://127.0.0.1:${port}`, backoffBaseMs: 1, maxRetries: 2 });
+    const client = createApiClient(testTable, {
+      apiKey,
+      baseUrl: `http://127.0.0.1:${port}`,
+      backoffBaseMs: 1,
+      maxRetries: 2,
+    });
     const error = await client.things.create({ name: 'a' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe('CONNECTION_REFUSED');
@@ -124,7 +146,9 @@ describe('retries', () => {
 
 describe('idempotency', () => {
   it('generates one UUID key for a send and reuses it on every retry', async () => {
-    const { server, client } = await setup((_req, res, i) => (i < 2 ? (i === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : drop(_req, res, i)) : json(res, 201, thing())));
+    const { server, client } = await setup((_req, res, i) =>
+      i < 2 ? (i === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : drop(_req, res, i)) : json(res, 201, thing()),
+    );
     const { response } = await client.things.send({ id: 'thg_1', content: 'hi' }).withResponse();
     const keys = server.seen.map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
@@ -136,7 +160,9 @@ describe('idempotency', () => {
   });
 
   it('a new call gets a new key; a caller key is sent as given; a replay is reported', async () => {
-    const { server, client } = await setup((_req, res, i) => json(res, 201, thing(), i === 2 ? { 'idempotent-replayed': 'true' } : {}));
+    const { server, client } = await setup((_req, res, i) =>
+      json(res, 201, thing(), i === 2 ? { 'idempotent-replayed': 'true' } : {}),
+    );
     await client.things.send({ id: 'thg_1', content: 'hi' });
     const first = await client.things.send({ id: 'thg_1', content: 'hi' }).withResponse();
     const replay = await client.things.send({ id: 'thg_1', content: 'hi', idempotencyKey: 'order-42' }).withResponse();

@@ -52,8 +52,12 @@ const ticket = (version: number): Ticket => ({
 
 describe('the real table over the wire', () => {
   it('messages.send posts the message input with a generated Idempotency-Key and resolves to the typed message', async () => {
-    const { server: srv, client } = await setup((req, res, i) => (i === 0 ? json(res, 503, {}) : json(res, 201, message({ content: JSON.parse(req.body).content }))));
-    const { data, response } = await client.messages.send({ conversation_id: 'conv_1', content: 'hello' }).withResponse();
+    const { server: srv, client } = await setup((req, res, i) =>
+      i === 0 ? json(res, 503, {}) : json(res, 201, message({ content: JSON.parse(req.body).content })),
+    );
+    const { data, response } = await client.messages
+      .send({ conversation_id: 'conv_1', content: 'hello' })
+      .withResponse();
     expect(data.content).toBe('hello');
     expect(data.delivery_status).toBe('sent');
     expect(srv.seen.map((r) => [r.method, r.url])).toEqual([
@@ -68,7 +72,12 @@ describe('the real table over the wire', () => {
   it('messages.send refuses an input breaking the spec limits, naming each field', async () => {
     const { server: srv, client } = await setup((_req, res) => json(res, 201, message()));
     const error = await client.messages
-      .send({ conversation_id: 'conv_1', content: '', media: { type: 'image', url: 'http://insecure.example/a.png' }, buttons: ['x'.repeat(21)] })
+      .send({
+        conversation_id: 'conv_1',
+        content: '',
+        media: { type: 'image', url: 'http://insecure.example/a.png' },
+        buttons: ['x'.repeat(21)],
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path).sort()).toEqual(['buttons[0]', 'content', 'media.url']);
@@ -88,9 +97,23 @@ describe('the real table over the wire', () => {
 
   it('groups.uploadKnowledge sends multipart form data with the file', async () => {
     const { server: srv, client } = await setup((_req, res) =>
-      json(res, 201, { entry_id: 'kn_1', group_id: 'grp_1', type: 'faq', title: 'FAQ', content: 'Q: hours?', source: 'upload', filename: 'faq.md', created_at: at }),
+      json(res, 201, {
+        entry_id: 'kn_1',
+        group_id: 'grp_1',
+        type: 'faq',
+        title: 'FAQ',
+        content: 'Q: hours?',
+        source: 'upload',
+        filename: 'faq.md',
+        created_at: at,
+      }),
     );
-    const entry = await client.groups.uploadKnowledge({ group_id: 'grp_1', type: 'faq', title: 'FAQ', file: new File(['Q: hours?'], 'faq.md', { type: 'text/markdown' }) });
+    const entry = await client.groups.uploadKnowledge({
+      group_id: 'grp_1',
+      type: 'faq',
+      title: 'FAQ',
+      file: new File(['Q: hours?'], 'faq.md', { type: 'text/markdown' }),
+    });
     expect(entry.filename).toBe('faq.md');
     const seen = srv.seen[0];
     expect(seen?.url).toBe('/v1/channels/groups/grp_1/knowledge/files');
@@ -101,7 +124,12 @@ describe('the real table over the wire', () => {
   });
 
   it('status.get needs no key, and a degraded 503 keeps its health report on the error', async () => {
-    const degraded = { status: 'degraded', dependencies: { database: 'ok', cache: 'degraded' }, error_rate: null, checked_at: at };
+    const degraded = {
+      status: 'degraded',
+      dependencies: { database: 'ok', cache: 'degraded' },
+      error_rate: null,
+      checked_at: at,
+    };
     const { server: srv, client } = await setup((_req, res) => json(res, 503, degraded), { maxRetries: 1 });
     const error = await client.status.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);

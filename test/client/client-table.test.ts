@@ -10,14 +10,47 @@ const entries = allEndpoints();
 
 /** The ids the templates and the sample CRM were promised (issue 3, h3 brief). */
 const AGREED = [
-  'conversations.list', 'conversations.get', 'conversations.update', 'conversations.listMessages', 'conversations.sendMessage',
-  'messages.list', 'messages.send', 'messages.get', 'messages.react',
-  'tickets.list', 'tickets.get', 'tickets.update',
-  'contacts.list', 'contacts.get', 'contacts.update',
-  'pipeline.listLeads', 'pipeline.getLead', 'pipeline.updateLead', 'pipeline.moveLead', 'pipeline.listStages',
-  'analytics.summary', 'usage.get', 'status.get', 'keys.list', 'keys.create', 'keys.rotate', 'keys.revoke', 'events.fire',
+  'conversations.list',
+  'conversations.get',
+  'conversations.update',
+  'conversations.listMessages',
+  'conversations.sendMessage',
+  'messages.list',
+  'messages.send',
+  'messages.get',
+  'messages.react',
+  'tickets.list',
+  'tickets.get',
+  'tickets.update',
+  'contacts.list',
+  'contacts.get',
+  'contacts.update',
+  'pipeline.listLeads',
+  'pipeline.getLead',
+  'pipeline.updateLead',
+  'pipeline.moveLead',
+  'pipeline.listStages',
+  'analytics.summary',
+  'usage.get',
+  'status.get',
+  'keys.list',
+  'keys.create',
+  'keys.rotate',
+  'keys.revoke',
+  'events.fire',
 ];
-const AGREED_GROUPS = ['channels', 'groups', 'developer', 'webhooks', 'journeys', 'trigger', 'campaigns', 'templates', 'automations', 'comments'];
+const AGREED_GROUPS = [
+  'channels',
+  'groups',
+  'developer',
+  'webhooks',
+  'journeys',
+  'trigger',
+  'campaigns',
+  'templates',
+  'automations',
+  'comments',
+];
 
 function inputKeys(def: (typeof entries)[number]['def']): string[] {
   return [
@@ -33,9 +66,14 @@ describe('the client covers the contract table', () => {
   const client = createClient({ apiKey });
 
   it('has a method for every route and none besides', () => {
-    const missing = entries.filter(({ group, name }) => typeof (client as unknown as Record<string, Record<string, unknown>>)[group]?.[name] !== 'function');
+    const missing = entries.filter(
+      ({ group, name }) =>
+        typeof (client as unknown as Record<string, Record<string, unknown>>)[group]?.[name] !== 'function',
+    );
     expect(missing.map((e) => e.id)).toEqual([]);
-    const methods = Object.keys(endpoints).flatMap((g) => Object.keys((client as unknown as Record<string, object>)[g] ?? {}).map((m) => `${g}.${m}`));
+    const methods = Object.keys(endpoints).flatMap((g) =>
+      Object.keys((client as unknown as Record<string, object>)[g] ?? {}).map((m) => `${g}.${m}`),
+    );
     expect(methods.sort()).toEqual(entries.map((e) => e.id).sort());
     expect(entries.length).toBeGreaterThanOrEqual(89);
   });
@@ -83,16 +121,24 @@ describe('every method reaches its route', () => {
   afterAll(() => server.close());
 
   it('sends the declared method to the declared path (params filled), or refuses before sending', async () => {
-    const client = createClient({ apiKey, baseUrl: `${server.url}/api/v1`, maxRetries: 0 }) as unknown as Record<string, Record<string, (input: object) => Promise<unknown>>>;
+    const client = createClient({ apiKey, baseUrl: `${server.url}/api/v1`, maxRetries: 0 }) as unknown as Record<
+      string,
+      Record<string, (input: object) => Promise<unknown>>
+    >;
     let reached = 0;
     for (const { id, group, name, def } of entries) {
       const params = Object.fromEntries(pathParamNames(def.path).map((p) => [p, sampleParam(def.params?.shape[p], p)]));
       const before = server.seen.length;
-      const error = await (client[group]?.[name] as (input: object) => Promise<unknown>)(params).catch((e: unknown) => e);
+      const error = await (client[group]?.[name] as (input: object) => Promise<unknown>)(params).catch(
+        (e: unknown) => e,
+      );
       if (error instanceof ValidationError) {
         // A route with required body or query fields refuses an input of params only, and says which fields.
         expect(server.seen.length, id).toBe(before);
-        expect(error.issues.some((i) => pathParamNames(def.path).includes(i.path)), id).toBe(false);
+        expect(
+          error.issues.some((i) => pathParamNames(def.path).includes(i.path)),
+          id,
+        ).toBe(false);
         continue;
       }
       expect(error, id).toBeInstanceOf(NotFoundError);

@@ -2,7 +2,13 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { type Conversation } from '../../src/resources/conversation.js';
 import { type Ticket, type TicketStatus } from '../../src/resources/ticket.js';
 import { type z } from 'zod';
-import { type ApiPromise, type Client, createClient, type PagePromise, type RequestOptions } from '../../src/client/index.js';
+import {
+  type ApiPromise,
+  type Client,
+  createClient,
+  type PagePromise,
+  type RequestOptions,
+} from '../../src/client/index.js';
 
 // Types only: these calls are never made (the client is created, not used).
 const client: Client = createClient({ apiKey: 'svc_test_' + 'x'.repeat(32) });
@@ -22,18 +28,29 @@ describe('method types derived from the contract table', () => {
   });
 
   it('lists return a PagePromise of their items', () => {
-    expectTypeOf(client.conversations.list).returns.toEqualTypeOf<PagePromise<Conversation, { data: Conversation[]; pagination: { has_more: boolean; next_cursor: string | null } }>>();
+    expectTypeOf(client.conversations.list).returns.toEqualTypeOf<
+      PagePromise<Conversation, { data: Conversation[]; pagination: { has_more: boolean; next_cursor: string | null } }>
+    >();
     expectTypeOf<Parameters<typeof client.conversations.list>[0]>().toEqualTypeOf<
-      | { limit?: number | undefined; cursor?: string | undefined; status?: 'active' | 'snoozed' | 'closed' | undefined; channel?: 'phone' | 'photo_social' | 'social_page' | undefined; assignee?: string | undefined }
+      | {
+          limit?: number | undefined;
+          cursor?: string | undefined;
+          status?: 'active' | 'snoozed' | 'closed' | undefined;
+          channel?: 'phone' | 'photo_social' | 'social_page' | undefined;
+          assignee?: string | undefined;
+        }
       | undefined
     >();
     void (async () => {
-      for await (const c of client.conversations.list({ status: 'active' })) expectTypeOf(c).toEqualTypeOf<Conversation>();
+      for await (const c of client.conversations.list({ status: 'active' }))
+        expectTypeOf(c).toEqualTypeOf<Conversation>();
     });
   });
 
   it('only the send routes take idempotencyKey, and resolve to the message', () => {
-    expectTypeOf<Parameters<typeof client.messages.send>[0]>().toHaveProperty('idempotencyKey').toEqualTypeOf<string | undefined>();
+    expectTypeOf<Parameters<typeof client.messages.send>[0]>()
+      .toHaveProperty('idempotencyKey')
+      .toEqualTypeOf<string | undefined>();
     expectTypeOf<Parameters<typeof client.conversations.sendMessage>[0]>().toHaveProperty('idempotencyKey');
     expectTypeOf<Parameters<typeof client.tickets.get>[0]>().not.toHaveProperty('idempotencyKey');
     expectTypeOf<Awaited<ReturnType<typeof client.messages.send>>['content']>().toEqualTypeOf<string>();

@@ -6,7 +6,9 @@ const settings = { backoffBaseMs: 500, backoffMaxMs: 8_000, maxRetryAfterMs: 60_
 describe('backoff with full jitter', () => {
   it('draws below a ceiling that doubles per retry and stops at the cap', () => {
     const top = () => 0.999_999;
-    expect([0, 1, 2, 3, 4, 5, 10].map((retry) => backoffDelayMs(retry, settings, top))).toEqual([499, 999, 1999, 3999, 7999, 7999, 7999]);
+    expect([0, 1, 2, 3, 4, 5, 10].map((retry) => backoffDelayMs(retry, settings, top))).toEqual([
+      499, 999, 1999, 3999, 7999, 7999, 7999,
+    ]);
     expect(backoffDelayMs(3, settings, () => 0)).toBe(0);
     expect(backoffDelayMs(1, settings, () => 0.5)).toBe(500);
   });

@@ -27,14 +27,19 @@ export async function startScripted(script: Script): Promise<ScriptedServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(entry);
       void Promise.resolve()
         .then(() => script(entry, res, seen.length - 1))
         .catch((err: unknown) => {
-        res.statusCode = 599;
-        res.end(String(err));
-      });
+          res.statusCode = 599;
+          res.end(String(err));
+        });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,12 +62,25 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 }
 
 /** The service's error envelope (decisions §4). */
-export function fail(res: ServerResponse, status: number, code: string, extra: { details?: unknown[]; headers?: Record<string, string> } = {}): void {
+export function fail(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  extra: { details?: unknown[]; headers?: Record<string, string> } = {},
+): void {
   const requestId = `req_${code.toLowerCase()}`;
   json(
     res,
     status,
-    { error: { code, message: `${code} happened`, doc_url: `https://docs.convo-kit.dev/errors#${code}`, request_id: requestId, details: extra.details } },
+    {
+      error: {
+        code,
+        message: `${code} happened`,
+        doc_url: `https://docs.convo-kit.dev/errors#${code}`,
+        request_id: requestId,
+        details: extra.details,
+      },
+    },
     { 'x-request-id': requestId, ...extra.headers },
   );
 }

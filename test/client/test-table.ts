@@ -16,15 +16,30 @@ export const testTable = {
       response: page(Item),
       paginated: true,
     }),
-    get: endpoint({ method: 'GET', path: '/v1/things/:id', summary: 'One thing', scope: 'tickets:read', params: z.object({ id: z.string().min(1) }), response: Thing }),
+    get: endpoint({
+      method: 'GET',
+      path: '/v1/things/:id',
+      summary: 'One thing',
+      scope: 'tickets:read',
+      params: z.object({ id: z.string().min(1) }),
+      response: Thing,
+    }),
     update: endpoint({
       method: 'PATCH',
       path: '/v1/things/:id',
       summary: 'Update a thing',
       scope: 'tickets:write',
       params: z.object({ id: z.string().min(1) }),
-      headers: z.object({ 'if-match': z.string().regex(/^"\d+"$/, 'expected an ETag such as "3"').optional() }),
-      body: z.strictObject({ name: z.string().min(1).max(20).optional(), tags: z.array(z.string().max(5)).max(3).optional() }),
+      headers: z.object({
+        'if-match': z
+          .string()
+          .regex(/^"\d+"$/, 'expected an ETag such as "3"')
+          .optional(),
+      }),
+      body: z.strictObject({
+        name: z.string().min(1).max(20).optional(),
+        tags: z.array(z.string().max(5)).max(3).optional(),
+      }),
       response: Thing,
     }),
     create: endpoint({
@@ -47,10 +62,25 @@ export const testTable = {
       status: 201,
       idempotencyKey: 'required',
     }),
-    remove: endpoint({ method: 'DELETE', path: '/v1/things/:id', summary: 'Delete', scope: 'tickets:write', params: z.object({ id: z.string().min(1) }), response: z.void(), status: 204 }),
+    remove: endpoint({
+      method: 'DELETE',
+      path: '/v1/things/:id',
+      summary: 'Delete',
+      scope: 'tickets:write',
+      params: z.object({ id: z.string().min(1) }),
+      response: z.void(),
+      status: 204,
+    }),
   },
   health: {
-    get: endpoint({ method: 'GET', path: '/v1/status', summary: 'Status', scope: null, auth: false, response: z.looseObject({ status: z.string() }) }),
+    get: endpoint({
+      method: 'GET',
+      path: '/v1/status',
+      summary: 'Status',
+      scope: null,
+      auth: false,
+      response: z.looseObject({ status: z.string() }),
+    }),
   },
 };
 

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { allEndpoints, openapi, openapiPath, type OpenApiDocument } from '../../src/api/index.js';
 
-type Operation = Record<string, unknown> & { operationId: string; parameters: { name: string; in: string; required: boolean }[] };
+type Operation = Record<string, unknown> & {
+  operationId: string;
+  parameters: { name: string; in: string; required: boolean }[];
+};
 
 const doc = openapi();
 const table = allEndpoints();
-const op = (method: string, path: string) => doc.paths[openapiPath(path)]?.[method.toLowerCase()] as Operation | undefined;
+const op = (method: string, path: string) =>
+  doc.paths[openapiPath(path)]?.[method.toLowerCase()] as Operation | undefined;
 const validated = (d: OpenApiDocument) => validate(structuredClone(d) as unknown as Parameters<typeof validate>[0]);
 
 describe('openapi()', () => {
@@ -26,7 +30,8 @@ describe('openapi()', () => {
   it('has one operation per route with operationId = id, and one per alias', () => {
     for (const { id, def } of table) {
       expect(op(def.method, def.path)?.operationId).toBe(id);
-      for (const alias of def.aliases ?? []) expect(op(alias, def.path)?.operationId).toBe(`${id}.${alias.toLowerCase()}`);
+      for (const alias of def.aliases ?? [])
+        expect(op(alias, def.path)?.operationId).toBe(`${id}.${alias.toLowerCase()}`);
     }
     const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     expect(count).toBe(table.length + table.reduce((n, e) => n + (e.def.aliases?.length ?? 0), 0));
@@ -36,33 +41,49 @@ describe('openapi()', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
     for (const name of EVENT_NAMES) {
       const post = (doc.webhooks[name] as { post: Operation }).post;
-      expect(post.parameters.map((p) => p.name)).toEqual(['x-service-signature', 'x-service-timestamp', 'x-service-delivery', 'x-service-event']);
+      expect(post.parameters.map((p) => p.name)).toEqual([
+        'x-service-signature',
+        'x-service-timestamp',
+        'x-service-delivery',
+        'x-service-event',
+      ]);
       const schema = JSON.stringify(post.requestBody);
       expect(schema).toContain(`"const":"${name}"`);
     }
   });
 
   it('requires the bearer key everywhere but GET /v1/status', () => {
-    for (const { def } of table) expect(op(def.method, def.path)!.security).toEqual(def.auth === false ? [] : [{ bearer: [] }]);
+    for (const { def } of table)
+      expect(op(def.method, def.path)!.security).toEqual(def.auth === false ? [] : [{ bearer: [] }]);
   });
 
   it('declares path params, query params and the Idempotency-Key and If-Match headers', () => {
-    const params = (method: string, path: string) => op(method, path)!.parameters.map((p) => `${p.in}:${p.name}:${p.required}`);
+    const params = (method: string, path: string) =>
+      op(method, path)!.parameters.map((p) => `${p.in}:${p.name}:${p.required}`);
     expect(params('POST', '/v1/messages')).toEqual(['header:Idempotency-Key:true']);
     expect(params('POST', '/v1/conversations/:id/messages')).toEqual(['path:id:true', 'header:Idempotency-Key:true']);
     expect(params('PATCH', '/v1/tickets/:id')).toEqual(['path:id:true', 'header:If-Match:false']);
-    expect(params('GET', '/v1/conversations')).toEqual(expect.arrayContaining(['query:limit:false', 'query:cursor:false', 'query:status:false']));
-    expect(params('DELETE', '/v1/channels/groups/:group_id/providers/:provider')).toEqual(['path:group_id:true', 'path:provider:true']);
+    expect(params('GET', '/v1/conversations')).toEqual(
+      expect.arrayContaining(['query:limit:false', 'query:cursor:false', 'query:status:false']),
+    );
+    expect(params('DELETE', '/v1/channels/groups/:group_id/providers/:provider')).toEqual([
+      'path:group_id:true',
+      'path:provider:true',
+    ]);
   });
 
   it('answers the error envelope on failures and describes bodies from the schemas', () => {
-    const send = op('POST', '/v1/messages')! as Operation & { responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }> };
+    const send = op('POST', '/v1/messages')! as Operation & {
+      responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }>;
+    };
     expect(send.responses['400']!.$ref).toBe('#/components/responses/Error');
     expect(JSON.stringify(send.responses['201']!.content!['application/json']!.schema)).toContain('"delivery_status"');
     expect(JSON.stringify(send.requestBody)).toContain('"maxLength":4096');
-    expect(JSON.stringify(op('POST', '/v1/channels/groups/:group_id/knowledge/files')!.requestBody)).toContain('multipart/form-data');
-    expect(Object.keys((op('DELETE', '/v1/keys/:id')!.responses as Record<string, unknown>))).toContain('204');
-    expect(Object.keys((op('GET', '/v1/status')!.responses as Record<string, unknown>))).toContain('503');
+    expect(JSON.stringify(op('POST', '/v1/channels/groups/:group_id/knowledge/files')!.requestBody)).toContain(
+      'multipart/form-data',
+    );
+    expect(Object.keys(op('DELETE', '/v1/keys/:id')!.responses as Record<string, unknown>)).toContain('204');
+    expect(Object.keys(op('GET', '/v1/status')!.responses as Record<string, unknown>)).toContain('503');
   });
 
   it('is JSON-serializable and the same on every call', () => {

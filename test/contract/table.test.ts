@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allEndpoints, compareRoutePrecedence, endpoints, PageQuery, SCOPES, type EndpointDef, type EndpointEntry } from '../../src/api/index.js';
+import {
+  allEndpoints,
+  compareRoutePrecedence,
+  endpoints,
+  PageQuery,
+  SCOPES,
+  type EndpointDef,
+  type EndpointEntry,
+} from '../../src/api/index.js';
 
 /** The ids agreed with the client and emulator engineers: the table must hold exactly these. */
 const AGREED_IDS = `
@@ -20,10 +28,18 @@ events.fire campaigns.list campaigns.create campaigns.get campaigns.update campa
 templates.list templates.create templates.get templates.delete templates.validateDraft templates.validate templates.submit templates.send
 automations.list automations.get automations.trigger
 comments.list comments.get comments.reply comments.getSettings comments.updateSettings
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 /** Decisions §5: the only routes where a test key gets a synthetic 201. */
-const SYNTHETIC = ['messages.send', 'conversations.sendMessage', 'campaigns.send', 'automations.trigger', 'comments.reply'];
+const SYNTHETIC = [
+  'messages.send',
+  'conversations.sendMessage',
+  'campaigns.send',
+  'automations.trigger',
+  'comments.reply',
+];
 
 const table = allEndpoints();
 const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
@@ -44,27 +60,33 @@ describe('the contract table', () => {
     expect(new Set(seen).size).toBe(seen.length);
   });
 
-  it.each(table.map((e) => [e.id, e] as const))('%s: path, params, summary and scope are consistent', (_id, { def }) => {
-    expect(def.path).toMatch(/^\/v1(\/[a-z0-9_:-]+)+$/);
-    expect(def.summary.length).toBeGreaterThan(5);
-    const names = pathParams(def.path);
-    expect(keysOf(def.params).sort()).toEqual([...names].sort());
-    for (const name of names) {
-      // Path params are strings (prefixed ids, or a fixed set such as :provider); an empty segment is refused.
-      const param = def.params!.shape[name]!;
-      expect(z.toJSONSchema(param, { io: 'input' }).type).toBe('string');
-      expect(param.safeParse('').success).toBe(false);
-    }
-    if (def.scope !== null) expect(SCOPES).toContain(def.scope);
-  });
+  it.each(table.map((e) => [e.id, e] as const))(
+    '%s: path, params, summary and scope are consistent',
+    (_id, { def }) => {
+      expect(def.path).toMatch(/^\/v1(\/[a-z0-9_:-]+)+$/);
+      expect(def.summary.length).toBeGreaterThan(5);
+      const names = pathParams(def.path);
+      expect(keysOf(def.params).sort()).toEqual([...names].sort());
+      for (const name of names) {
+        // Path params are strings (prefixed ids, or a fixed set such as :provider); an empty segment is refused.
+        const param = def.params!.shape[name]!;
+        expect(z.toJSONSchema(param, { io: 'input' }).type).toBe('string');
+        expect(param.safeParse('').success).toBe(false);
+      }
+      if (def.scope !== null) expect(SCOPES).toContain(def.scope);
+    },
+  );
 
-  it.each(table.map((e) => [e.id, e] as const))('%s: path params, query, body and headers share no key', (_id, { def }) => {
-    const all = [def.params, def.query, def.body, def.headers].flatMap(keysOf);
-    expect(new Set(all).size).toBe(all.length);
-    // The client also takes `idempotencyKey` and camelCased headers (`ifMatch`) in the same input object.
-    const camel = keysOf(def.headers).map((h) => h.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()));
-    for (const option of ['idempotencyKey', ...camel]) expect(all).not.toContain(option);
-  });
+  it.each(table.map((e) => [e.id, e] as const))(
+    '%s: path params, query, body and headers share no key',
+    (_id, { def }) => {
+      const all = [def.params, def.query, def.body, def.headers].flatMap(keysOf);
+      expect(new Set(all).size).toBe(all.length);
+      // The client also takes `idempotencyKey` and camelCased headers (`ifMatch`) in the same input object.
+      const camel = keysOf(def.headers).map((h) => h.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()));
+      for (const option of ['idempotencyKey', ...camel]) expect(all).not.toContain(option);
+    },
+  );
 
   it('has a body on every write that takes one, and none on GET or DELETE', () => {
     const noBody = new Set(['keys.rotate', 'templates.validate', 'templates.submit', 'campaigns.send']);
@@ -83,14 +105,18 @@ describe('the contract table', () => {
       expect(keysOf(def.query)).toEqual(expect.arrayContaining(keysOf(PageQuery)));
       expect(def.query!.safeParse({ limit: '100' }).success).toBe(true);
       expect(def.query!.safeParse({ limit: '101' }).success).toBe(false);
-      expect(def.response.safeParse({ data: [], pagination: { has_more: false, next_cursor: null } }).success).toBe(true);
+      expect(def.response.safeParse({ data: [], pagination: { has_more: false, next_cursor: null } }).success).toBe(
+        true,
+      );
       expect(def.response.safeParse({ data: [] }).success).toBe(false);
     }
   });
 
   it('answers 201 for creates and sends, 204 for deletes, 200 otherwise', () => {
     const created = (e: EndpointEntry) =>
-      e.def.method === 'POST' && (/^(create|add|upload|send|sendMessage|reply|trigger|enroll|triggerCampaign)/.test(e.name) || e.id === 'channels.createConnectSession');
+      e.def.method === 'POST' &&
+      (/^(create|add|upload|send|sendMessage|reply|trigger|enroll|triggerCampaign)/.test(e.name) ||
+        e.id === 'channels.createConnectSession');
     for (const e of table) {
       let expected = created(e) ? 201 : 200;
       if (e.def.method === 'DELETE' && e.id !== 'trigger.stopEnrollments') expected = 204;
@@ -100,8 +126,18 @@ describe('the contract table', () => {
   });
 
   it('marks exactly the five synthetic routes, and requires Idempotency-Key on exactly the two free-text sends', () => {
-    expect(table.filter((e) => e.def.testKeySynthetic).map((e) => e.id).sort()).toEqual([...SYNTHETIC].sort());
-    expect(table.filter((e) => e.def.idempotencyKey === 'required').map((e) => e.id).sort()).toEqual(['conversations.sendMessage', 'messages.send']);
+    expect(
+      table
+        .filter((e) => e.def.testKeySynthetic)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([...SYNTHETIC].sort());
+    expect(
+      table
+        .filter((e) => e.def.idempotencyKey === 'required')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(['conversations.sendMessage', 'messages.send']);
     for (const id of SYNTHETIC) expect(byId(id).def.status).toBe(201);
   });
 
@@ -113,7 +149,8 @@ describe('the contract table', () => {
     expect(byId('comments.updateSettings').def.scope).toBe('automations:write');
     expect(byId('webhooks.create').def.scope).toBe('webhooks:write');
     expect(byId('webhooks.list').def.scope).toBe('webhooks:read');
-    for (const e of table.filter((e) => e.group === 'developer' || e.group === 'usage' || e.group === 'status')) expect(e.def.scope).toBeNull();
+    for (const e of table.filter((e) => e.group === 'developer' || e.group === 'usage' || e.group === 'status'))
+      expect(e.def.scope).toBeNull();
   });
 
   it('reaches only GET /v1/status without a key', () => {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/index.js';
-import { ApiError, ConflictError, isApiError, NotFoundError, PermissionError, SendFailedError, ValidationFailedError } from '../../src/client/index.js';
+import {
+  ApiError,
+  ConflictError,
+  isApiError,
+  NotFoundError,
+  PermissionError,
+  SendFailedError,
+  ValidationFailedError,
+} from '../../src/client/index.js';
 import { findFirst, methodOf, rejection, startE2e, type E2e } from './harness.js';
 
 // One emulator seeded with 260 generated chats, so the lists pass 250 rows.
@@ -13,7 +21,11 @@ afterAll(async () => {
 });
 
 /** An active photo-social conversation: no service window and no provider outcome by number, so a send is delivered. */
-const photoConversation = () => findFirst(t.client.conversations.list({ channel: 'photo_social', status: 'active' }), 'active photo_social conversation');
+const photoConversation = () =>
+  findFirst(
+    t.client.conversations.list({ channel: 'photo_social', status: 'active' }),
+    'active photo_social conversation',
+  );
 
 describe('pagination through the client', () => {
   it('walks 250+ conversations with for await while new ones arrive: no repeats, none of the original rows skipped', async () => {
@@ -32,7 +44,11 @@ describe('pagination through the client', () => {
       seen.push(c.id);
       // A new customer writes in every 40 rows, so rows arrive in the middle of pages and between them.
       if (seen.length % 40 === 0) {
-        const created = await t.control('inbound', { channel: 'phone', from: { handle: `+1303555${1000 + seen.length}` }, content: 'new here' });
+        const created = await t.control('inbound', {
+          channel: 'phone',
+          from: { handle: `+1303555${1000 + seen.length}` },
+          content: 'new here',
+        });
         arrived.push((created.conversation as { id: string }).id);
       }
     }
@@ -48,11 +64,23 @@ describe('pagination through the client', () => {
 describe('idempotent sends through the client', () => {
   it('replays the stored result for the same Idempotency-Key: idempotentReplayed, the same message, nothing sent twice', async () => {
     const conversation = await photoConversation();
-    const input = { conversation_id: conversation.id, content: `e2e replay ${Date.now()}`, idempotencyKey: `e2e-replay-${Date.now()}` };
+    const input = {
+      conversation_id: conversation.id,
+      content: `e2e replay ${Date.now()}`,
+      idempotencyKey: `e2e-replay-${Date.now()}`,
+    };
     const first = await t.client.messages.send(input).withResponse();
     const again = await t.client.messages.send(input).withResponse();
-    expect(first.response).toMatchObject({ status: 201, idempotentReplayed: false, idempotencyKey: input.idempotencyKey });
-    expect(again.response).toMatchObject({ status: 201, idempotentReplayed: true, idempotencyKey: input.idempotencyKey });
+    expect(first.response).toMatchObject({
+      status: 201,
+      idempotentReplayed: false,
+      idempotencyKey: input.idempotencyKey,
+    });
+    expect(again.response).toMatchObject({
+      status: 201,
+      idempotentReplayed: true,
+      idempotencyKey: input.idempotencyKey,
+    });
     expect(again.data.id).toBe(first.data.id);
     const history = await t.client.conversations.listMessages({ id: conversation.id, limit: 2 });
     expect(history.data.filter((m) => m.content === input.content)).toHaveLength(1);
@@ -84,12 +112,21 @@ describe('conflicts and provider failures through the client', () => {
     expect(error).toBeInstanceOf(ConflictError);
     expect(isApiError(error, 'VERSION_CONFLICT')).toBe(true);
     expect(error).toMatchObject({ status: 409 });
-    expect(await t.client.tickets.get({ id: ticket.id })).toMatchObject({ assignee: 'agent_first', version: ticket.version + 1 });
+    expect(await t.client.tickets.get({ id: ticket.id })).toMatchObject({
+      assignee: 'agent_first',
+      version: ticket.version + 1,
+    });
   });
 
   it('answers a send the provider rejects (recipient ending 0001) with SendFailedError, provider code 131026', async () => {
-    const contact = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact whose number ends 0001', (c) => c.phone?.endsWith('0001') ?? false);
-    const error = await rejection(t.client.messages.send({ contact_id: contact.id, channel: 'phone', content: 'Your order shipped' }));
+    const contact = await findFirst(
+      t.client.contacts.list({ limit: 100 }),
+      'contact whose number ends 0001',
+      (c) => c.phone?.endsWith('0001') ?? false,
+    );
+    const error = await rejection(
+      t.client.messages.send({ contact_id: contact.id, channel: 'phone', content: 'Your order shipped' }),
+    );
     expect(error).toBeInstanceOf(SendFailedError);
     expect(error).toMatchObject({ status: 422, code: 'SEND_FAILED', providerErrorCode: '131026' });
     // What the code means, from the same service.
@@ -101,7 +138,9 @@ describe('test keys through the client', () => {
   it('gets a synthetic 201 on a send route: marked test, stored nowhere', async () => {
     expect(t.testClient.isTestKey).toBe(true);
     const conversation = await photoConversation();
-    const { data, response } = await t.testClient.messages.send({ conversation_id: conversation.id, content: 'synthetic' }).withResponse();
+    const { data, response } = await t.testClient.messages
+      .send({ conversation_id: conversation.id, content: 'synthetic' })
+      .withResponse();
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ test: true, content: 'synthetic' });
     expect(await rejection(t.client.messages.get({ id: data.id }))).toBeInstanceOf(NotFoundError);
@@ -123,14 +162,22 @@ describe('test keys through the client', () => {
     const synthetic = allEndpoints().filter((e) => e.def.testKeySynthetic);
     expect(synthetic.map((e) => e.id).sort()).toEqual(Object.keys(inputs).sort());
     for (const entry of synthetic) {
-      const { data, response } = await methodOf(t.testClient, entry.group, entry.name)(inputs[entry.id]!).withResponse();
+      const { data, response } = await methodOf(
+        t.testClient,
+        entry.group,
+        entry.name,
+      )(inputs[entry.id]!).withResponse();
       expect([entry.id, response.status]).toEqual([entry.id, 201]);
       expect(data).toMatchObject({ test: true });
     }
   });
 
   it('is refused everywhere else with PermissionError TEST_KEY_NOT_ALLOWED', async () => {
-    for (const call of [() => t.testClient.contacts.list(), () => t.testClient.tickets.update({ id: 'tkt_any', status: 'closed' }), () => t.testClient.keys.list()]) {
+    for (const call of [
+      () => t.testClient.contacts.list(),
+      () => t.testClient.tickets.update({ id: 'tkt_any', status: 'closed' }),
+      () => t.testClient.keys.list(),
+    ]) {
       const error = await rejection(call());
       expect(error).toBeInstanceOf(PermissionError);
       expect(error).toMatchObject({ status: 403, code: 'TEST_KEY_NOT_ALLOWED' });
@@ -140,46 +187,92 @@ describe('test keys through the client', () => {
 
 describe('send rules through the client', () => {
   it('answers the account rules with ConflictError ACCOUNT_REQUIRED and ACCOUNT_MISMATCH', async () => {
-    const phoneAccounts = (c: { identities: { channel: string; integration_id: string }[] }) => [...new Set(c.identities.filter((i) => i.channel === 'phone').map((i) => i.integration_id))];
-    const twin = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact on two phone numbers', (c) => phoneAccounts(c).length > 1);
+    const phoneAccounts = (c: { identities: { channel: string; integration_id: string }[] }) => [
+      ...new Set(c.identities.filter((i) => i.channel === 'phone').map((i) => i.integration_id)),
+    ];
+    const twin = await findFirst(
+      t.client.contacts.list({ limit: 100 }),
+      'contact on two phone numbers',
+      (c) => phoneAccounts(c).length > 1,
+    );
     const [first, second] = phoneAccounts(twin);
-    const required = await rejection(t.client.messages.send({ contact_id: twin.id, channel: 'phone', content: 'which line?' }));
+    const required = await rejection(
+      t.client.messages.send({ contact_id: twin.id, channel: 'phone', content: 'which line?' }),
+    );
     expect(required).toBeInstanceOf(ConflictError);
     expect(required).toMatchObject({ status: 409, code: 'ACCOUNT_REQUIRED' });
-    const chosen = await t.client.messages.send({ contact_id: twin.id, channel: 'phone', integration_id: first, content: 'from the first line' });
+    const chosen = await t.client.messages.send({
+      contact_id: twin.id,
+      channel: 'phone',
+      integration_id: first,
+      content: 'from the first line',
+    });
     expect(chosen.integration_id).toBe(first);
-    const mismatch = await rejection(t.client.conversations.sendMessage({ id: chosen.conversation_id, integration_id: second, content: 'from the other line' }));
+    const mismatch = await rejection(
+      t.client.conversations.sendMessage({
+        id: chosen.conversation_id,
+        integration_id: second,
+        content: 'from the other line',
+      }),
+    );
     expect(mismatch).toBeInstanceOf(ConflictError);
     expect(mismatch).toMatchObject({ code: 'ACCOUNT_MISMATCH' });
   });
 
   it('refuses free text outside the 24-hour window and to an opted-out contact (422, nothing sent)', async () => {
-    const closed = await findFirst(t.client.conversations.list({ channel: 'phone', limit: 100 }), 'phone conversation with a closed window', (c) =>
-      c.service_window_expires_at !== null && Date.parse(c.service_window_expires_at) < t.emulator.clock.now(),
+    const closed = await findFirst(
+      t.client.conversations.list({ channel: 'phone', limit: 100 }),
+      'phone conversation with a closed window',
+      (c) => c.service_window_expires_at !== null && Date.parse(c.service_window_expires_at) < t.emulator.clock.now(),
     );
     const outside = await rejection(t.client.conversations.sendMessage({ id: closed.id, content: 'still there?' }));
     expect(outside).toBeInstanceOf(ApiError);
     expect(outside).toMatchObject({ status: 422, code: 'OUTSIDE_SERVICE_WINDOW' });
-    const optedOut = await findFirst(t.client.contacts.list({ limit: 100 }), 'opted-out contact with a phone', (c) => c.opted_out && c.phone !== null);
-    const refused = await rejection(t.client.messages.send({ contact_id: optedOut.id, channel: 'phone', content: 'sale!' }));
+    const optedOut = await findFirst(
+      t.client.contacts.list({ limit: 100 }),
+      'opted-out contact with a phone',
+      (c) => c.opted_out && c.phone !== null,
+    );
+    const refused = await rejection(
+      t.client.messages.send({ contact_id: optedOut.id, channel: 'phone', content: 'sale!' }),
+    );
     expect(refused).toMatchObject({ status: 422, code: 'CONTACT_OPTED_OUT' });
     expect(refused).not.toBeInstanceOf(SendFailedError);
   });
 
   it('moves a send to delivered, and a throttled one (number ending 0002) to failed 131049, as the emulator clock runs', async () => {
-    const delivered = await t.client.conversations.sendMessage({ id: (await photoConversation()).id, content: 'on its way' });
-    const throttledContact = await findFirst(t.client.contacts.list({ limit: 100 }), 'contact whose number ends 0002', (c) => c.phone?.endsWith('0002') ?? false);
-    const throttled = await t.client.messages.send({ contact_id: throttledContact.id, channel: 'phone', content: 'spring sale' });
+    const delivered = await t.client.conversations.sendMessage({
+      id: (await photoConversation()).id,
+      content: 'on its way',
+    });
+    const throttledContact = await findFirst(
+      t.client.contacts.list({ limit: 100 }),
+      'contact whose number ends 0002',
+      (c) => c.phone?.endsWith('0002') ?? false,
+    );
+    const throttled = await t.client.messages.send({
+      contact_id: throttledContact.id,
+      channel: 'phone',
+      content: 'spring sale',
+    });
     await t.control('clock', { advance_seconds: 1 });
-    expect(await t.client.messages.get({ id: delivered.id })).toMatchObject({ delivery_status: 'delivered', error: null });
-    expect(await t.client.messages.get({ id: throttled.id })).toMatchObject({ delivery_status: 'failed', error: { code: '131049' } });
+    expect(await t.client.messages.get({ id: delivered.id })).toMatchObject({
+      delivery_status: 'delivered',
+      error: null,
+    });
+    expect(await t.client.messages.get({ id: throttled.id })).toMatchObject({
+      delivery_status: 'failed',
+      error: { code: '131049' },
+    });
   });
 });
 
 describe('the wire through the client', () => {
   it('works with an /api/v1 base address and echoes a caller X-Request-ID', async () => {
     const viaApi = t.clientFor(t.emulator.adminKey, { baseUrl: `${t.origin}/api/v1` });
-    const { data, response } = await viaApi.contacts.list({ limit: 2 }, { headers: { 'X-Request-ID': 'e2e-correlation-1' } }).withResponse();
+    const { data, response } = await viaApi.contacts
+      .list({ limit: 2 }, { headers: { 'X-Request-ID': 'e2e-correlation-1' } })
+      .withResponse();
     expect(data.data).toHaveLength(2);
     expect(response.requestId).toBe('e2e-correlation-1');
     expect(response.rateLimit?.remaining).toBeLessThan(response.rateLimit?.limit ?? 0);

@@ -46,13 +46,16 @@ describe('every implemented route through the client', () => {
 });
 
 describe('every pending route through the client', () => {
-  it.each(pending.map((e) => [e.id, e] as const))('%s answers 501 NOT_IMPLEMENTED as an ApiError', async (id, entry) => {
-    const input = pendingInputs[id];
-    if (!input) throw new Error(`no input for ${id}`);
-    const error = await rejection(methodOf(t.client, entry.group, entry.name)(input));
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED' });
-    expect((error as ApiError).message).toContain(id);
-    expect((error as ApiError).requestId).toMatch(/\S/);
-  });
+  it.each(pending.map((e) => [e.id, e] as const))(
+    '%s answers 501 NOT_IMPLEMENTED as an ApiError',
+    async (id, entry) => {
+      const input = pendingInputs[id];
+      if (!input) throw new Error(`no input for ${id}`);
+      const error = await rejection(methodOf(t.client, entry.group, entry.name)(input));
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED' });
+      expect((error as ApiError).message).toContain(id);
+      expect((error as ApiError).requestId).toMatch(/\S/);
+    },
+  );
 });

@@ -29,9 +29,12 @@ describe('a low-limit plan through the client', () => {
     let lastRemaining: number | undefined;
     let error: unknown;
     for (let calls = 0; calls <= 2 * limit && error === undefined; calls++) {
-      const answer = await client.contacts.list({ limit: 1 }).withResponse().catch((e: unknown) => {
-        error = e;
-      });
+      const answer = await client.contacts
+        .list({ limit: 1 })
+        .withResponse()
+        .catch((e: unknown) => {
+          error = e;
+        });
       if (!answer) continue;
       expect(answer.response.rateLimit?.limit).toBe(limit);
       lastRemaining = answer.response.rateLimit?.remaining;

@@ -33,11 +33,16 @@ export interface E2eOptions extends Omit<EmulatorOptions, 'dbPath' | 'logger'> {
 export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const { fileDb = false, ...emulatorOptions } = options;
   const dir = fileDb ? mkdtempSync(join(tmpdir(), 'convo-kit-e2e-')) : undefined;
-  const emulator = await createEmulator({ ...emulatorOptions, dbPath: dir ? join(dir, 'emulator.db') : undefined, logger: pino({ level: 'silent' }) });
+  const emulator = await createEmulator({
+    ...emulatorOptions,
+    dbPath: dir ? join(dir, 'emulator.db') : undefined,
+    logger: pino({ level: 'silent' }),
+  });
   const { url: origin } = await emulator.listen(0);
   const closers: (() => Promise<void>)[] = [];
   // backoffBaseMs 1: a retry the client decides on never makes the suite wait.
-  const clientFor = (apiKey: string, more: Omit<ClientOptions, 'apiKey'> = {}) => createClient({ apiKey, baseUrl: `${origin}/v1`, backoffBaseMs: 1, ...more });
+  const clientFor = (apiKey: string, more: Omit<ClientOptions, 'apiKey'> = {}) =>
+    createClient({ apiKey, baseUrl: `${origin}/v1`, backoffBaseMs: 1, ...more });
 
   const control = async (path: string, body: object) => {
     const res = await fetch(`${origin}/_emulator/${path}`, {
@@ -67,7 +72,11 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const res = await fetch(`${origin}/v1/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, events, description: 'e2e receiver' }),
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+        events,
+        description: 'e2e receiver',
+      }),
     });
     const created = (await res.json()) as { id: string; secret: string };
     if (res.status !== 201) throw new Error(`webhook registration answered ${res.status}: ${JSON.stringify(created)}`);
@@ -91,7 +100,11 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
 }
 
 /** The first item of an iteration that matches, or an error naming what was looked for. */
-export async function findFirst<T>(items: AsyncIterable<T>, what: string, match: (item: T) => boolean = () => true): Promise<T> {
+export async function findFirst<T>(
+  items: AsyncIterable<T>,
+  what: string,
+  match: (item: T) => boolean = () => true,
+): Promise<T> {
   for await (const item of items) if (match(item)) return item;
   throw new Error(`the seeded workspace has no ${what}`);
 }
@@ -108,7 +121,12 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<unknown>
 
 /** A route's client method by group and name, for loops over the table (typed calls name the method directly). */
 export function methodOf(client: Client, group: string, name: string): (input: object) => ApiPromise<unknown> {
-  const method = (client as unknown as Record<string, Record<string, ((input: object) => ApiPromise<unknown>) | undefined> | undefined>)[group]?.[name];
+  const method = (
+    client as unknown as Record<
+      string,
+      Record<string, ((input: object) => ApiPromise<unknown>) | undefined> | undefined
+    >
+  )[group]?.[name];
   if (!method) throw new Error(`the client has no method ${group}.${name}`);
   return method;
 }

@@ -4,7 +4,11 @@ import type { EndpointInput } from '../../src/client/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { PendingId } from './cases/route-case.js';
 
-type DefOf<Id> = Id extends `${infer G extends EndpointGroupName}.${infer N}` ? (N extends keyof Endpoints[G] ? Endpoints[G][N] : never) : never;
+type DefOf<Id> = Id extends `${infer G extends EndpointGroupName}.${infer N}`
+  ? N extends keyof Endpoints[G]
+    ? Endpoints[G][N]
+    : never
+  : never;
 type InputOf<Id> = DefOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
 
 const phone = '+14155550123';
@@ -28,10 +32,21 @@ export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
   'groups.delete': { group_id },
   'groups.listKnowledge': { group_id },
   'groups.addKnowledge': { group_id, type: 'faq', title: 'Hours', content: 'We open at 9.' },
-  'groups.uploadKnowledge': { group_id, type: 'faq', title: 'Hours', file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }) },
+  'groups.uploadKnowledge': {
+    group_id,
+    type: 'faq',
+    title: 'Hours',
+    file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }),
+  },
   'groups.deleteKnowledge': { group_id, entry_id: 'kn_e2e' },
   'groups.listProviders': { group_id },
-  'groups.putProvider': { group_id, provider: 'custom_reply', enabled: true, config: { url: 'https://reply.example.com/hook' }, secret: 'e2e-signing-secret' },
+  'groups.putProvider': {
+    group_id,
+    provider: 'custom_reply',
+    enabled: true,
+    config: { url: 'https://reply.example.com/hook' },
+    secret: 'e2e-signing-secret',
+  },
   'groups.deleteProvider': { group_id, provider: 'custom_reply' },
   'webhooks.send': trigger,
   'webhooks.triggerCampaign': trigger,

@@ -21,14 +21,23 @@ async function register(e: E, url: string, events: string[] = ['*']) {
 
 /** A customer writes in: conversation.created (new handle) and message.received. */
 async function inbound(e: E, handle = '+14155558888') {
-  const res = await as(e).post('/_emulator/inbound').send({ channel: 'phone', from: { handle, name: 'Casey' }, content: 'Hi there' });
+  const res = await as(e)
+    .post('/_emulator/inbound')
+    .send({ channel: 'phone', from: { handle, name: 'Casey' }, content: 'Hi there' });
   expect(res.status).toBe(201);
 }
 
 async function attempts(e: E, endpointId: string) {
   const res = await as(e).get(`/v1/webhooks/${endpointId}/deliveries?limit=50`);
   expect(res.status).toBe(200);
-  return res.body.data as { delivery_id: string; attempt: number; status_code: number | null; delivered_at: string | null; next_retry_at: string | null; error: string | null }[];
+  return res.body.data as {
+    delivery_id: string;
+    attempt: number;
+    status_code: number | null;
+    delivered_at: string | null;
+    next_retry_at: string | null;
+    error: string | null;
+  }[];
 }
 
 const eventsOf = (received: Received[]) => received.map((r) => r.headers['x-service-event']);
@@ -56,7 +65,14 @@ describe('signed deliveries', () => {
       expect(headers['user-agent']).toBe(USER_AGENT);
       expect(headers['user-agent']).toMatch(/^convo-kit-emulator\/\d+\.\d+\.\d+/);
       expect(headers['x-service-delivery']).toMatch(/^dlv_[A-Za-z0-9_-]{24}$/);
-      await expect(verify({ body, signature: String(headers['x-service-signature']), timestamp: String(headers['x-service-timestamp']), secrets: endpoint.secret })).resolves.toBeDefined();
+      await expect(
+        verify({
+          body,
+          signature: String(headers['x-service-signature']),
+          timestamp: String(headers['x-service-timestamp']),
+          secrets: endpoint.secret,
+        }),
+      ).resolves.toBeDefined();
       const envelope = Envelope.parse(JSON.parse(body));
       expect(envelope.id).toMatch(/^evt_/);
       expect(envelope.event).toBe(headers['x-service-event']);
@@ -65,7 +81,9 @@ describe('signed deliveries', () => {
     }
     const log = await attempts(e, endpoint.id);
     expect(log).toHaveLength(hooks.received.length);
-    expect(log.every((a) => a.status_code === 200 && a.attempt === 1 && a.delivered_at !== null && a.next_retry_at === null)).toBe(true);
+    expect(
+      log.every((a) => a.status_code === 200 && a.attempt === 1 && a.delivered_at !== null && a.next_retry_at === null),
+    ).toBe(true);
   });
 
   it('sends only what an endpoint subscribed to (exact, namespace, *)', async () => {
@@ -74,7 +92,9 @@ describe('signed deliveries', () => {
     await register(e, tickets.url, ['ticket.*']);
     await register(e, messages.url, ['message.received']);
     await inbound(e);
-    expect((await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation })).status).toBeLessThan(300);
+    expect(
+      (await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation })).status,
+    ).toBeLessThan(300);
     await e.dispatcher.idle();
     expect(eventsOf(tickets.received)).toEqual(['ticket.created']);
     expect(eventsOf(messages.received)).toEqual(['message.received']);
@@ -153,7 +173,9 @@ describe('retries', () => {
     await inbound(e);
     await until(() => slow.received.length === 1);
     // The delivery is in flight at a receiver that never answers; the API does not wait for it.
-    const res = await as(e).post('/_emulator/inbound').send({ channel: 'phone', from: { handle: '+14155558889' }, content: 'Still there?' });
+    const res = await as(e)
+      .post('/_emulator/inbound')
+      .send({ channel: 'phone', from: { handle: '+14155558889' }, content: 'Still there?' });
     expect(res.status).toBe(201);
     expect((await as(e).get('/v1/messages?limit=1')).status).toBe(200);
   });
@@ -180,7 +202,9 @@ describe('retries', () => {
     await e.dispatcher.idle();
     expect(failing.received).toHaveLength(60);
     const first = await as(e).get(`/v1/webhooks/${endpoint.id}/deliveries?limit=30`);
-    const second = await as(e).get(`/v1/webhooks/${endpoint.id}/deliveries?limit=30&cursor=${first.body.pagination.next_cursor}`);
+    const second = await as(e).get(
+      `/v1/webhooks/${endpoint.id}/deliveries?limit=30&cursor=${first.body.pagination.next_cursor}`,
+    );
     expect(first.body.data).toHaveLength(30);
     expect(second.body.data).toHaveLength(20);
     expect(second.body.pagination).toEqual({ has_more: false, next_cursor: null });

@@ -12,7 +12,12 @@ afterEach(cleanup);
 it('a createReceiver receiver gets the emulator’s signed deliveries, the retry after a 500, and deduplicates it', async () => {
   const e = await emulator();
   let secret = '';
-  const receiver = createReceiver({ secrets: async () => secret, dbPath: join(tempDir(), 'receiver.db'), logger: pino({ level: 'silent' }), pollIntervalMs: 50 });
+  const receiver = createReceiver({
+    secrets: async () => secret,
+    dbPath: join(tempDir(), 'receiver.db'),
+    logger: pino({ level: 'silent' }),
+    pollIntervalMs: 50,
+  });
   const handled: string[] = [];
   receiver.on('message.received', async ({ data }) => {
     handled.push(data.id);
@@ -26,16 +31,25 @@ it('a createReceiver receiver gets the emulator’s signed deliveries, the retry
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const answer = await receiver.handle({ headers: req.headers as Record<string, string>, rawBody: Buffer.concat(chunks) });
+      const answer = await receiver.handle({
+        headers: req.headers as Record<string, string>,
+        rawBody: Buffer.concat(chunks),
+      });
       answers.push(answer);
-      res.writeHead(answers.length === 1 ? 500 : answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+      res
+        .writeHead(answers.length === 1 ? 500 : answer.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   try {
-    const registered = await as(e).post('/v1/webhooks').send({ url: `http://127.0.0.1:${(front.address() as AddressInfo).port}/hooks`, events: ['message.*'] });
+    const registered = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: `http://127.0.0.1:${(front.address() as AddressInfo).port}/hooks`, events: ['message.*'] });
     secret = WebhookEndpointCreated.parse(registered.body).secret;
-    const sent = await as(e).post('/_emulator/inbound').send({ channel: 'phone', from: { handle: '+14155556666' }, content: 'Order status?' });
+    const sent = await as(e)
+      .post('/_emulator/inbound')
+      .send({ channel: 'phone', from: { handle: '+14155556666' }, content: 'Order status?' });
     expect(sent.status).toBe(201);
     await e.dispatcher.idle();
     e.clock.advance(60);

@@ -37,7 +37,9 @@ describe('webhook endpoints', () => {
     ['not a URL', 'hooks'],
   ])('refuses %s', async (_name, url) => {
     const e = await emulator();
-    const res = await as(e).post('/v1/webhooks').send({ url, events: ['*'] });
+    const res = await as(e)
+      .post('/v1/webhooks')
+      .send({ url, events: ['*'] });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
     expect(res.body.error.message).toMatch(/url/i);
@@ -49,30 +51,48 @@ describe('webhook endpoints', () => {
     await register(e, 'http://localhost:3000/hooks');
   });
 
-  it.each([[['message.bogus.x']], [['*.created']], [[]], [['message.']]])('refuses the subscription list %j', async (events) => {
-    const e = await emulator();
-    const res = await as(e).post('/v1/webhooks').send({ url: 'https://hooks.example.com/x', events });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
-  });
+  it.each([[['message.bogus.x']], [['*.created']], [[]], [['message.']]])(
+    'refuses the subscription list %j',
+    async (events) => {
+      const e = await emulator();
+      const res = await as(e).post('/v1/webhooks').send({ url: 'https://hooks.example.com/x', events });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    },
+  );
 
   it('signs a test payload with the endpoint secret without showing it (sign-payload)', async () => {
     const e = await emulator();
     const created = await register(e, 'https://hooks.example.com/x');
-    const res = await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: created.id, payload: { event: 'ticket.created', data: { id: 'tkt_1' } } });
+    const res = await as(e)
+      .post('/v1/webhooks/sign-payload')
+      .send({ webhook_id: created.id, payload: { event: 'ticket.created', data: { id: 'tkt_1' } } });
     expect(res.status).toBe(200);
     expect(res.body.raw_body).toBe('{"event":"ticket.created","data":{"id":"tkt_1"}}');
     expect(JSON.stringify(res.body)).not.toContain(created.secret);
-    await expect(verify({ body: res.body.raw_body, signature: res.body.signature, timestamp: String(res.body.timestamp), secrets: created.secret })).resolves.toBeDefined();
-    const fixed = await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: created.id, payload: 'raw text', timestamp: 1763683200 });
+    await expect(
+      verify({
+        body: res.body.raw_body,
+        signature: res.body.signature,
+        timestamp: String(res.body.timestamp),
+        secrets: created.secret,
+      }),
+    ).resolves.toBeDefined();
+    const fixed = await as(e)
+      .post('/v1/webhooks/sign-payload')
+      .send({ webhook_id: created.id, payload: 'raw text', timestamp: 1763683200 });
     expect(fixed.body).toMatchObject({ timestamp: 1763683200, raw_body: 'raw text' });
-    expect((await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: 'wh_missing', payload: 'x' })).status).toBe(404);
+    expect(
+      (await as(e).post('/v1/webhooks/sign-payload').send({ webhook_id: 'wh_missing', payload: 'x' })).status,
+    ).toBe(404);
   });
 
   it('caps a workspace at MAX_WEBHOOK_ENDPOINTS endpoints', async () => {
     const e = await emulator();
     for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) await register(e, `https://hooks.example.com/${i}`);
-    const over = await as(e).post('/v1/webhooks').send({ url: 'https://hooks.example.com/over', events: ['*'] });
+    const over = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: 'https://hooks.example.com/over', events: ['*'] });
     expect(over.status).toBe(422);
     expect(over.body.error.message).toContain(String(MAX_WEBHOOK_ENDPOINTS));
   });

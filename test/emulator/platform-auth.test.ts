@@ -53,7 +53,9 @@ describe('keys lifecycle', () => {
     const list = await as(e).get('/v1/keys?limit=100');
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(created.key);
-    expect(list.body.data.map((k: { id: string }) => k.id)).toEqual(expect.arrayContaining([created.id, EMULATOR_KEY_IDS.admin]));
+    expect(list.body.data.map((k: { id: string }) => k.id)).toEqual(
+      expect.arrayContaining([created.id, EMULATOR_KEY_IDS.admin]),
+    );
     expect(list.body.data.every((k: object) => !('key' in k))).toBe(true);
     expect((await as(e, created.key).get('/v1/tickets')).status).toBe(200);
   });
@@ -97,7 +99,9 @@ describe('keys lifecycle', () => {
       expect(res.status).toBe(401);
       expect(res.body.error.message).toMatch(/revoked/);
     }
-    expect((await as(e).get('/v1/keys?limit=100')).body.data.map((k: { id: string }) => k.id)).not.toContain(created.id);
+    expect((await as(e).get('/v1/keys?limit=100')).body.data.map((k: { id: string }) => k.id)).not.toContain(
+      created.id,
+    );
     expect((await as(e).delete(`/v1/keys/${created.id}`)).status).toBe(404);
     expect((await as(e).post(`/v1/keys/${created.id}/rotate`)).status).toBe(404);
   });
@@ -112,10 +116,21 @@ describe('keys lifecycle', () => {
   it('does not let a key grant scopes it lacks', async () => {
     const e = await emulator();
     const limited = await createKey(e, ['keys:write', 'keys:read']);
-    const res = await as(e, limited.key).post('/v1/keys').send({ label: 'escalate', scopes: ['tickets:write'], kind: 'live' });
+    const res = await as(e, limited.key)
+      .post('/v1/keys')
+      .send({ label: 'escalate', scopes: ['tickets:write'], kind: 'live' });
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: [{ required_scope: 'tickets:write' }] });
-    expect((await as(e, limited.key).post('/v1/keys').send({ label: 'ok', scopes: ['keys:read'], kind: 'live' })).status).toBe(201);
+    expect(res.body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: [{ required_scope: 'tickets:write' }],
+    });
+    expect(
+      (
+        await as(e, limited.key)
+          .post('/v1/keys')
+          .send({ label: 'ok', scopes: ['keys:read'], kind: 'live' })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -125,8 +140,13 @@ describe('scopes', () => {
     const reader = await createKey(e, ['tickets:read']);
     const res = await as(e, reader.key).get('/v1/contacts');
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: [{ required_scope: 'contacts:read' }] });
-    expect((await as(e, reader.key).patch('/v1/tickets/tkt_x').send({ priority: 'high' })).body.error.details).toEqual([{ required_scope: 'tickets:write' }]);
+    expect(res.body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: [{ required_scope: 'contacts:read' }],
+    });
+    expect((await as(e, reader.key).patch('/v1/tickets/tkt_x').send({ priority: 'high' })).body.error.details).toEqual([
+      { required_scope: 'tickets:write' },
+    ]);
   });
 
   it('lets any valid live key reach routes without a scope (developer, usage)', async () => {
@@ -138,7 +158,15 @@ describe('scopes', () => {
 
   it('gives the admin key every scope', async () => {
     const e = await emulator();
-    for (const path of ['/v1/contacts', '/v1/tickets', '/v1/keys', '/v1/webhooks', '/v1/channels', '/v1/pipeline/stages', '/v1/analytics/summary']) {
+    for (const path of [
+      '/v1/contacts',
+      '/v1/tickets',
+      '/v1/keys',
+      '/v1/webhooks',
+      '/v1/channels',
+      '/v1/pipeline/stages',
+      '/v1/analytics/summary',
+    ]) {
       expect((await as(e).get(path)).status, path).toBe(200);
     }
   });

@@ -52,7 +52,9 @@ export interface Received {
 }
 
 /** A webhook receiver on a real port: records every POST and answers what `answer` says (or never). */
-export async function receiver(answer: (n: number) => number | 'hang' = () => 200): Promise<{ url: string; received: Received[]; server: Server }> {
+export async function receiver(
+  answer: (n: number) => number | 'hang' = () => 200,
+): Promise<{ url: string; received: Received[]; server: Server }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

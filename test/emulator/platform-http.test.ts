@@ -7,7 +7,11 @@ afterEach(cleanup);
 
 function expectEnvelope(res: request.Response, status: number, code: string): void {
   expect(res.status).toBe(status);
-  expect(ErrorEnvelope.parse(res.body).error).toMatchObject({ code, doc_url: `${DOCS_BASE_URL}#${code}`, request_id: res.headers['x-request-id'] });
+  expect(ErrorEnvelope.parse(res.body).error).toMatchObject({
+    code,
+    doc_url: `${DOCS_BASE_URL}#${code}`,
+    request_id: res.headers['x-request-id'],
+  });
 }
 
 describe('request ids', () => {
@@ -75,7 +79,11 @@ describe('bodies', () => {
   it('refuses a JSON body over 1 MiB with 413', async () => {
     const e = await emulator();
     const big = JSON.stringify({ label: 'x'.repeat(1024 * 1024), scopes: ['keys:read'], kind: 'live' });
-    expectEnvelope(await as(e).post('/v1/keys').set('Content-Type', 'application/json').send(big), 413, 'PAYLOAD_TOO_LARGE');
+    expectEnvelope(
+      await as(e).post('/v1/keys').set('Content-Type', 'application/json').send(big),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('refuses a body that is not application/json with 415', async () => {
@@ -87,14 +95,22 @@ describe('bodies', () => {
 
   it('refuses malformed JSON with 400 VALIDATION_FAILED', async () => {
     const e = await emulator();
-    expectEnvelope(await as(e).post('/v1/keys').set('Content-Type', 'application/json').send('{"label":'), 400, 'VALIDATION_FAILED');
+    expectEnvelope(
+      await as(e).post('/v1/keys').set('Content-Type', 'application/json').send('{"label":'),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('names each invalid field in details [{path, message}]', async () => {
     const e = await emulator();
-    const res = await as(e).post('/v1/keys').send({ label: '', scopes: ['nope:read'], kind: 'live' });
+    const res = await as(e)
+      .post('/v1/keys')
+      .send({ label: '', scopes: ['nope:read'], kind: 'live' });
     expectEnvelope(res, 400, 'VALIDATION_FAILED');
-    const paths = (res.body.error.details as { path: string; in: string; message: string }[]).map((d) => `${d.in}:${d.path}`);
+    const paths = (res.body.error.details as { path: string; in: string; message: string }[]).map(
+      (d) => `${d.in}:${d.path}`,
+    );
     expect(paths).toEqual(expect.arrayContaining(['body:label', 'body:scopes.0']));
   });
 

@@ -31,21 +31,33 @@ describe('Idempotency-Key on the send routes', () => {
     const e = await emulator();
     const body = { content: 'Hi', buttons: ['Yes', 'No'] };
     expect((await as(e).post(SEND).set('Idempotency-Key', 'k1').send(body)).status).toBe(201);
-    const reordered = await as(e).post(SEND).set('Idempotency-Key', 'k1').set('Content-Type', 'application/json').send('{"buttons":["Yes","No"],"content":"Hi"}');
+    const reordered = await as(e)
+      .post(SEND)
+      .set('Idempotency-Key', 'k1')
+      .set('Content-Type', 'application/json')
+      .send('{"buttons":["Yes","No"],"content":"Hi"}');
     expect(reordered.headers['idempotent-replayed']).toBe('true');
-    const different = await as(e).post(SEND).set('Idempotency-Key', 'k1').send({ content: 'Hi!', buttons: ['Yes', 'No'] });
+    const different = await as(e)
+      .post(SEND)
+      .set('Idempotency-Key', 'k1')
+      .send({ content: 'Hi!', buttons: ['Yes', 'No'] });
     expect(different.status).toBe(409);
     expect(different.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('keeps keys per API key, method and path', async () => {
     const e = await emulator();
-    const created = await as(e).post('/v1/keys').send({ label: 'second', scopes: ['messages:send', 'messages:read'], kind: 'live' });
+    const created = await as(e)
+      .post('/v1/keys')
+      .send({ label: 'second', scopes: ['messages:send', 'messages:read'], kind: 'live' });
     expect((await as(e).post(SEND).set('Idempotency-Key', 'shared').send({ content: 'one' })).status).toBe(201);
     const otherKey = await as(e, created.body.key).post(SEND).set('Idempotency-Key', 'shared').send({ content: 'two' });
     expect(otherKey.status).toBe(201);
     expect(otherKey.headers['idempotent-replayed']).toBeUndefined();
-    const otherPath = await as(e).post('/v1/messages').set('Idempotency-Key', 'shared').send({ content: 'three', conversation_id: SEED_IDS.delivered.conversation });
+    const otherPath = await as(e)
+      .post('/v1/messages')
+      .set('Idempotency-Key', 'shared')
+      .send({ content: 'three', conversation_id: SEED_IDS.delivered.conversation });
     expect(otherPath.status).toBe(201);
     expect(otherPath.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -53,7 +65,11 @@ describe('Idempotency-Key on the send routes', () => {
   it('treats /api/v1 and /v1 as the same path', async () => {
     const e = await emulator();
     await as(e).post(SEND).set('Idempotency-Key', 'alias').send({ content: 'x' });
-    expect((await as(e).post(`/api${SEND}`).set('Idempotency-Key', 'alias').send({ content: 'x' })).headers['idempotent-replayed']).toBe('true');
+    expect(
+      (await as(e).post(`/api${SEND}`).set('Idempotency-Key', 'alias').send({ content: 'x' })).headers[
+        'idempotent-replayed'
+      ],
+    ).toBe('true');
   });
 
   it('keeps a 4xx result too (the provider rejected it): the same retry gets the same answer', async () => {
@@ -75,7 +91,10 @@ describe('Idempotency-Key on the send routes', () => {
   ])('answers 400 IDEMPOTENCY_KEY_REQUIRED when the key is %s', async (_name, key) => {
     const e = await emulator();
     const req = as(e).post('/v1/messages');
-    const res = await (key === undefined ? req : req.set('Idempotency-Key', key)).send({ content: 'x', conversation_id: SEED_IDS.delivered.conversation });
+    const res = await (key === undefined ? req : req.set('Idempotency-Key', key)).send({
+      content: 'x',
+      conversation_id: SEED_IDS.delivered.conversation,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
@@ -109,14 +128,20 @@ describe('Idempotency-Key on the send routes', () => {
       },
     };
     const e = await emulator({ handlers: slow });
-    const first = as(e).post(SEND).set('Idempotency-Key', 'busy').send({ content: 'x' }).then((r) => r);
+    const first = as(e)
+      .post(SEND)
+      .set('Idempotency-Key', 'busy')
+      .send({ content: 'x' })
+      .then((r) => r);
     await inside;
     const second = await as(e).post(SEND).set('Idempotency-Key', 'busy').send({ content: 'x' });
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
     release();
     expect((await first).status).toBe(201);
-    expect((await as(e).post(SEND).set('Idempotency-Key', 'busy').send({ content: 'x' })).headers['idempotent-replayed']).toBe('true');
+    expect(
+      (await as(e).post(SEND).set('Idempotency-Key', 'busy').send({ content: 'x' })).headers['idempotent-replayed'],
+    ).toBe('true');
   });
 
   it('does not keep a 5xx result: the same key may retry it', async () => {

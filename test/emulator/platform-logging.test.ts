@@ -29,13 +29,22 @@ it('logs a handler crash and failed deliveries without any key, secret or signat
   const e = await emulator({ logger, handlers: crashing });
   expect((await as(e).get('/v1/tickets')).status).toBe(500);
   const hooks = await receiver(() => 500);
-  const created = await as(e).post('/v1/webhooks').send({ url: hooks.url, events: ['*'] });
-  expect((await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation })).status).toBeLessThan(300);
+  const created = await as(e)
+    .post('/v1/webhooks')
+    .send({ url: hooks.url, events: ['*'] });
+  expect(
+    (await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation })).status,
+  ).toBeLessThan(300);
   await e.dispatcher.idle();
   expect(hooks.received.length).toBeGreaterThan(0);
   expect(output).toContain('boom');
   expect(output).toContain('webhook attempt failed');
-  for (const secret of [e.adminKey, e.testKey, created.body.secret as string, String(hooks.received[0]!.headers['x-service-signature']).slice(7)]) {
+  for (const secret of [
+    e.adminKey,
+    e.testKey,
+    created.body.secret as string,
+    String(hooks.received[0]!.headers['x-service-signature']).slice(7),
+  ]) {
     expect(output).not.toContain(secret);
   }
 });

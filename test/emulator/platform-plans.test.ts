@@ -8,18 +8,21 @@ afterEach(cleanup);
 describe('read-only plans', () => {
   const writes = allEndpoints().filter((e) => e.def.auth !== false && (e.def.write ?? e.def.method !== 'GET'));
 
-  it.each([...READ_ONLY_PLANS])('refuses every write route on %s with 403 PLAN_READ_ONLY, and still serves reads', async (plan) => {
-    const e = await emulator({ plan });
-    for (const [i, entry] of writes.entries()) {
-      // Free and creator allow 30 requests a minute: move to the next window before running out.
-      if (i % 25 === 24) e.clock.advance(60);
-      const method = entry.def.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
-      const res = await as(e)[method](concretePath(entry.def.path)).send({});
-      expect(res.status, entry.id).toBe(403);
-      expect(res.body.error.code, entry.id).toBe('PLAN_READ_ONLY');
-    }
-    expect((await as(e).get('/v1/tickets')).status).toBe(200);
-  });
+  it.each([...READ_ONLY_PLANS])(
+    'refuses every write route on %s with 403 PLAN_READ_ONLY, and still serves reads',
+    async (plan) => {
+      const e = await emulator({ plan });
+      for (const [i, entry] of writes.entries()) {
+        // Free and creator allow 30 requests a minute: move to the next window before running out.
+        if (i % 25 === 24) e.clock.advance(60);
+        const method = entry.def.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
+        const res = await as(e)[method](concretePath(entry.def.path)).send({});
+        expect(res.status, entry.id).toBe(403);
+        expect(res.body.error.code, entry.id).toBe('PLAN_READ_ONLY');
+      }
+      expect((await as(e).get('/v1/tickets')).status).toBe(200);
+    },
+  );
 
   it('lets a read-only plan use sign-payload, which changes nothing', async () => {
     const e = await emulator({ plan: 'free' });
@@ -29,7 +32,13 @@ describe('read-only plans', () => {
 
   it('lets a paid plan write', async () => {
     const e = await emulator({ plan: 'starter' });
-    expect((await as(e).post('/v1/keys').send({ label: 'x', scopes: ['tickets:read'], kind: 'live' })).status).toBe(201);
+    expect(
+      (
+        await as(e)
+          .post('/v1/keys')
+          .send({ label: 'x', scopes: ['tickets:read'], kind: 'live' })
+      ).status,
+    ).toBe(201);
   });
 });
 

@@ -7,14 +7,21 @@ afterEach(cleanup);
 describe('startEmulator', () => {
   it('listens, prints its base URL and both generated keys, and answers with them over real HTTP', async () => {
     let printed = '';
-    const started = await startEmulator({ port: 0, logger: silent, seed: 2, output: { write: (text: string) => (printed += text) } });
+    const started = await startEmulator({
+      port: 0,
+      logger: silent,
+      seed: 2,
+      output: { write: (text: string) => (printed += text) },
+    });
     try {
       expect(started.adminKey).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
       expect(started.testKey).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
       expect(printed).toContain(started.url);
       expect(printed).toContain(started.adminKey);
       expect(printed).toContain(started.testKey);
-      const res = await fetch(`${started.url}/v1/tickets?limit=1`, { headers: { authorization: `Bearer ${started.adminKey}` } });
+      const res = await fetch(`${started.url}/v1/tickets?limit=1`, {
+        headers: { authorization: `Bearer ${started.adminKey}` },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toMatch(/^req_/);
     } finally {
@@ -41,4 +48,3 @@ describe('startEmulator', () => {
     await expect(createEmulator({ logger: silent, ...(options as object) })).rejects.toThrow(message);
   });
 });
-

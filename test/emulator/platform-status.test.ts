@@ -11,7 +11,11 @@ describe('GET /v1/status', () => {
     const e = await emulator();
     const res = await request(e.app).get('/v1/status');
     expect(res.status).toBe(200);
-    expect(ServiceStatus.parse(res.body)).toMatchObject({ status: 'ok', dependencies: { database: 'ok', cache: 'ok' }, error_rate: null });
+    expect(ServiceStatus.parse(res.body)).toMatchObject({
+      status: 'ok',
+      dependencies: { database: 'ok', cache: 'ok' },
+      error_rate: null,
+    });
   });
 
   it('reports the share of 5xx answers once enough requests were seen', async () => {
@@ -26,7 +30,11 @@ describe('GET /v1/status', () => {
     e.db.close();
     const res = await request(e.app).get('/v1/status');
     expect(res.status).toBe(503);
-    expect(ServiceStatus.parse(res.body)).toMatchObject({ status: 'degraded', dependencies: { database: 'degraded', cache: 'ok' }, error_rate: null });
+    expect(ServiceStatus.parse(res.body)).toMatchObject({
+      status: 'degraded',
+      dependencies: { database: 'degraded', cache: 'ok' },
+      error_rate: null,
+    });
     expect(res.headers['x-request-id']).toMatch(/^req_/);
   });
 

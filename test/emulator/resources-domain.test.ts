@@ -30,21 +30,43 @@ function seeded(size?: number) {
 describe('seed', () => {
   it('builds the named workspace: four accounts (two phone numbers), default stages, a chat per provider outcome', () => {
     const s = seeded(0);
-    expect(s.accounts.all().map((a) => a.channel).sort()).toEqual(['phone', 'phone', 'photo_social', 'social_page']);
+    expect(
+      s.accounts
+        .all()
+        .map((a) => a.channel)
+        .sort(),
+    ).toEqual(['phone', 'phone', 'photo_social', 'social_page']);
     expect(s.stages.list().data.map((x) => x.id)).toEqual(['new', 'contacted', 'qualified', 'proposal', 'won', 'lost']);
     expect(s.contacts.require(SEED_IDS.sendFailed.contact).phone).toMatch(/0001$/);
     expect(s.contacts.require(SEED_IDS.throttled.contact).phone).toMatch(/0002$/);
-    expect(s.contacts.require(SEED_IDS.optedOut.contact)).toMatchObject({ opted_out: true, phone: expect.stringMatching(/0003$/) });
-    expect(s.contacts.require(SEED_IDS.twoAccounts.contact).identities.map((i) => i.integration_id).sort()).toEqual([SEED_IDS.phoneMain, SEED_IDS.phoneSupport]);
+    expect(s.contacts.require(SEED_IDS.optedOut.contact)).toMatchObject({
+      opted_out: true,
+      phone: expect.stringMatching(/0003$/),
+    });
+    expect(
+      s.contacts
+        .require(SEED_IDS.twoAccounts.contact)
+        .identities.map((i) => i.integration_id)
+        .sort(),
+    ).toEqual([SEED_IDS.phoneMain, SEED_IDS.phoneSupport]);
     expect(windowOpen(s.conversations.require(SEED_IDS.delivered.conversation), NOW)).toBe(true);
     expect(windowOpen(s.conversations.require(SEED_IDS.windowClosed.conversation), NOW)).toBe(false);
-    expect(s.templates.all().map((t) => t.status).sort()).toEqual(['approved', 'draft', 'pending_review', 'rejected']);
+    expect(
+      s.templates
+        .all()
+        .map((t) => t.status)
+        .sort(),
+    ).toEqual(['approved', 'draft', 'pending_review', 'rejected']);
   });
 
   it('scales with size, keeps generated numbers out of the sandbox suffixes, and replaces rather than adds on a second run', () => {
     const s = seeded(300);
     expect(s.conversations.count()).toBe(309);
-    const phones = s.contacts.all().filter((c) => c.id.startsWith('ct_seed_')).map((c) => c.phone).filter((p) => p !== null);
+    const phones = s.contacts
+      .all()
+      .filter((c) => c.id.startsWith('ct_seed_'))
+      .map((c) => c.phone)
+      .filter((p) => p !== null);
     expect(phones.length).toBeGreaterThan(100);
     expect(phones.some((p) => /000[123]$/.test(p))).toBe(false);
     const windows = s.conversations.all({ channel: 'phone' }).map((c) => windowOpen(c, NOW));
@@ -78,12 +100,20 @@ describe('rules', () => {
     const unpinned = s.templates.require(SEED_IDS.templates.draft);
     expect(resolveTemplateSender(s, pinned).integration_id).toBe(SEED_IDS.phoneMain);
     expect(resolveTemplateSender(s, pinned, SEED_IDS.phoneSupport).integration_id).toBe(SEED_IDS.phoneSupport);
-    expect(() => resolveTemplateSender(s, unpinned)).toThrow(expect.objectContaining({ code: 'AMBIGUOUS_INTEGRATION', status: 409 }));
-    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.photo)).toThrow(expect.objectContaining({ code: 'ACCOUNT_MISMATCH' }));
-    expect(() => resolveTemplateSender(s, unpinned, 'int_nope')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(() => resolveTemplateSender(s, unpinned)).toThrow(
+      expect.objectContaining({ code: 'AMBIGUOUS_INTEGRATION', status: 409 }),
+    );
+    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.photo)).toThrow(
+      expect.objectContaining({ code: 'ACCOUNT_MISMATCH' }),
+    );
+    expect(() => resolveTemplateSender(s, unpinned, 'int_nope')).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    );
     s.accounts.update(SEED_IDS.phoneSupport, (a) => ({ ...a, status: 'disconnected' }));
     expect(resolveTemplateSender(s, unpinned).integration_id).toBe(SEED_IDS.phoneMain);
-    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.phoneSupport)).toThrow(expect.objectContaining({ code: 'INVALID_STATE' }));
+    expect(() => resolveTemplateSender(s, unpinned, SEED_IDS.phoneSupport)).toThrow(
+      expect.objectContaining({ code: 'INVALID_STATE' }),
+    );
   });
 
   it('accepts current, weak, listed and * ETags and refuses a stale one with VERSION_CONFLICT', () => {
@@ -100,7 +130,15 @@ describe('rules', () => {
   it('measures a response from the first unanswered customer message to the next reply', () => {
     const m = (direction: Message['direction'], minute: number, conversation_id = 'c1') =>
       ({ conversation_id, direction, created_at: new Date(NOW + minute * 60_000).toISOString() }) as Message;
-    const times = responseTimes([m('received', 0), m('received', 2), m('sent', 5), m('sent', 6), m('received', 10), m('sent', 11), m('received', 0, 'c2')]);
+    const times = responseTimes([
+      m('received', 0),
+      m('received', 2),
+      m('sent', 5),
+      m('sent', 6),
+      m('received', 10),
+      m('sent', 11),
+      m('received', 0, 'c2'),
+    ]);
     expect(times).toEqual([60, 300]);
   });
 });

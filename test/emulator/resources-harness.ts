@@ -15,7 +15,9 @@ export interface SeenEvent {
  */
 export async function subscribe(e: Emulator) {
   const hook = await receiver();
-  const res = await as(e).post('/v1/webhooks').send({ url: hook.url, events: ['*'], description: 'resources test' });
+  const res = await as(e)
+    .post('/v1/webhooks')
+    .send({ url: hook.url, events: ['*'], description: 'resources test' });
   if (res.status !== 201) throw new Error(`webhook registration answered ${res.status}: ${JSON.stringify(res.body)}`);
   return {
     async events(): Promise<SeenEvent[]> {

@@ -19,7 +19,11 @@ describe('analytics summary', () => {
     expect(before.response_time.median_seconds).toBeLessThanOrEqual(720);
     expect(before.conversion.leads).toBeGreaterThan(0);
     await inbound(e, { channel: 'phone', from: { handle: '+13035550900' }, content: 'hello?' }).expect(201);
-    const reply = await send(e, '/v1/messages', { contact_id: SEED_IDS.delivered.contact, channel: 'phone', content: 'hi' });
+    const reply = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.delivered.contact,
+      channel: 'phone',
+      content: 'hi',
+    });
     expect(reply.status).toBe(201);
     const after = (await as(e).get('/v1/analytics/summary')).body;
     expect(after.messages.received).toBe(before.messages.received + 1);
@@ -30,7 +34,12 @@ describe('analytics summary', () => {
   it('is empty for a range without traffic, filters by channel, and refuses from > to', async () => {
     const e = await emulator();
     const empty = (await as(e).get('/v1/analytics/summary?from=2001-01-01&to=2001-01-31')).body;
-    expect(empty).toMatchObject({ conversations: { total: 0 }, messages: { sent: 0, received: 0 }, response_time: { median_seconds: null }, conversion: { rate: null } });
+    expect(empty).toMatchObject({
+      conversations: { total: 0 },
+      messages: { sent: 0, received: 0 },
+      response_time: { median_seconds: null },
+      conversion: { rate: null },
+    });
     const photo = (await as(e).get('/v1/analytics/summary?channel=photo_social')).body;
     const all = (await as(e).get('/v1/analytics/summary')).body;
     expect(photo.messages.received).toBeGreaterThan(0);
@@ -67,7 +76,9 @@ describe('developer', () => {
 
   it('narrows features to a scoped key', async () => {
     const e = await emulator();
-    const created = await as(e).post('/v1/keys').send({ label: 'sender', scopes: ['messages:send'], kind: 'live' });
+    const created = await as(e)
+      .post('/v1/keys')
+      .send({ label: 'sender', scopes: ['messages:send'], kind: 'live' });
     expect(created.status).toBe(201);
     const caps = (await as(e, created.body.key).get('/v1/developer/capabilities')).body;
     expect(caps.key).toEqual({ id: created.body.id, kind: 'live', scopes: ['messages:send'] });
@@ -78,14 +89,34 @@ describe('developer', () => {
   it('ticks onboarding steps off as they really happen', async () => {
     const e = await emulator();
     const done = async () =>
-      Object.fromEntries(((await as(e).get('/v1/developer/onboarding')).body.steps as { id: string; done: boolean }[]).map((s) => [s.id, s.done]));
-    expect(await done()).toEqual({ connect_channel: true, create_api_key: false, register_webhook: false, receive_delivery: false, send_message: false, update_ticket: false });
-    await as(e).post('/v1/keys').send({ label: 'backend', scopes: ['tickets:write'], kind: 'live' }).expect(201);
+      Object.fromEntries(
+        ((await as(e).get('/v1/developer/onboarding')).body.steps as { id: string; done: boolean }[]).map((s) => [
+          s.id,
+          s.done,
+        ]),
+      );
+    expect(await done()).toEqual({
+      connect_channel: true,
+      create_api_key: false,
+      register_webhook: false,
+      receive_delivery: false,
+      send_message: false,
+      update_ticket: false,
+    });
+    await as(e)
+      .post('/v1/keys')
+      .send({ label: 'backend', scopes: ['tickets:write'], kind: 'live' })
+      .expect(201);
     await send(e, `/v1/conversations/${SEED_IDS.delivered.conversation}/messages`, { content: 'hi' }).expect(201);
     const ticket = (await as(e).get('/v1/tickets?limit=1')).body.data[0];
     await as(e).patch(`/v1/tickets/${ticket.id}`).send({ assignee: 'agent_onboarding' }).expect(200);
     const now = await done();
-    expect(now).toMatchObject({ create_api_key: true, send_message: true, update_ticket: true, register_webhook: false });
+    expect(now).toMatchObject({
+      create_api_key: true,
+      send_message: true,
+      update_ticket: true,
+      register_webhook: false,
+    });
     const hooks = await subscribe(e);
     await inbound(e, { channel: 'phone', from: { handle: '+13035550901' }, content: 'hi' }).expect(201);
     expect(await hooks.events()).not.toEqual([]);
@@ -96,7 +127,23 @@ describe('developer', () => {
 
   it('explains every code of its table, matches platform codes case-insensitively, and 404s an unknown code', async () => {
     const e = await emulator();
-    for (const code of ['131049', '131026', '131047', '130429', '132000', '131051', '131000', '131008', '131009', '131021', '131031', '132001', '132012', '133010', '470']) {
+    for (const code of [
+      '131049',
+      '131026',
+      '131047',
+      '130429',
+      '132000',
+      '131051',
+      '131000',
+      '131008',
+      '131009',
+      '131021',
+      '131031',
+      '132001',
+      '132012',
+      '133010',
+      '470',
+    ]) {
       expect(Object.hasOwn(ERROR_EXPLANATIONS, code)).toBe(true);
     }
     for (const code of Object.keys(ERROR_EXPLANATIONS)) {
@@ -105,9 +152,14 @@ describe('developer', () => {
       expect(res.body.code).toBe(code);
       expect(['provider', 'platform']).toContain(res.body.fault);
     }
-    expect((await as(e).get('/v1/developer/troubleshooting/errors/131049')).body).toMatchObject({ fault: 'provider', retryable: false });
+    expect((await as(e).get('/v1/developer/troubleshooting/errors/131049')).body).toMatchObject({
+      fault: 'provider',
+      retryable: false,
+    });
     expect((await as(e).get('/v1/developer/troubleshooting/errors/130429')).body.retryable).toBe(true);
-    expect((await as(e).get('/v1/developer/troubleshooting/errors/outside_service_window')).body.code).toBe('OUTSIDE_SERVICE_WINDOW');
+    expect((await as(e).get('/v1/developer/troubleshooting/errors/outside_service_window')).body.code).toBe(
+      'OUTSIDE_SERVICE_WINDOW',
+    );
     const unknown = await as(e).get('/v1/developer/troubleshooting/errors/999999');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');

@@ -13,7 +13,12 @@ describe('sending free text', () => {
     const hooks = await subscribe(e);
     const res = await send(e, convPath(SEED_IDS.delivered.conversation), { content: 'Your order shipped' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ direction: 'sent', delivery_status: 'queued', source: 'api', integration_id: SEED_IDS.phoneMain });
+    expect(res.body).toMatchObject({
+      direction: 'sent',
+      delivery_status: 'queued',
+      source: 'api',
+      integration_id: SEED_IDS.phoneMain,
+    });
     // Moving the clock past both steps makes the next read show the final status.
     await as(e).post('/_emulator/clock').send({ advance_seconds: 5 });
     const read = await as(e).get(`/v1/messages/${res.body.id}`);
@@ -29,7 +34,10 @@ describe('sending free text', () => {
     const res = await send(e, '/v1/messages', { conversation_id: SEED_IDS.delivered.conversation, content: 'hello' });
     expect(res.status).toBe(201);
     await expect
-      .poll(async () => (await as(e).get(`/v1/messages/${res.body.id}`)).body.delivery_status, { timeout: 5_000, interval: 50 })
+      .poll(async () => (await as(e).get(`/v1/messages/${res.body.id}`)).body.delivery_status, {
+        timeout: 5_000,
+        interval: 50,
+      })
       .toBe('delivered');
   });
 
@@ -65,7 +73,13 @@ describe('sending free text', () => {
     expect(read.body).toMatchObject({ delivery_status: 'failed', error: { code: '131049' } });
     const failed = await hooks.named('message.delivery_failed');
     expect(failed).toEqual([
-      expect.objectContaining({ error_code: '131049', throttled: true, template_name: null, message_id: res.body.id, conversation_id: SEED_IDS.throttled.conversation }),
+      expect.objectContaining({
+        error_code: '131049',
+        throttled: true,
+        template_name: null,
+        message_id: res.body.id,
+        conversation_id: SEED_IDS.throttled.conversation,
+      }),
     ]);
   });
 
@@ -91,8 +105,13 @@ describe('sending free text', () => {
 
   it('closes an open window when the emulator clock passes 24 hours; other channels have no window', async () => {
     const e = await emulator();
-    await as(e).post('/_emulator/clock').send({ advance_seconds: 25 * 3600 }).expect(200);
-    expect((await send(e, convPath(SEED_IDS.delivered.conversation), { content: 'late' })).body.error.code).toBe('OUTSIDE_SERVICE_WINDOW');
+    await as(e)
+      .post('/_emulator/clock')
+      .send({ advance_seconds: 25 * 3600 })
+      .expect(200);
+    expect((await send(e, convPath(SEED_IDS.delivered.conversation), { content: 'late' })).body.error.code).toBe(
+      'OUTSIDE_SERVICE_WINDOW',
+    );
     expect((await send(e, convPath(SEED_IDS.photoChat.conversation), { content: 'late but fine' })).status).toBe(201);
   });
 });
@@ -100,41 +119,77 @@ describe('sending free text', () => {
 describe('choosing the sending account', () => {
   it('is 409 ACCOUNT_MISMATCH when integration_id is not the conversation account, on both routes', async () => {
     const e = await emulator();
-    const onConversation = await send(e, convPath(SEED_IDS.delivered.conversation), { content: 'x', integration_id: SEED_IDS.phoneSupport });
+    const onConversation = await send(e, convPath(SEED_IDS.delivered.conversation), {
+      content: 'x',
+      integration_id: SEED_IDS.phoneSupport,
+    });
     expect(onConversation.status).toBe(409);
     expect(onConversation.body.error.code).toBe('ACCOUNT_MISMATCH');
-    const onMessages = await send(e, '/v1/messages', { conversation_id: SEED_IDS.delivered.conversation, content: 'x', integration_id: SEED_IDS.photo });
+    const onMessages = await send(e, '/v1/messages', {
+      conversation_id: SEED_IDS.delivered.conversation,
+      content: 'x',
+      integration_id: SEED_IDS.photo,
+    });
     expect(onMessages.body.error.code).toBe('ACCOUNT_MISMATCH');
-    const byContact = await send(e, '/v1/messages', { contact_id: SEED_IDS.delivered.contact, channel: 'phone', content: 'x', integration_id: SEED_IDS.phoneSupport });
+    const byContact = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.delivered.contact,
+      channel: 'phone',
+      content: 'x',
+      integration_id: SEED_IDS.phoneSupport,
+    });
     expect(byContact.body.error.code).toBe('ACCOUNT_MISMATCH');
   });
 
   it('is 409 ACCOUNT_REQUIRED for a contact chatting on two phone numbers, and sends once integration_id picks one', async () => {
     const e = await emulator();
-    const ambiguous = await send(e, '/v1/messages', { contact_id: SEED_IDS.twoAccounts.contact, channel: 'phone', content: 'which line?' });
+    const ambiguous = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.twoAccounts.contact,
+      channel: 'phone',
+      content: 'which line?',
+    });
     expect(ambiguous.status).toBe(409);
     expect(ambiguous.body.error.code).toBe('ACCOUNT_REQUIRED');
     expect(ambiguous.body.error.details).toEqual(
       expect.arrayContaining([{ integration_id: SEED_IDS.phoneMain }, { integration_id: SEED_IDS.phoneSupport }]),
     );
-    const chosen = await send(e, '/v1/messages', { contact_id: SEED_IDS.twoAccounts.contact, channel: 'phone', content: 'support here', integration_id: SEED_IDS.phoneSupport });
+    const chosen = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.twoAccounts.contact,
+      channel: 'phone',
+      content: 'support here',
+      integration_id: SEED_IDS.phoneSupport,
+    });
     expect(chosen.status).toBe(201);
-    expect(chosen.body).toMatchObject({ conversation_id: SEED_IDS.twoAccounts.conversations[1], integration_id: SEED_IDS.phoneSupport });
+    expect(chosen.body).toMatchObject({
+      conversation_id: SEED_IDS.twoAccounts.conversations[1],
+      integration_id: SEED_IDS.phoneSupport,
+    });
   });
 
   it('sends by contact and channel when the contact has one account there', async () => {
     const e = await emulator();
-    const res = await send(e, '/v1/messages', { contact_id: SEED_IDS.photoChat.contact, channel: 'photo_social', content: 'Thanks for the DM' });
+    const res = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.photoChat.contact,
+      channel: 'photo_social',
+      content: 'Thanks for the DM',
+    });
     expect(res.status).toBe(201);
     expect(res.body.conversation_id).toBe(SEED_IDS.photoChat.conversation);
   });
 
   it('is 422 INVALID_PLATFORM for a channel outside the three, and 404 without a conversation on the channel', async () => {
     const e = await emulator();
-    const invalid = await send(e, '/v1/messages', { contact_id: SEED_IDS.delivered.contact, channel: 'sms', content: 'x' });
+    const invalid = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.delivered.contact,
+      channel: 'sms',
+      content: 'x',
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('INVALID_PLATFORM');
-    const none = await send(e, '/v1/messages', { contact_id: SEED_IDS.delivered.contact, channel: 'social_page', content: 'x' });
+    const none = await send(e, '/v1/messages', {
+      contact_id: SEED_IDS.delivered.contact,
+      channel: 'social_page',
+      content: 'x',
+    });
     expect(none.status).toBe(404);
     expect((await send(e, '/v1/messages', { conversation_id: 'conv_nope', content: 'x' })).status).toBe(404);
   });
@@ -142,16 +197,24 @@ describe('choosing the sending account', () => {
 
 describe('reactions', () => {
   async function inboundPhoneMessage(e: Awaited<ReturnType<typeof emulator>>): Promise<string> {
-    const res = await inbound(e, { channel: 'phone', from: { handle: '+14155550125' }, content: 'Love it' }).expect(201);
+    const res = await inbound(e, { channel: 'phone', from: { handle: '+14155550125' }, content: 'Love it' }).expect(
+      201,
+    );
     return res.body.message.id as string;
   }
 
   it('sets and clears a reaction on an inbound phone message', async () => {
     const e = await emulator();
     const id = await inboundPhoneMessage(e);
-    expect((await as(e).post(`/v1/messages/${id}/reaction`).send({ emoji: '👍' })).body).toEqual({ message_id: id, emoji: '👍' });
+    expect((await as(e).post(`/v1/messages/${id}/reaction`).send({ emoji: '👍' })).body).toEqual({
+      message_id: id,
+      emoji: '👍',
+    });
     expect((await as(e).get(`/v1/messages/${id}`)).body.reaction).toBe('👍');
-    expect((await as(e).post(`/v1/messages/${id}/reaction`).send({ emoji: '' })).body).toEqual({ message_id: id, emoji: null });
+    expect((await as(e).post(`/v1/messages/${id}/reaction`).send({ emoji: '' })).body).toEqual({
+      message_id: id,
+      emoji: null,
+    });
     expect((await as(e).get(`/v1/messages/${id}`)).body.reaction).toBeNull();
   });
 

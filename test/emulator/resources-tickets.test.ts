@@ -5,7 +5,9 @@ import { SEED_IDS, subscribe } from './resources-harness.js';
 afterEach(cleanup);
 
 async function newTicket(e: Awaited<ReturnType<typeof emulator>>, priority = 'high') {
-  const res = await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation, priority });
+  const res = await as(e)
+    .post('/_emulator/handoff')
+    .send({ conversation_id: SEED_IDS.delivered.conversation, priority });
   expect(res.status).toBe(201);
   return res.body as { id: string; version: number; sla_due_at: string; created_at: string };
 }
@@ -15,7 +17,14 @@ describe('handoff control', () => {
     const e = await emulator();
     const hooks = await subscribe(e);
     const ticket = await newTicket(e, 'urgent');
-    expect(ticket).toMatchObject({ kind: 'handoff', status: 'open', priority: 'urgent', version: 1, conversation_id: SEED_IDS.delivered.conversation, contact_id: SEED_IDS.delivered.contact });
+    expect(ticket).toMatchObject({
+      kind: 'handoff',
+      status: 'open',
+      priority: 'urgent',
+      version: 1,
+      conversation_id: SEED_IDS.delivered.conversation,
+      contact_id: SEED_IDS.delivered.contact,
+    });
     expect(Date.parse(ticket.sla_due_at) - Date.parse(ticket.created_at)).toBe(3_600_000);
     expect(await hooks.named('ticket.created')).toEqual([expect.objectContaining({ id: ticket.id })]);
   });
@@ -23,7 +32,10 @@ describe('handoff control', () => {
   it('refuses an unknown conversation (404) and a wrong kind (400)', async () => {
     const e = await emulator();
     expect((await as(e).post('/_emulator/handoff').send({ conversation_id: 'conv_nope' })).status).toBe(404);
-    expect((await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation, kind: 'other' })).status).toBe(400);
+    expect(
+      (await as(e).post('/_emulator/handoff').send({ conversation_id: SEED_IDS.delivered.conversation, kind: 'other' }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -33,7 +45,10 @@ describe('ticket concurrency', () => {
     const { id } = await newTicket(e);
     const got = await as(e).get(`/v1/tickets/${id}`);
     expect(got.headers.etag).toBe('"1"');
-    const patched = await as(e).patch(`/v1/tickets/${id}`).set('If-Match', got.headers.etag!).send({ status: 'pending' });
+    const patched = await as(e)
+      .patch(`/v1/tickets/${id}`)
+      .set('If-Match', got.headers.etag!)
+      .send({ status: 'pending' });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ status: 'pending', version: 2 });
     expect(patched.headers.etag).toBe('"2"');
@@ -45,7 +60,10 @@ describe('ticket concurrency', () => {
     await as(e).patch(`/v1/tickets/${id}`).send({ priority: 'low' }).expect(200);
     const stale = await as(e).patch(`/v1/tickets/${id}`).set('If-Match', '"1"').send({ status: 'closed' });
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatchObject({ code: 'VERSION_CONFLICT', details: [{ current_version: 2, if_match: '"1"' }] });
+    expect(stale.body.error).toMatchObject({
+      code: 'VERSION_CONFLICT',
+      details: [{ current_version: 2, if_match: '"1"' }],
+    });
     expect((await as(e).get(`/v1/tickets/${id}`)).body).toMatchObject({ status: 'open', version: 2 });
   });
 
@@ -73,7 +91,10 @@ describe('ticket events', () => {
     const hooks = await subscribe(e);
     await as(e).patch(`/v1/tickets/${id}`).send({ priority: 'urgent' }).expect(200);
     await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_ana' }).expect(200);
-    await as(e).patch(`/v1/tickets/${id}`).send({ status: 'resolved', resolution: { reason: 'refunded' } }).expect(200);
+    await as(e)
+      .patch(`/v1/tickets/${id}`)
+      .send({ status: 'resolved', resolution: { reason: 'refunded' } })
+      .expect(200);
     await as(e).patch(`/v1/tickets/${id}`).send({ status: 'closed' }).expect(200);
     const seen = (await hooks.events()).map((x) => [x.event, x.data.changed_fields ?? null, x.data.version]);
     expect(seen).toEqual([
@@ -96,7 +117,9 @@ describe('ticket lists', () => {
     await as(e).patch(`/v1/tickets/${id}`).send({ assignee: 'agent_zed', status: 'on_hold' }).expect(200);
     const byAssignee = await as(e).get('/v1/tickets?assignee=agent_zed');
     expect(byAssignee.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
-    const combined = await as(e).get(`/v1/tickets?status=on_hold&priority=low&kind=handoff&conversation_id=${SEED_IDS.delivered.conversation}`);
+    const combined = await as(e).get(
+      `/v1/tickets?status=on_hold&priority=low&kind=handoff&conversation_id=${SEED_IDS.delivered.conversation}`,
+    );
     expect(combined.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
     const open = await as(e).get('/v1/tickets?status=open&limit=100');
     expect(open.body.data.length).toBeGreaterThan(0);

@@ -27,13 +27,23 @@ describe('conversations', () => {
     const e = await emulator();
     const hooks = await subscribe(e);
     const id = SEED_IDS.twoAccounts.conversations[0];
-    const res = await as(e).patch(`/v1/conversations/${id}`).send({ assignee: 'agent_ben', tags: ['vip'], routing: { team: 'sales' } });
-    expect(res.body).toMatchObject({ assignee: 'agent_ben', tags: ['vip'], routing: { team: 'sales', queue: 'phone' } });
+    const res = await as(e)
+      .patch(`/v1/conversations/${id}`)
+      .send({ assignee: 'agent_ben', tags: ['vip'], routing: { team: 'sales' } });
+    expect(res.body).toMatchObject({
+      assignee: 'agent_ben',
+      tags: ['vip'],
+      routing: { team: 'sales', queue: 'phone' },
+    });
     await as(e).patch(`/v1/conversations/${id}`).send({ status: 'closed' }).expect(200);
     await as(e).patch(`/v1/conversations/${id}`).send({ status: 'closed' }).expect(200);
     const seen = await hooks.events();
     expect(seen.map((x) => x.event)).toEqual(['conversation.assigned', 'conversation.closed']);
-    expect(seen[0]!.data).toMatchObject({ previous_assignee: 'agent_ana', assignee: 'agent_ben', assigned_by: 'agent' });
+    expect(seen[0]!.data).toMatchObject({
+      previous_assignee: 'agent_ana',
+      assignee: 'agent_ben',
+      assigned_by: 'agent',
+    });
     expect(seen[1]!.data).toMatchObject({ status: 'closed', closed_by: 'agent' });
     expect((await as(e).patch(`/v1/conversations/${id}`).send({ status: 'archived' })).status).toBe(400);
   });
@@ -53,7 +63,11 @@ describe('conversations', () => {
     for (let n = 0; ; n++) {
       seen.push(...(page.body.data as Row[]).map((c) => c.id));
       // A new customer writes in between pages: it is newer than the walk's start, so it is not in it.
-      await inbound(e, { channel: 'phone', from: { handle: `+1303555${String(1000 + n)}` }, content: 'new here' }).expect(201);
+      await inbound(e, {
+        channel: 'phone',
+        from: { handle: `+1303555${String(1000 + n)}` },
+        content: 'new here',
+      }).expect(201);
       if (!page.body.pagination.has_more) break;
       page = await as(e).get(`/v1/conversations?limit=100&cursor=${page.body.pagination.next_cursor}`);
     }
@@ -76,13 +90,26 @@ describe('inbound control', () => {
   it('creates contact and conversation for a new customer, opens the window and fires conversation.created and message.received', async () => {
     const e = await emulator();
     const hooks = await subscribe(e);
-    const res = await inbound(e, { channel: 'phone', from: { handle: '+4915112345678', name: 'Lena' }, content: 'Hallo' });
+    const res = await inbound(e, {
+      channel: 'phone',
+      from: { handle: '+4915112345678', name: 'Lena' },
+      content: 'Hallo',
+    });
     expect(res.status).toBe(201);
     expect(res.body.contact).toMatchObject({ name: 'Lena', phone: '+4915112345678', opted_out: false });
-    expect(res.body.conversation).toMatchObject({ integration_id: SEED_IDS.phoneMain, status: 'active', last_message_preview: 'Hallo' });
-    expect(Date.parse(res.body.conversation.service_window_expires_at) - e.clock.now()).toBeGreaterThan(23 * 3600 * 1000);
+    expect(res.body.conversation).toMatchObject({
+      integration_id: SEED_IDS.phoneMain,
+      status: 'active',
+      last_message_preview: 'Hallo',
+    });
+    expect(Date.parse(res.body.conversation.service_window_expires_at) - e.clock.now()).toBeGreaterThan(
+      23 * 3600 * 1000,
+    );
     expect((await hooks.events()).map((x) => x.event)).toEqual(['conversation.created', 'message.received']);
-    expect((await hooks.named('conversation.created'))[0]).toMatchObject({ origin: 'inbound', id: res.body.conversation.id });
+    expect((await hooks.named('conversation.created'))[0]).toMatchObject({
+      origin: 'inbound',
+      id: res.body.conversation.id,
+    });
     const again = await inbound(e, { channel: 'phone', from: { handle: '+4915112345678' }, content: 'Noch da?' });
     expect(again.body.conversation.id).toBe(res.body.conversation.id);
     expect(again.body.contact.id).toBe(res.body.contact.id);
@@ -101,7 +128,10 @@ describe('inbound control', () => {
       ['contact.opted_out', 'STOP', true],
       ['contact.opted_in', 'START', false],
     ]);
-    expect((await send(e, `/v1/conversations/${SEED_IDS.delivered.conversation}/messages`, { content: 'welcome back' })).status).toBe(201);
+    expect(
+      (await send(e, `/v1/conversations/${SEED_IDS.delivered.conversation}/messages`, { content: 'welcome back' }))
+        .status,
+    ).toBe(201);
   });
 
   it('applies the provider sandbox to new numbers too, and refuses bad input', async () => {
@@ -109,10 +139,27 @@ describe('inbound control', () => {
     const res = await inbound(e, { channel: 'phone', from: { handle: '+13035550003' }, content: 'hi' }).expect(201);
     const refused = await send(e, `/v1/conversations/${res.body.conversation.id}/messages`, { content: 'hello' });
     expect(refused.body.error.code).toBe('CONTACT_OPTED_OUT');
-    expect((await inbound(e, { channel: 'sms', from: { handle: '+13035550009' }, content: 'x' })).body.error.code).toBe('INVALID_PLATFORM');
+    expect((await inbound(e, { channel: 'sms', from: { handle: '+13035550009' }, content: 'x' })).body.error.code).toBe(
+      'INVALID_PLATFORM',
+    );
     expect((await inbound(e, { channel: 'phone', from: { handle: 'not-a-phone' }, content: 'x' })).status).toBe(400);
-    expect((await inbound(e, { channel: 'phone', integration_id: SEED_IDS.photo, from: { handle: '+13035550009' }, content: 'x' })).status).toBe(409);
-    expect((await as(e, e.testKey).post('/_emulator/inbound').send({ channel: 'phone', from: { handle: '+13035550009' }, content: 'x' })).status).toBe(403);
+    expect(
+      (
+        await inbound(e, {
+          channel: 'phone',
+          integration_id: SEED_IDS.photo,
+          from: { handle: '+13035550009' },
+          content: 'x',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await as(e, e.testKey)
+          .post('/_emulator/inbound')
+          .send({ channel: 'phone', from: { handle: '+13035550009' }, content: 'x' })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -120,9 +167,13 @@ describe('contacts and pipeline', () => {
   it('updates a contact and fires contact.updated with changed_fields and source api', async () => {
     const e = await emulator();
     const hooks = await subscribe(e);
-    const res = await as(e).patch(`/v1/contacts/${SEED_IDS.delivered.contact}`).send({ name: 'Dana D.', email: 'dana@shop.example', lead_stage: 'proposal' });
+    const res = await as(e)
+      .patch(`/v1/contacts/${SEED_IDS.delivered.contact}`)
+      .send({ name: 'Dana D.', email: 'dana@shop.example', lead_stage: 'proposal' });
     expect(res.body).toMatchObject({ name: 'Dana D.', email: 'dana@shop.example', lead_stage: 'proposal' });
-    expect(await hooks.named('contact.updated')).toEqual([expect.objectContaining({ changed_fields: ['name', 'email'], source: 'api' })]);
+    expect(await hooks.named('contact.updated')).toEqual([
+      expect.objectContaining({ changed_fields: ['name', 'email'], source: 'api' }),
+    ]);
     const bad = await as(e).patch(`/v1/contacts/${SEED_IDS.delivered.contact}`).send({ lead_stage: 'negotiating' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('lead_stage');
@@ -132,7 +183,14 @@ describe('contacts and pipeline', () => {
   it('lists stages in board order and moves a lead, keeping its contact in step', async () => {
     const e = await emulator();
     const stages = await as(e).get('/v1/pipeline/stages');
-    expect(stages.body.data.map((s: Row) => s.id)).toEqual(['new', 'contacted', 'qualified', 'proposal', 'won', 'lost']);
+    expect(stages.body.data.map((s: Row) => s.id)).toEqual([
+      'new',
+      'contacted',
+      'qualified',
+      'proposal',
+      'won',
+      'lost',
+    ]);
     const lead = (await as(e).get('/v1/pipeline/leads?limit=1')).body.data[0];
     const hooks = await subscribe(e);
     const target = lead.stage === 'won' ? 'lost' : 'won';
@@ -146,7 +204,9 @@ describe('contacts and pipeline', () => {
     expect(unknown.body.error.code).toBe('VALIDATION_FAILED');
     const updated = await as(e).patch(`/v1/pipeline/leads/${lead.id}`).send({ value: 1200, notes: 'annual plan' });
     expect(updated.body).toMatchObject({ value: 1200, notes: 'annual plan', stage: target });
-    expect((await as(e).get(`/v1/pipeline/leads?stage=${target}`)).body.data.some((l: Row) => l.id === lead.id)).toBe(true);
+    expect((await as(e).get(`/v1/pipeline/leads?stage=${target}`)).body.data.some((l: Row) => l.id === lead.id)).toBe(
+      true,
+    );
     expect((await as(e).get('/v1/pipeline/leads/lead_nope')).status).toBe(404);
   });
 });
@@ -157,7 +217,9 @@ describe('channels', () => {
     const list = await as(e).get('/v1/channels');
     expect(list.body.data).toHaveLength(4);
     expect(list.body.data.filter((a: { channel: string }) => a.channel === 'phone')).toHaveLength(2);
-    const photo = await as(e).patch(`/v1/channels/${SEED_IDS.photo}`).send({ ai_comment_replies_enabled: false, group_id: SEED_IDS.group });
+    const photo = await as(e)
+      .patch(`/v1/channels/${SEED_IDS.photo}`)
+      .send({ ai_comment_replies_enabled: false, group_id: SEED_IDS.group });
     expect(photo.body).toMatchObject({ ai_comment_replies_enabled: false, group_id: SEED_IDS.group });
     expect((await as(e).patch(`/v1/channels/${SEED_IDS.photo}`).send({ group_id: null })).body.group_id).toBeNull();
     const phone = await as(e).patch(`/v1/channels/${SEED_IDS.phoneMain}`).send({ ai_enabled: false });
@@ -167,19 +229,24 @@ describe('channels', () => {
     expect(comments.body.error.code).toBe('INVALID_PLATFORM');
     expect((await as(e).patch(`/v1/channels/${SEED_IDS.phoneMain}`).send({ group_id: 'grp_nope' })).status).toBe(404);
     expect((await as(e).patch('/v1/channels/int_nope').send({ ai_enabled: true })).status).toBe(404);
-    expect((await as(e).get(`/v1/channels?group_id=${SEED_IDS.group}`)).body.data.map((a: { integration_id: string }) => a.integration_id)).toEqual([
-      SEED_IDS.page,
-      SEED_IDS.phoneSupport,
-    ]);
+    expect(
+      (await as(e).get(`/v1/channels?group_id=${SEED_IDS.group}`)).body.data.map(
+        (a: { integration_id: string }) => a.integration_id,
+      ),
+    ).toEqual([SEED_IDS.page, SEED_IDS.phoneSupport]);
   });
 
   it('creates a connect session with a browser handoff URL and expiry, refusing an unknown channel', async () => {
     const e = await emulator();
-    const res = await as(e).post('/v1/channels/connect-sessions').send({ channel: 'social_page', return_url: 'https://app.example/done' });
+    const res = await as(e)
+      .post('/v1/channels/connect-sessions')
+      .send({ channel: 'social_page', return_url: 'https://app.example/done' });
     expect(res.status).toBe(201);
     expect(res.body.url).toMatch(/^https:\/\/.+cs_/);
     expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(15 * 60 * 1000);
-    expect((await as(e).post('/v1/channels/connect-sessions').send({ channel: 'fax' })).body.error.code).toBe('INVALID_PLATFORM');
+    expect((await as(e).post('/v1/channels/connect-sessions').send({ channel: 'fax' })).body.error.code).toBe(
+      'INVALID_PLATFORM',
+    );
   });
 });
 
@@ -187,13 +254,23 @@ describe('template review control', () => {
   it('changes the status and fires template.status_update; unknown template is 404', async () => {
     const e = await emulator();
     const hooks = await subscribe(e);
-    const res = await as(e).post(`/_emulator/templates/${SEED_IDS.templates.pending}/review`).send({ status: 'rejected', reason: 'Promotional content in a utility slot' });
+    const res = await as(e)
+      .post(`/_emulator/templates/${SEED_IDS.templates.pending}/review`)
+      .send({ status: 'rejected', reason: 'Promotional content in a utility slot' });
     expect(res.status).toBe(200);
     expect(await hooks.named('template.status_update')).toEqual([
-      expect.objectContaining({ template_id: SEED_IDS.templates.pending, template_name: 'spring_sale', status: 'rejected', category: 'MARKETING', reason: 'Promotional content in a utility slot' }),
+      expect.objectContaining({
+        template_id: SEED_IDS.templates.pending,
+        template_name: 'spring_sale',
+        status: 'rejected',
+        category: 'MARKETING',
+        reason: 'Promotional content in a utility slot',
+      }),
     ]);
     expect((await as(e).post('/_emulator/templates/tpl_nope/review').send({ status: 'approved' })).status).toBe(404);
-    expect((await as(e).post(`/_emulator/templates/${SEED_IDS.templates.pending}/review`).send({ status: 'great' })).status).toBe(400);
+    expect(
+      (await as(e).post(`/_emulator/templates/${SEED_IDS.templates.pending}/review`).send({ status: 'great' })).status,
+    ).toBe(400);
   });
 });
 

@@ -31,7 +31,9 @@ describe('Express middleware', () => {
   });
 
   it('accepts the exact bytes left by express.raw()', async () => {
-    const app = express().use(express.raw({ type: 'application/json' })).post('/webhooks', receiver.middleware());
+    const app = express()
+      .use(express.raw({ type: 'application/json' }))
+      .post('/webhooks', receiver.middleware());
     await post(app, signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(200);
     expect((await receiver.store.list()).data).toHaveLength(1);
   });
@@ -70,7 +72,11 @@ describe('node:http listener', () => {
 
   it('accepts a signed delivery', async () => {
     const delivery = signedDelivery({ secret: SECRET, event: 'contact.opted_out' });
-    const res = await fetch(`http://127.0.0.1:${port}/anything`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    const res = await fetch(`http://127.0.0.1:${port}/anything`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ delivery_id: delivery.deliveryId, duplicate: false });
   });
@@ -78,10 +84,13 @@ describe('node:http listener', () => {
   it('refuses a chunked body (no Content-Length) as soon as it passes the limit', async () => {
     const delivery = signedDelivery({ secret: SECRET, event: 'message.received' });
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ port, method: 'POST', headers: { ...delivery.headers, 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = httpRequest(
+        { port, method: 'POST', headers: { ...delivery.headers, 'transfer-encoding': 'chunked' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       // 2 MiB in chunks: more than the 1 MiB default limit.
       for (let i = 0; i < 32; i++) req.write('x'.repeat(64 * 1024));
@@ -94,7 +103,12 @@ describe('node:http listener', () => {
 
 describe('fetch-standard handler', () => {
   const requestFor = (delivery: { body: string; headers: Record<string, string> }, init: RequestInit = {}) =>
-    new Request('http://localhost/webhooks', { method: 'POST', headers: delivery.headers, body: delivery.body, ...init });
+    new Request('http://localhost/webhooks', {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body,
+      ...init,
+    });
 
   it('accepts a signed delivery and dedupes its retry', async () => {
     const delivery = signedDelivery({ secret: SECRET, event: 'template.status_update' });
@@ -105,14 +119,18 @@ describe('fetch-standard handler', () => {
   it('answers 401 with the error envelope for a bad signature, and 405 for a GET', async () => {
     const res = await receiver.fetch(requestFor(signedDelivery({ secret: 'whsec_other', event: 'ticket.closed' })));
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: 'SIGNATURE_MISMATCH', message: expect.stringMatching(/raw request bytes/) } });
+    expect(await res.json()).toEqual({
+      error: { code: 'SIGNATURE_MISMATCH', message: expect.stringMatching(/raw request bytes/) },
+    });
     expect((await receiver.fetch(new Request('http://localhost/webhooks'))).status).toBe(405);
   });
 
   it('answers 413 for a streamed body over the limit', async () => {
     const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 100 });
     const delivery = signedDelivery({ secret: SECRET, event: 'ticket.closed' });
-    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(delivery.body)), c.close()) });
+    const stream = new ReadableStream({
+      start: (c) => (c.enqueue(new TextEncoder().encode(delivery.body)), c.close()),
+    });
     const res = await small.fetch(requestFor(delivery, { body: stream, duplex: 'half' } as RequestInit));
     expect(res.status).toBe(413);
     await small.close();
@@ -121,7 +139,11 @@ describe('fetch-standard handler', () => {
 
 describe('the core', () => {
   it('answers 503 when the secret provider fails, so the service retries, and stores nothing', async () => {
-    const failing = createReceiver({ secrets: async () => Promise.reject(new Error('vault down')), dbPath: dir.path('vault.db'), logger: silent });
+    const failing = createReceiver({
+      secrets: async () => Promise.reject(new Error('vault down')),
+      dbPath: dir.path('vault.db'),
+      logger: silent,
+    });
     const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
     const res = await failing.handle({ headers: delivery.headers, rawBody: delivery.body });
     expect(res).toMatchObject({ status: 503, body: { error: { code: 'SECRETS_UNAVAILABLE' } } });
@@ -133,7 +155,10 @@ describe('the core', () => {
     const log = capturingLogger();
     const routed = testReceiver(dir.path('mismatch.db'), { logger: log.logger });
     const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
-    const res = await routed.handle({ headers: { ...delivery.headers, 'x-service-event': 'ticket.closed' }, rawBody: delivery.body });
+    const res = await routed.handle({
+      headers: { ...delivery.headers, 'x-service-event': 'ticket.closed' },
+      rawBody: delivery.body,
+    });
     expect(res.status).toBe(200);
     expect((await routed.store.get(delivery.deliveryId))?.event).toBe('ticket.created');
     expect(log.records().some((r) => r.headerEvent === 'ticket.closed')).toBe(true);
@@ -145,7 +170,9 @@ describe('logs', () => {
   it('say why a request was rejected and never contain the secret or a signature', async () => {
     const log = capturingLogger();
     const logged = testReceiver(dir.path('log.db'), { logger: log.logger });
-    logged.on('*', ({ log: handlerLog }) => handlerLog.info({ signature: 'sha256=leak', secret: SECRET }, 'handler ran'));
+    logged.on('*', ({ log: handlerLog }) =>
+      handlerLog.info({ signature: 'sha256=leak', secret: SECRET }, 'handler ran'),
+    );
     await logged.start();
     const app = expressApp(logged);
     const good = signedDelivery({ secret: SECRET, event: 'ticket.created' });
@@ -156,7 +183,12 @@ describe('logs', () => {
     const text = log.text();
     expect(text).toContain('SIGNATURE_MISMATCH');
     expect(text).toContain('handler ran');
-    for (const secretThing of [SECRET, 'whsec_wrong_secret', good.headers['x-service-signature'].slice(7), 'sha256=leak']) {
+    for (const secretThing of [
+      SECRET,
+      'whsec_wrong_secret',
+      good.headers['x-service-signature'].slice(7),
+      'sha256=leak',
+    ]) {
       expect(text).not.toContain(secretThing);
     }
   });

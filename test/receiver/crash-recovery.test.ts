@@ -21,7 +21,10 @@ afterEach(() => {
 
 /** Starts the child and resolves with its port; `running` collects the ids whose handler started. */
 function startChild(dbPath: string, running: string[]): Promise<number> {
-  child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child!.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
     createInterface({ input: child!.stdout! }).on('line', (line) => {

@@ -13,7 +13,11 @@ afterEach(() => dir.remove());
 
 it('the README quick start (the demo app) verifies, stores and prints a delivery, with express.json() mounted after it', async () => {
   const lines: string[] = [];
-  const { app, receiver } = createDemoApp({ secret: SECRET, dbPath: dir.path('demo.db'), print: (line) => lines.push(line) });
+  const { app, receiver } = createDemoApp({
+    secret: SECRET,
+    dbPath: dir.path('demo.db'),
+    print: (line) => lines.push(line),
+  });
   await receiver.start();
   const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
   await request(app).post('/webhooks').set(delivery.headers).send(delivery.body).expect(200);

@@ -22,13 +22,25 @@ export function capturingLogger(): { logger: Logger; text: () => string; records
   return {
     logger,
     text: () => lines.join(''),
-    records: () => lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+    records: () =>
+      lines
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 
 /** A receiver on a real SQLite file with fast polling and immediate retries; close it in afterEach. */
 export function testReceiver(dbPath: string, options: Partial<ReceiverOptions> = {}): Receiver {
-  return createReceiver({ secret: SECRET, dbPath, logger: silent, pollIntervalMs: 20, backoff: () => 0, ...options } as ReceiverOptions);
+  return createReceiver({
+    secret: SECRET,
+    dbPath,
+    logger: silent,
+    pollIntervalMs: 20,
+    backoff: () => 0,
+    ...options,
+  } as ReceiverOptions);
 }
 
 export function expressApp(receiver: Receiver): express.Express {
@@ -37,9 +49,14 @@ export function expressApp(receiver: Receiver): express.Express {
   return app;
 }
 
-export function post(app: express.Express, delivery: Pick<SignedDelivery, 'body' | 'headers'>, headers: Record<string, string | undefined> = {}) {
+export function post(
+  app: express.Express,
+  delivery: Pick<SignedDelivery, 'body' | 'headers'>,
+  headers: Record<string, string | undefined> = {},
+) {
   const req = request(app).post('/webhooks');
-  for (const [name, value] of Object.entries({ ...delivery.headers, ...headers })) if (value !== undefined) req.set(name, value);
+  for (const [name, value] of Object.entries({ ...delivery.headers, ...headers }))
+    if (value !== undefined) req.set(name, value);
   return req.send(delivery.body);
 }
 

@@ -36,7 +36,11 @@ describe('a valid delivery', () => {
     await receiver.idle();
     expect(runs).toEqual([delivery.deliveryId]);
     const row = await receiver.store.get(delivery.deliveryId);
-    expect(row).toMatchObject({ status: 'done', event: 'ticket.created', signature: delivery.headers['x-service-signature'] });
+    expect(row).toMatchObject({
+      status: 'done',
+      event: 'ticket.created',
+      signature: delivery.headers['x-service-signature'],
+    });
     expect(Buffer.from(row!.body).toString()).toBe(delivery.body);
   });
 
@@ -51,7 +55,11 @@ describe('a valid delivery', () => {
   });
 
   it('signed with the older of two secrets during a rotation is accepted', async () => {
-    const rotating = testReceiver(dir.path('rot.db'), { secret: undefined, secrets: ['whsec_new_one', SECRET], logger: log.logger });
+    const rotating = testReceiver(dir.path('rot.db'), {
+      secret: undefined,
+      secrets: ['whsec_new_one', SECRET],
+      logger: log.logger,
+    });
     await post(expressApp(rotating), signedDelivery({ secret: SECRET, event: 'contact.updated' })).expect(200);
     await rotating.close();
     expect(log.records().some((r) => r.secretIndex === 1)).toBe(true);
@@ -62,23 +70,97 @@ describe('a rejected request writes no row and calls no handler', () => {
   const valid = () => signedDelivery({ secret: SECRET, event: 'message.received' });
   const now = Math.floor(Date.now() / 1000);
   const cases: [string, () => PromiseLike<{ status: number; body: unknown }>, number, string][] = [
-    ['a tampered body', () => { const d = valid(); return post(app, { ...d, body: d.body.replace('blue', 'red') }); }, 401, 'SIGNATURE_MISMATCH'],
-    ['the wrong secret', () => post(app, signedDelivery({ secret: 'whsec_wrong', event: 'message.received' })), 401, 'SIGNATURE_MISMATCH'],
-    ['a stale timestamp', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now - 301 })), 401, 'TIMESTAMP_OUT_OF_TOLERANCE'],
-    ['a future timestamp', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now + 400 })), 401, 'TIMESTAMP_OUT_OF_TOLERANCE'],
+    [
+      'a tampered body',
+      () => {
+        const d = valid();
+        return post(app, { ...d, body: d.body.replace('blue', 'red') });
+      },
+      401,
+      'SIGNATURE_MISMATCH',
+    ],
+    [
+      'the wrong secret',
+      () => post(app, signedDelivery({ secret: 'whsec_wrong', event: 'message.received' })),
+      401,
+      'SIGNATURE_MISMATCH',
+    ],
+    [
+      'a stale timestamp',
+      () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now - 301 })),
+      401,
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+    ],
+    [
+      'a future timestamp',
+      () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', timestamp: now + 400 })),
+      401,
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+    ],
     ['no signature header', () => post(app, valid(), { 'x-service-signature': undefined }), 401, 'SIGNATURE_MISSING'],
     ['no timestamp header', () => post(app, valid(), { 'x-service-timestamp': undefined }), 401, 'TIMESTAMP_MISSING'],
-    ['a 12 KB signature header', () => post(app, valid(), { 'x-service-signature': 'sha256=' + 'a'.repeat(12 * 1024) }), 401, 'SIGNATURE_MALFORMED'],
-    ['a unicode timestamp', () => post(app, valid(), { 'x-service-timestamp': encodeURIComponent('١٧٦٣٦٨٣٢٠٠') }), 401, 'TIMESTAMP_MALFORMED'],
+    [
+      'a 12 KB signature header',
+      () => post(app, valid(), { 'x-service-signature': 'sha256=' + 'a'.repeat(12 * 1024) }),
+      401,
+      'SIGNATURE_MALFORMED',
+    ],
+    [
+      'a unicode timestamp',
+      () => post(app, valid(), { 'x-service-timestamp': encodeURIComponent('١٧٦٣٦٨٣٢٠٠') }),
+      401,
+      'TIMESTAMP_MALFORMED',
+    ],
     ['no delivery id', () => post(app, valid(), { 'x-service-delivery': undefined }), 400, 'DELIVERY_ID_MISSING'],
-    ['a hostile delivery id', () => post(app, valid(), { 'x-service-delivery': 'dlv_../../etc;drop' }), 400, 'DELIVERY_ID_MALFORMED'],
-    ['malformed JSON', () => post(app, signedDelivery({ secret: SECRET, envelope: '{"event": "message.received",' })), 400, 'MALFORMED_JSON'],
+    [
+      'a hostile delivery id',
+      () => post(app, valid(), { 'x-service-delivery': 'dlv_../../etc;drop' }),
+      400,
+      'DELIVERY_ID_MALFORMED',
+    ],
+    [
+      'malformed JSON',
+      () => post(app, signedDelivery({ secret: SECRET, envelope: '{"event": "message.received",' })),
+      400,
+      'MALFORMED_JSON',
+    ],
     // Through the core: the HTTP client would re-encode these bytes.
-    ['invalid UTF-8', () => { const rawBody = Buffer.from([0x7b, 0xff, 0x7d]); return receiver.handle({ headers: signedHeaders({ secret: SECRET, body: rawBody }), rawBody }); }, 400, 'MALFORMED_JSON'],
+    [
+      'invalid UTF-8',
+      () => {
+        const rawBody = Buffer.from([0x7b, 0xff, 0x7d]);
+        return receiver.handle({ headers: signedHeaders({ secret: SECRET, body: rawBody }), rawBody });
+      },
+      400,
+      'MALFORMED_JSON',
+    ],
     ['a JSON array', () => post(app, signedDelivery({ secret: SECRET, envelope: '[1,2]' })), 400, 'INVALID_ENVELOPE'],
-    ['an envelope without event', () => post(app, signedDelivery({ secret: SECRET, envelope: { data: {} } })), 400, 'INVALID_ENVELOPE'],
-    ['an envelope whose data is not an object', () => post(app, signedDelivery({ secret: SECRET, envelope: { event: 'ticket.created', data: 'x' } })), 400, 'INVALID_ENVELOPE'],
-    ['a body over the limit', () => post(app, signedDelivery({ secret: SECRET, event: 'message.received', overrides: { data: { content: 'x'.repeat(5000) } } })), 413, 'PAYLOAD_TOO_LARGE'],
+    [
+      'an envelope without event',
+      () => post(app, signedDelivery({ secret: SECRET, envelope: { data: {} } })),
+      400,
+      'INVALID_ENVELOPE',
+    ],
+    [
+      'an envelope whose data is not an object',
+      () => post(app, signedDelivery({ secret: SECRET, envelope: { event: 'ticket.created', data: 'x' } })),
+      400,
+      'INVALID_ENVELOPE',
+    ],
+    [
+      'a body over the limit',
+      () =>
+        post(
+          app,
+          signedDelivery({
+            secret: SECRET,
+            event: 'message.received',
+            overrides: { data: { content: 'x'.repeat(5000) } },
+          }),
+        ),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
     ['a text/plain body', () => post(app, valid(), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['no content type', () => post(app, valid(), { 'content-type': undefined }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ];

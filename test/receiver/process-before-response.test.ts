@@ -22,13 +22,15 @@ describe('processBeforeResponse (serverless hosts)', () => {
       await new Promise((r) => setTimeout(r, 50));
       order.push(`handled ${data.id}`);
     });
-    const res = await post(expressApp(receiver), signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(200);
+    const res = await post(expressApp(receiver), signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(
+      200,
+    );
     order.push('answered');
     expect(res.body).toMatchObject({ duplicate: false, processed: true });
     expect(order).toEqual(['handled tkt_3Rf9Wc2Nd6Ue', 'answered']);
   });
 
-  it('answers 500 when a handler fails, and processes the service\'s retry instead of deduplicating it', async () => {
+  it("answers 500 when a handler fails, and processes the service's retry instead of deduplicating it", async () => {
     let calls = 0;
     receiver.on('*', () => {
       if (++calls === 1) throw new Error('CRM timed out');

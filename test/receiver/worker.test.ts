@@ -75,8 +75,15 @@ describe('retries', () => {
     expect(errors[0]![0]).toBeInstanceOf(ReceiverError);
     expect(errors[0]![0].code).toBe('HANDLER_FAILED');
     expect(errors[0]![1]).toEqual({ deliveryId: delivery.deliveryId, event: 'ticket.created', attempt: 3 });
-    expect(await receiver.store.get(delivery.deliveryId)).toMatchObject({ status: 'dead', lastError: expect.stringContaining('downstream down (3)') });
-    expect((await receiver.store.attempts(delivery.deliveryId)).map((a) => a.outcome)).toEqual(['failed', 'failed', 'dead']);
+    expect(await receiver.store.get(delivery.deliveryId)).toMatchObject({
+      status: 'dead',
+      lastError: expect.stringContaining('downstream down (3)'),
+    });
+    expect((await receiver.store.attempts(delivery.deliveryId)).map((a) => a.outcome)).toEqual([
+      'failed',
+      'failed',
+      'dead',
+    ]);
   });
 
   it('a handler that fails once and then succeeds ends done, without onError', async () => {
@@ -100,7 +107,11 @@ describe('retries', () => {
     const receiver = make({ handlerTimeoutMs: 50, maxAttempts: 1 });
     let aborted = false;
     const errors: ReceiverError[] = [];
-    receiver.on('*', ({ signal }) => new Promise<void>((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve()))));
+    receiver.on(
+      '*',
+      ({ signal }) =>
+        new Promise<void>((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve()))),
+    );
     receiver.onError((e) => void errors.push(e));
     await receiver.start();
     await post(expressApp(receiver), signedDelivery({ secret: SECRET, event: 'ticket.closed' })).expect(200);
@@ -116,7 +127,11 @@ describe('retries', () => {
     receiver.on('ticket.created', () => void handled++);
     receiver.onError((e) => void errors.push(e));
     await receiver.start();
-    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created', overrides: { data: { priority: 'extreme' as never } } });
+    const delivery = signedDelivery({
+      secret: SECRET,
+      event: 'ticket.created',
+      overrides: { data: { priority: 'extreme' as never } },
+    });
     await post(expressApp(receiver), delivery).expect(200);
     await receiver.idle();
     expect(handled).toBe(0);
@@ -147,9 +162,17 @@ describe('routing', () => {
     const app = expressApp(receiver);
     await post(app, signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(200);
     await receiver.idle();
-    await post(app, signedDelivery({ secret: SECRET, envelope: { id: 'evt_x', event: 'ticket.merged', data: { into: 'tkt_2' } } })).expect(200);
+    await post(
+      app,
+      signedDelivery({ secret: SECRET, envelope: { id: 'evt_x', event: 'ticket.merged', data: { into: 'tkt_2' } } }),
+    ).expect(200);
     await receiver.idle();
-    expect(seen).toEqual(['exact:high:true', 'ns:ticket.created', 'all:ticket.created:true', 'all:ticket.merged:false']);
+    expect(seen).toEqual([
+      'exact:high:true',
+      'ns:ticket.created',
+      'all:ticket.created:true',
+      'all:ticket.merged:false',
+    ]);
   });
 
   it('refuses a pattern the service would not accept, with the pattern named', () => {
@@ -190,7 +213,8 @@ describe('the ack path', () => {
     });
     await receiver.start();
     const app = expressApp(receiver);
-    for (let i = 0; i < 20; i++) await post(app, signedDelivery({ secret: SECRET, event: 'message.received' })).expect(200);
+    for (let i = 0; i < 20; i++)
+      await post(app, signedDelivery({ secret: SECRET, event: 'message.received' })).expect(200);
     while (running < 3) await sleep(10);
     const processing = await receiver.store.list({ status: 'processing' });
     const pending = await receiver.store.list({ status: 'pending' });

@@ -80,16 +80,25 @@ describe('npm start (the sample CRM)', () => {
   it('routed the handoff ticket through the rules', async () => {
     const { data: tickets } = await api<{ data: Row[] }>('/api/tickets');
     expect(tickets).toHaveLength(1);
-    expect(tickets[0]).toMatchObject({ result: 'routed', kind: 'handoff', priority: 'high', rule: 'refunds and cancellations' });
+    expect(tickets[0]).toMatchObject({
+      result: 'routed',
+      kind: 'handoff',
+      priority: 'high',
+      rule: 'refunds and cancellations',
+    });
     expect(['ana', 'ben']).toContain(tickets[0].assignee);
     expect(output).toMatch(/routed\s+tkt_\S+ -> (ana|ben) \(high\)/);
   });
 
-  it('refused the send to the opted-out contact and recorded the provider\'s rejection', async () => {
+  it("refused the send to the opted-out contact and recorded the provider's rejection", async () => {
     const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
     const refusals = activity.filter((a) => a.kind === 'crm.send_refused').map((a) => String(a.summary));
-    expect(refusals).toEqual(expect.arrayContaining([expect.stringContaining('CONTACT_OPTED_OUT'), expect.stringContaining('SEND_FAILED')]));
-    expect(activity.map((a) => a.kind)).toEqual(expect.arrayContaining(['message.received', 'message.sent', 'conversation.created', 'contact.opted_out']));
+    expect(refusals).toEqual(
+      expect.arrayContaining([expect.stringContaining('CONTACT_OPTED_OUT'), expect.stringContaining('SEND_FAILED')]),
+    );
+    expect(activity.map((a) => a.kind)).toEqual(
+      expect.arrayContaining(['message.received', 'message.sent', 'conversation.created', 'contact.opted_out']),
+    );
     const failure = activity.find((a) => a.kind === 'message.delivery_failed');
     expect(failure).toMatchObject({ conversation_id: 'conv_throttled' });
     expect(String(failure?.summary)).toContain('131049');

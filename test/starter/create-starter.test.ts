@@ -31,9 +31,14 @@ describe('create-starter', () => {
       expect(listFiles(target).sort()).toEqual(expected);
       expect(expected).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', 'package.json']));
       for (const file of templateFiles(templateDir).filter((f) => f !== 'package.json')) {
-        expect(readFileSync(join(target, projectPath(file)), 'utf8'), file).toBe(readFileSync(join(templateDir, file), 'utf8'));
+        expect(readFileSync(join(target, projectPath(file)), 'utf8'), file).toBe(
+          readFileSync(join(templateDir, file), 'utf8'),
+        );
       }
-      const pkg = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+      const pkg = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as {
+        name: string;
+        dependencies: Record<string, string>;
+      };
       expect(pkg.name).toBe('my-app');
       expect(pkg.dependencies['convo-kit']).toBe(`file:${REPO_ROOT.replace(/\/$/, '')}`);
       expect(result.stdout).toContain('Next steps:');
@@ -89,27 +94,33 @@ describe('create-starter', () => {
 
   // util-linux `script` gives the CLI a real terminal, so this is the path a person at a keyboard takes.
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('on a terminal, asks for the directory, template and install, then writes the project', async () => {
-    const target = join(dir, 'prompted');
-    const answers: [RegExp, string][] = [
-      [/Project directory/, `${target}\r`],
-      [/Template/, '\x1b[B\r'], // arrow down to the second template
-      [/Run npm install now\?/, 'n\r'],
-    ];
-    const child = spawn('script', ['-q', '-e', '-c', 'node --import tsx src/cli/create-starter/index.ts', '/dev/null'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let screen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-      if (answers.length > 0 && answers[0][0].test(screen)) child.stdin.write(answers.shift()![1]);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    clearTimeout(timer);
-    expect(code, screen).toBe(0);
-    expect(answers).toEqual([]);
-    expect(screen).toContain('from the ticket-routing template');
-    expect(readdirSync(target)).toContain('routing-rules.json');
-    expect(existsSync(join(target, 'node_modules'))).toBe(false);
-  });
+  it.skipIf(!hasScript)(
+    'on a terminal, asks for the directory, template and install, then writes the project',
+    async () => {
+      const target = join(dir, 'prompted');
+      const answers: [RegExp, string][] = [
+        [/Project directory/, `${target}\r`],
+        [/Template/, '\x1b[B\r'], // arrow down to the second template
+        [/Run npm install now\?/, 'n\r'],
+      ];
+      const child = spawn(
+        'script',
+        ['-q', '-e', '-c', 'node --import tsx src/cli/create-starter/index.ts', '/dev/null'],
+        { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+      );
+      let screen = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        if (answers.length > 0 && answers[0][0].test(screen)) child.stdin.write(answers.shift()![1]);
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      clearTimeout(timer);
+      expect(code, screen).toBe(0);
+      expect(answers).toEqual([]);
+      expect(screen).toContain('from the ticket-routing template');
+      expect(readdirSync(target)).toContain('routing-rules.json');
+      expect(existsSync(join(target, 'node_modules'))).toBe(false);
+    },
+  );
 });
-

@@ -16,18 +16,34 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
   // A `file:` dependency is a symlink to this checkout, whose exports point at dist/: build it once, so it matches src.
   const build = await run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: BUILD_TIMEOUT_MS });
-  for (const entry of ['index.js', 'client/index.js', 'receiver/index.js', 'emulator/index.js', 'store/index.js', 'testing/index.js']) {
-    expect(existsSync(join(REPO_ROOT, 'dist', entry)), `dist/${entry} after npm run build:\n${build.stdout}${build.stderr}`).toBe(true);
+  for (const entry of [
+    'index.js',
+    'client/index.js',
+    'receiver/index.js',
+    'emulator/index.js',
+    'store/index.js',
+    'testing/index.js',
+  ]) {
+    expect(
+      existsSync(join(REPO_ROOT, 'dist', entry)),
+      `dist/${entry} after npm run build:\n${build.stdout}${build.stderr}`,
+    ).toBe(true);
   }
 }, BUILD_TIMEOUT_MS);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('runs as the installed bin (bin/create-starter.js, the built code)', async () => {
-  const result = await run(process.execPath, [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin'), '--template', 'crm-sync', '--no-install'], { cwd: dir });
+  const result = await run(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin'), '--template', 'crm-sync', '--no-install'],
+    { cwd: dir },
+  );
   expect(result.code, result.stderr).toBe(0);
   expect(readdirSync(join(dir, 'from-bin'))).toContain('package.json');
-  const refused = await run(process.execPath, [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin')], { cwd: dir });
+  const refused = await run(process.execPath, [join(REPO_ROOT, 'bin', 'create-starter.js'), join(dir, 'from-bin')], {
+    cwd: dir,
+  });
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('is not empty');
 });
@@ -43,25 +59,44 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     );
   });
 
-  it('installs quickly, without building native modules of its own', async () => {
-    // --ignore-scripts: the only install script is convo-kit's `prepare`, which would rebuild this checkout's dist, built above.
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS });
-    expect(install.code, install.stderr).toBe(0);
-    expect(existsSync(join(target(), 'node_modules', 'better-sqlite3'))).toBe(false);
-    expect(existsSync(join(target(), 'node_modules', 'convo-kit', 'dist', 'index.js'))).toBe(true);
-  }, INSTALL_TIMEOUT_MS);
+  it(
+    'installs quickly, without building native modules of its own',
+    async () => {
+      // --ignore-scripts: the only install script is convo-kit's `prepare`, which would rebuild this checkout's dist, built above.
+      const install = await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
+        cwd: target(),
+        timeoutMs: INSTALL_TIMEOUT_MS,
+      });
+      expect(install.code, install.stderr).toBe(0);
+      expect(existsSync(join(target(), 'node_modules', 'better-sqlite3'))).toBe(false);
+      expect(existsSync(join(target(), 'node_modules', 'convo-kit', 'dist', 'index.js'))).toBe(true);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 
-  it('passes its own tests, which run against the emulator', async () => {
-    const test = await run('npm', ['test'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS, env: { ...process.env, NO_COLOR: '1', CI: '1' } });
-    expect(test.code, `${test.stdout}\n${test.stderr}`).toBe(0);
-    // vitest's own summary: every test passed ("Tests  14 passed (14)"); a failed or skipped one changes the line.
-    // (Log lines of the app under test may say "failed" — e.g. a webhook attempt at shutdown — so only the summary counts.)
-    expect(test.stdout).toMatch(/^\s*Tests\s+(\d+) passed \(\1\)\s*$/m);
-    expect(test.stdout).toMatch(/^\s*Test Files\s+(\d+) passed \(\1\)\s*$/m);
-  }, INSTALL_TIMEOUT_MS);
+  it(
+    'passes its own tests, which run against the emulator',
+    async () => {
+      const test = await run('npm', ['test'], {
+        cwd: target(),
+        timeoutMs: INSTALL_TIMEOUT_MS,
+        env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      });
+      expect(test.code, `${test.stdout}\n${test.stderr}`).toBe(0);
+      // vitest's own summary: every test passed ("Tests  14 passed (14)"); a failed or skipped one changes the line.
+      // (Log lines of the app under test may say "failed" — e.g. a webhook attempt at shutdown — so only the summary counts.)
+      expect(test.stdout).toMatch(/^\s*Tests\s+(\d+) passed \(\1\)\s*$/m);
+      expect(test.stdout).toMatch(/^\s*Test Files\s+(\d+) passed \(\1\)\s*$/m);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 
-  it('type-checks', async () => {
-    const check = await run('npm', ['run', 'typecheck'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS });
-    expect(check.code, `${check.stdout}\n${check.stderr}`).toBe(0);
-  }, INSTALL_TIMEOUT_MS);
+  it(
+    'type-checks',
+    async () => {
+      const check = await run('npm', ['run', 'typecheck'], { cwd: target(), timeoutMs: INSTALL_TIMEOUT_MS });
+      expect(check.code, `${check.stdout}\n${check.stderr}`).toBe(0);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });

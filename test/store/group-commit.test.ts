@@ -57,7 +57,11 @@ describe('GroupCommit', () => {
   it('rejects only the failing write of a batch', async () => {
     const insert = setup();
     const writes = new GroupCommit(db);
-    const results = await Promise.allSettled([writes.run(() => insert.run(1)), writes.run(() => insert.run(1)), writes.run(() => insert.run(2))]);
+    const results = await Promise.allSettled([
+      writes.run(() => insert.run(1)),
+      writes.run(() => insert.run(1)),
+      writes.run(() => insert.run(2)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 });

@@ -9,7 +9,15 @@ const LEASE = { leaseMs: 30_000, owner: 'worker-a' };
 
 function delivery(id: string, overrides: Partial<NewDelivery> = {}): NewDelivery {
   const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event: overrides.event ?? 'message.received', data: {} }));
-  return { id, event: 'message.received', body, signature: 'sha256=' + 'a'.repeat(64), timestamp: String(T0 / 1000), receivedAt: T0, ...overrides };
+  return {
+    id,
+    event: 'message.received',
+    body,
+    signature: 'sha256=' + 'a'.repeat(64),
+    timestamp: String(T0 / 1000),
+    receivedAt: T0,
+    ...overrides,
+  };
 }
 
 let dir: ReturnType<typeof tempDir>;
@@ -26,9 +34,17 @@ afterEach(async () => {
 describe('record', () => {
   it('stores a delivery once; recording the same id again changes nothing', async () => {
     await expect(store.record(delivery('dlv_1'))).resolves.toEqual({ inserted: true });
-    await expect(store.record(delivery('dlv_1', { event: 'ticket.created', body: Buffer.from('{}') }))).resolves.toEqual({ inserted: false });
+    await expect(
+      store.record(delivery('dlv_1', { event: 'ticket.created', body: Buffer.from('{}') })),
+    ).resolves.toEqual({ inserted: false });
     const row = await store.get('dlv_1');
-    expect(row).toMatchObject({ id: 'dlv_1', event: 'message.received', status: 'pending', attempts: 0, nextAttemptAt: T0 });
+    expect(row).toMatchObject({
+      id: 'dlv_1',
+      event: 'message.received',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: T0,
+    });
     expect(Buffer.from(row!.body).toString()).toContain('evt_dlv_1');
   });
 
@@ -70,13 +86,26 @@ describe('claim, complete and fail', () => {
     for (let i = 0; i < 3; i++) await store.record(delivery(`dlv_${i}`, { receivedAt: T0 + i }));
     const claimed = await store.claim({ ...LEASE, limit: 2, now: T0 + 10 });
     expect(claimed.map((r) => r.id)).toEqual(['dlv_0', 'dlv_1']);
-    expect(claimed[0]).toMatchObject({ status: 'processing', attempts: 1, leaseOwner: 'worker-a', leaseUntil: T0 + 10 + 30_000 });
+    expect(claimed[0]).toMatchObject({
+      status: 'processing',
+      attempts: 1,
+      leaseOwner: 'worker-a',
+      leaseUntil: T0 + 10 + 30_000,
+    });
     expect(await store.claim({ ...LEASE, limit: 5, now: T0 + 10 })).toHaveLength(1);
     expect(await store.claim({ ...LEASE, limit: 5, now: T0 + 10 })).toHaveLength(0);
     expect(await store.attempts('dlv_0')).toEqual([]);
     await store.fail('dlv_0', 'worker-a', { error: 'nope', retryAt: T0 + 20, now: T0 + 15 });
     expect(await store.attempts('dlv_0')).toEqual([
-      { deliveryId: 'dlv_0', attempt: 1, owner: 'worker-a', startedAt: T0 + 10, finishedAt: T0 + 15, outcome: 'failed', error: 'nope' },
+      {
+        deliveryId: 'dlv_0',
+        attempt: 1,
+        owner: 'worker-a',
+        startedAt: T0 + 10,
+        finishedAt: T0 + 15,
+        outcome: 'failed',
+        error: 'nope',
+      },
     ]);
   });
 
@@ -100,7 +129,9 @@ describe('claim, complete and fail', () => {
     const other = createSqliteStore({ path: dir.path('deliveries.db') });
     for (let i = 0; i < 30; i++) await store.record(delivery(`dlv_${i}`));
     const claims = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 ? other : store).claim({ ...LEASE, owner: `w${i}`, limit: 7, now: T0 })),
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? other : store).claim({ ...LEASE, owner: `w${i}`, limit: 7, now: T0 }),
+      ),
     );
     const ids = claims.flat().map((r) => r.id);
     expect(ids).toHaveLength(30);
@@ -114,7 +145,12 @@ describe('claim, complete and fail', () => {
     await expect(store.complete('dlv_1', 'someone-else', T0 + 1)).resolves.toBe(false);
     await expect(store.complete('dlv_1', 'worker-a', T0 + 1)).resolves.toBe(true);
     await expect(store.complete('dlv_1', 'worker-a', T0 + 2)).resolves.toBe(false);
-    expect(await store.get('dlv_1')).toMatchObject({ status: 'done', nextAttemptAt: null, leaseOwner: null, lastError: null });
+    expect(await store.get('dlv_1')).toMatchObject({
+      status: 'done',
+      nextAttemptAt: null,
+      leaseOwner: null,
+      lastError: null,
+    });
     expect((await store.attempts('dlv_1'))[0]).toMatchObject({ outcome: 'done', finishedAt: T0 + 1 });
   });
 
@@ -172,7 +208,12 @@ describe('requeue and prune', () => {
     await store.claim({ ...LEASE, limit: 2, now: T0 });
     await store.fail('dlv_dead', 'worker-a', { error: 'bad', dead: true, now: T0 + 1 });
     await expect(store.requeue(['dlv_dead', 'dlv_live', 'dlv_missing', 'dlv_dead'], T0 + 2)).resolves.toBe(1);
-    expect(await store.get('dlv_dead')).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: T0 + 2, lastError: 'bad' });
+    expect(await store.get('dlv_dead')).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: T0 + 2,
+      lastError: 'bad',
+    });
     expect(await store.get('dlv_live')).toMatchObject({ status: 'processing' });
     await expect(store.requeue(Array.from({ length: 1001 }, (_, i) => `dlv_${i}`))).rejects.toThrow(DeliveryStoreError);
   });
@@ -205,7 +246,10 @@ describe('requeue and prune', () => {
 describe('list', () => {
   beforeEach(async () => {
     const events = ['message.received', 'message.sent', 'ticket.created', 'messages.custom', 'contact.updated'];
-    for (let i = 0; i < 10; i++) await store.record(delivery(`dlv_${String(i).padStart(2, '0')}`, { event: events[i % 5]!, receivedAt: T0 + i * 1000 }));
+    for (let i = 0; i < 10; i++)
+      await store.record(
+        delivery(`dlv_${String(i).padStart(2, '0')}`, { event: events[i % 5]!, receivedAt: T0 + i * 1000 }),
+      );
   });
 
   it('walks every row newest first, page by page, without repeats', async () => {
@@ -221,7 +265,8 @@ describe('list', () => {
   });
 
   it('filters by event pattern exactly as the service matches subscriptions', async () => {
-    const events = async (eventPattern: string) => [...new Set((await store.list({ eventPattern })).data.map((d) => d.event))].sort();
+    const events = async (eventPattern: string) =>
+      [...new Set((await store.list({ eventPattern })).data.map((d) => d.event))].sort();
     expect(await events('message.*')).toEqual(['message.received', 'message.sent']);
     expect(await events('ticket.created')).toEqual(['ticket.created']);
     expect(await events('*')).toHaveLength(5);
@@ -235,7 +280,11 @@ describe('list', () => {
     expect(processing.data[0]).not.toHaveProperty('body');
     expect(processing.data[0]!.size).toBeGreaterThan(10);
     expect((await store.list({ status: ['pending', 'processing'] })).data).toHaveLength(10);
-    expect((await store.list({ since: T0 + 3000, until: T0 + 6000 })).data.map((d) => d.id)).toEqual(['dlv_05', 'dlv_04', 'dlv_03']);
+    expect((await store.list({ since: T0 + 3000, until: T0 + 6000 })).data.map((d) => d.id)).toEqual([
+      'dlv_05',
+      'dlv_04',
+      'dlv_03',
+    ]);
   });
 
   it('refuses a bad limit, status or cursor with the field named', async () => {

@@ -24,17 +24,27 @@ describe('WAL checkpoints', () => {
     const body = Buffer.alloc(1024, 'x');
     await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        store!.record({ id: `dlv_${i}`, event: 'message.received', body, signature: 'sha256=' + 'a'.repeat(64), timestamp: '1', receivedAt: i }),
+        store!.record({
+          id: `dlv_${i}`,
+          event: 'message.received',
+          body,
+          signature: 'sha256=' + 'a'.repeat(64),
+          timestamp: '1',
+          receivedAt: i,
+        }),
       ),
     );
     const deadline = Date.now() + 10_000;
-    while (size(path) <= before + 100 * 1024 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (size(path) <= before + 100 * 1024 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(size(path)).toBeGreaterThan(before + 100 * 1024);
   });
 
   it('lets a script await close() to the end: the checkpoint thread holds the process open only while closing', async () => {
     const script = fileURLToPath(new URL('./fixtures/close-and-exit.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, dir.path('script.db')], { timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, dir.path('script.db')], {
+      timeout: 20_000,
+    });
     expect(stdout.trim()).toBe('closed');
   });
 });

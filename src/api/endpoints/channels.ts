@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { endpoint, page, PageQuery } from '../endpoint.js';
 import { Id, NoContent, Platform } from '../schemas/common.js';
-import { ConnectedAccount, ConnectedAccountUpdate, ConnectSession, ConnectSessionCreate } from '../schemas/connected-account.js';
+import {
+  ConnectedAccount,
+  ConnectedAccountUpdate,
+  ConnectSession,
+  ConnectSessionCreate,
+} from '../schemas/connected-account.js';
 import { ChannelProviderParams, ProviderConfig, ProviderPut } from '../schemas/provider-config.js';
 
 const AccountParams = z.object({ integration_id: Id });
@@ -28,7 +33,8 @@ export const channels = {
   update: endpoint({
     method: 'PATCH',
     path: '/v1/channels/:integration_id',
-    summary: 'Switch AI replies or comment AI replies for this account only; assign (group_id) or unassign (null) its group',
+    summary:
+      'Switch AI replies or comment AI replies for this account only; assign (group_id) or unassign (null) its group',
     scope: 'automations:write',
     params: AccountParams,
     body: ConnectedAccountUpdate,

@@ -1,5 +1,11 @@
 import { endpoint, page, PageQuery } from '../endpoint.js';
-import { Comment, CommentReply, CommentReplyCreate, CommentSettings, CommentSettingsUpdate } from '../schemas/comment.js';
+import {
+  Comment,
+  CommentReply,
+  CommentReplyCreate,
+  CommentSettings,
+  CommentSettingsUpdate,
+} from '../schemas/comment.js';
 import { Id, IdParams, synthetic } from '../schemas/common.js';
 
 export const comments = {

@@ -19,9 +19,14 @@ export const conversations = {
   list: endpoint({
     method: 'GET',
     path: '/v1/conversations',
-    summary: 'List conversations, newest first (by creation, so a cursor walk never skips or repeats a conversation whose activity changes)',
+    summary:
+      'List conversations, newest first (by creation, so a cursor walk never skips or repeats a conversation whose activity changes)',
     scope: 'conversations:read',
-    query: PageQuery.extend({ status: ConversationStatus.optional(), channel: Platform.optional(), assignee: text(100).optional() }),
+    query: PageQuery.extend({
+      status: ConversationStatus.optional(),
+      channel: Platform.optional(),
+      assignee: text(100).optional(),
+    }),
     response: page(Conversation),
     paginated: true,
   }),
@@ -55,7 +60,8 @@ export const conversations = {
   sendMessage: endpoint({
     method: 'POST',
     path: '/v1/conversations/:id/messages',
-    summary: "Send on the conversation's channel; `integration_id`, when given, must be the conversation's account (409 ACCOUNT_MISMATCH)",
+    summary:
+      "Send on the conversation's channel; `integration_id`, when given, must be the conversation's account (409 ACCOUNT_MISMATCH)",
     scope: 'messages:send',
     params: IdParams,
     body: z.strictObject(MessageInput.shape),

@@ -17,12 +17,22 @@ export const MessageSend = z
   .superRefine((body, ctx) => {
     if (body.conversation_id !== undefined) {
       if (body.contact_id !== undefined || body.channel !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'expected either conversation_id, or contact_id with channel, not both' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['conversation_id'],
+          message: 'expected either conversation_id, or contact_id with channel, not both',
+        });
       }
       return;
     }
-    if (body.contact_id === undefined) ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'expected conversation_id, or contact_id with channel' });
-    else if (body.channel === undefined) ctx.addIssue({ code: 'custom', path: ['channel'], message: 'expected channel together with contact_id' });
+    if (body.contact_id === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['conversation_id'],
+        message: 'expected conversation_id, or contact_id with channel',
+      });
+    else if (body.channel === undefined)
+      ctx.addIssue({ code: 'custom', path: ['channel'], message: 'expected channel together with contact_id' });
   });
 
 /** Reaction emoji: at most 8 characters (code points), or empty to clear. */

@@ -2,7 +2,13 @@ import { Message } from '../../resources/message.js';
 import { TemplateCategory, TemplateStatus } from '../../resources/template.js';
 import { endpoint, page, PageQuery } from '../endpoint.js';
 import { IdParams, NoContent } from '../schemas/common.js';
-import { Template, TemplateCreate, TemplateDraftValidate, TemplateSend, TemplateValidation } from '../schemas/template.js';
+import {
+  Template,
+  TemplateCreate,
+  TemplateDraftValidate,
+  TemplateSend,
+  TemplateValidation,
+} from '../schemas/template.js';
 
 export const templates = {
   list: endpoint({

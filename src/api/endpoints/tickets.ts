@@ -8,7 +8,10 @@ export const TicketUpdate = z.strictObject({
   priority: TicketPriority.optional(),
   assignee: text(100).nullable().optional(),
   /** Resolution metadata; null clears it. */
-  resolution: z.strictObject({ reason: text(200), note: z.string().max(5_000).nullable().optional() }).nullable().optional(),
+  resolution: z
+    .strictObject({ reason: text(200), note: z.string().max(5_000).nullable().optional() })
+    .nullable()
+    .optional(),
 });
 
 /** `If-Match: "<version>"` (the ETag of GET): a stale version gets 409 VERSION_CONFLICT; absent, the last write wins. */

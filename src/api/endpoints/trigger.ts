@@ -45,7 +45,11 @@ export const trigger = {
     path: '/v1/trigger/history',
     summary: 'Recent enrollments, newest first',
     scope: 'journeys:read',
-    query: PageQuery.extend({ phone: PhoneNumber.optional(), journey_id: Id.optional(), status: EnrollmentStatus.optional() }),
+    query: PageQuery.extend({
+      phone: PhoneNumber.optional(),
+      journey_id: Id.optional(),
+      status: EnrollmentStatus.optional(),
+    }),
     response: page(Enrollment),
     paginated: true,
   }),

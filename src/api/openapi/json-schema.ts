@@ -38,7 +38,11 @@ export class SchemaConverter {
     const json = this.convert(schema, io);
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required ?? []) as string[]);
-    return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
+    return Object.entries(properties).map(([name, property]) => ({
+      name,
+      schema: property,
+      required: required.has(name),
+    }));
   }
 }
 
@@ -46,6 +50,7 @@ function rewriteRefs<T>(value: T, renamed: ReadonlyMap<string, string>): T {
   if (Array.isArray(value)) return value.map((v: unknown) => rewriteRefs(v, renamed)) as T;
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = key === '$ref' && typeof v === 'string' ? (renamed.get(v) ?? v) : rewriteRefs(v, renamed);
+  for (const [key, v] of Object.entries(value))
+    out[key] = key === '$ref' && typeof v === 'string' ? (renamed.get(v) ?? v) : rewriteRefs(v, renamed);
   return out as T;
 }

@@ -9,7 +9,11 @@ export interface OpenApiOptions {
   serverUrl?: string;
 }
 
-export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>>; webhooks: Record<string, JsonSchema> };
+export type OpenApiDocument = JsonSchema & {
+  openapi: '3.1.0';
+  paths: Record<string, Record<string, JsonSchema>>;
+  webhooks: Record<string, JsonSchema>;
+};
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -36,7 +40,11 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
     webhooks,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only)' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only)',
+        },
       },
       schemas: { ErrorEnvelope: schemas.convert(ErrorEnvelope, 'output'), ...schemas.components },
       responses: {
@@ -51,7 +59,10 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
         'X-RateLimit-Limit': integerHeader('Requests allowed per 60-second window for this key'),
         'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
         'X-RateLimit-Reset': integerHeader('Unix seconds when the window ends'),
-        'Idempotent-Replayed': { description: '`true` when the answer is a stored replay', schema: { type: 'string', enum: ['true'] } },
+        'Idempotent-Replayed': {
+          description: '`true` when the answer is a stored replay',
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
     },
   };

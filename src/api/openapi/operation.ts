@@ -11,23 +11,30 @@ export function openapiPath(path: string): string {
 }
 
 /** `if-match` -> `If-Match`. */
-const headerName = (key: string) => key.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+const headerName = (key: string) =>
+  key.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
 function parameters(def: EndpointDef, schemas: SchemaConverter): JsonSchema[] {
   const out: JsonSchema[] = [];
-  if (def.params) for (const p of schemas.properties(def.params, 'input')) out.push({ name: p.name, in: 'path', required: true, schema: p.schema });
-  if (def.query) for (const p of schemas.properties(def.query, 'input')) out.push({ name: p.name, in: 'query', required: p.required, schema: p.schema });
+  if (def.params)
+    for (const p of schemas.properties(def.params, 'input'))
+      out.push({ name: p.name, in: 'path', required: true, schema: p.schema });
+  if (def.query)
+    for (const p of schemas.properties(def.query, 'input'))
+      out.push({ name: p.name, in: 'query', required: p.required, schema: p.schema });
   if (def.idempotencyKey) {
     out.push({
       name: 'Idempotency-Key',
       in: 'header',
       required: true,
-      description: 'An identical retry replays the stored result (Idempotent-Replayed: true); the same key with another body is 409.',
+      description:
+        'An identical retry replays the stored result (Idempotent-Replayed: true); the same key with another body is 409.',
       schema: schemas.convert(IdempotencyKey, 'input'),
     });
   }
   if (def.headers) {
-    for (const p of schemas.properties(def.headers, 'input')) out.push({ name: headerName(p.name), in: 'header', required: p.required, schema: p.schema });
+    for (const p of schemas.properties(def.headers, 'input'))
+      out.push({ name: headerName(p.name), in: 'header', required: p.required, schema: p.schema });
   }
   return out;
 }
@@ -43,13 +50,18 @@ function responses(def: EndpointDef, schemas: SchemaConverter): JsonSchema {
   const auth = def.auth !== false;
   const headers: JsonSchema = { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } };
   if (auth) {
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[name] = { $ref: `#/components/headers/${name}` };
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+      headers[name] = { $ref: `#/components/headers/${name}` };
   }
   if (def.idempotencyKey) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
   const success: JsonSchema =
     status === 204
       ? { description: 'No content', headers }
-      : { description: 'Success', headers, content: { 'application/json': { schema: schemas.convert(def.response, 'output') } } };
+      : {
+          description: 'Success',
+          headers,
+          content: { 'application/json': { schema: schemas.convert(def.response, 'output') } },
+        };
   const out: JsonSchema = { [String(status)]: success, '400': ERROR_RESPONSE };
   if (auth) Object.assign(out, { '401': ERROR_RESPONSE, '403': ERROR_RESPONSE, '429': ERROR_RESPONSE });
   if (def.params) out['404'] = ERROR_RESPONSE;

@@ -13,7 +13,10 @@ export const CampaignAudience = z
     contact_ids: z.array(Id).min(1).max(CAMPAIGN_MAX_CONTACTS).optional(),
     tags: z.array(text(64)).min(1).max(20).optional(),
   })
-  .refine((a) => a.contact_ids !== undefined || a.tags !== undefined, { message: 'expected contact_ids, tags or both', path: ['contact_ids'] });
+  .refine((a) => a.contact_ids !== undefined || a.tags !== undefined, {
+    message: 'expected contact_ids, tags or both',
+    path: ['contact_ids'],
+  });
 
 const count = z.number().int().min(0);
 

@@ -17,7 +17,8 @@ export function text(max: number) {
  * 422 `INVALID_PLATFORM` (decisions §2); {@link isInvalidPlatformIssue} lets a server tell it apart.
  */
 export const Platform = z.enum(Channel.options, {
-  error: (issue) => (issue.code === 'invalid_value' ? `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}` : undefined),
+  error: (issue) =>
+    issue.code === 'invalid_value' ? `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}` : undefined,
 });
 
 const isChannel = (value: string) => (Channel.options as readonly string[]).includes(value);
@@ -29,7 +30,10 @@ const isChannel = (value: string) => (Channel.options as readonly string[]).incl
 export function platformMap<V extends z.ZodType>(value: V) {
   const key = z
     .string()
-    .refine(isChannel, { message: `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}`, params: { code: 'INVALID_PLATFORM' } })
+    .refine(isChannel, {
+      message: `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}`,
+      params: { code: 'INVALID_PLATFORM' },
+    })
     .meta({ enum: [...Channel.options] });
   return z.record(key, value);
 }
@@ -49,13 +53,18 @@ export function isInvalidPlatformIssue(issue: z.core.$ZodIssue): boolean {
 }
 
 /** Template variables keyed by their position as a string (`{"1": "Ada"}`): a trigger's `metadata`, a template send's `variables`. */
-export const TemplateVariables = z.record(z.string().regex(/^[1-9]\d?$/, 'expected a variable position such as "1"'), z.string().max(1024));
+export const TemplateVariables = z.record(
+  z.string().regex(/^[1-9]\d?$/, 'expected a variable position such as "1"'),
+  z.string().max(1024),
+);
 
 /** The Idempotency-Key header of the two free-text send routes (spec, Send behavior 6). */
 export const IdempotencyKey = z.string().min(1).max(200);
 
 /** Marks the answer of a test-key synthetic route (decisions §5: the body carries `"test": true`). */
-export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(resource: z.ZodObject<Shape, Config>) {
+export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
+  resource: z.ZodObject<Shape, Config>,
+) {
   // Typed by shape and config (not `T extends ZodObject`) so the result keeps the resource's fields for the client's types.
   return resource.extend({ test: z.literal(true).optional() });
 }

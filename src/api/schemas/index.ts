@@ -1,21 +1,7 @@
 // The resource and request schemas the spec leaves open, decided once (decisions §2-3): they are the documentation.
-export {
-  KeyKind,
-  ApiKey,
-  KeyValue,
-  ApiKeyCreate,
-  ApiKeyCreated,
-  ApiKeyRotated,
-} from './api-key.js';
-export {
-  Automation,
-  AutomationTrigger,
-  AutomationRun,
-} from './automation.js';
-export {
-  BusinessEventFire,
-  BusinessEventAccepted,
-} from './business-event.js';
+export { KeyKind, ApiKey, KeyValue, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated } from './api-key.js';
+export { Automation, AutomationTrigger, AutomationRun } from './automation.js';
+export { BusinessEventFire, BusinessEventAccepted } from './business-event.js';
 export {
   CampaignStatus,
   CAMPAIGN_MAX_CONTACTS,
@@ -24,12 +10,7 @@ export {
   CampaignCreate,
   CampaignUpdate,
 } from './campaign.js';
-export {
-  BrainConfig,
-  ChannelGroup,
-  ChannelGroupCreate,
-  ChannelGroupUpdate,
-} from './channel-group.js';
+export { BrainConfig, ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from './channel-group.js';
 export {
   COMMENT_REPLY_MAX_CHARS,
   CommentReply,
@@ -52,26 +33,9 @@ export {
   synthetic,
   NoContent,
 } from './common.js';
-export {
-  ConnectedAccount,
-  ConnectedAccountUpdate,
-  ConnectSessionCreate,
-  ConnectSession,
-} from './connected-account.js';
-export {
-  DeveloperLimits,
-  Capabilities,
-  Onboarding,
-  ErrorExplanation,
-  ErrorCodeParams,
-} from './developer.js';
-export {
-  AnalyticsQuery,
-  AnalyticsSummary,
-  RateLimitState,
-  Usage,
-  ServiceStatus,
-} from './insights.js';
+export { ConnectedAccount, ConnectedAccountUpdate, ConnectSessionCreate, ConnectSession } from './connected-account.js';
+export { DeveloperLimits, Capabilities, Onboarding, ErrorExplanation, ErrorCodeParams } from './developer.js';
+export { AnalyticsQuery, AnalyticsSummary, RateLimitState, Usage, ServiceStatus } from './insights.js';
 export {
   JourneyStatus,
   JOURNEY_STEP_MAX_DELAY_SECONDS,
@@ -93,12 +57,7 @@ export {
   KnowledgeFile,
   KnowledgeUpload,
 } from './knowledge-entry.js';
-export {
-  Stage,
-  Lead,
-  LeadUpdate,
-  LeadMove,
-} from './lead.js';
+export { Stage, Lead, LeadUpdate, LeadMove } from './lead.js';
 export {
   ProviderName,
   VoiceConfig,

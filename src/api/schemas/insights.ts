@@ -11,7 +11,10 @@ export const AnalyticsQuery = z
     channel: Platform.optional(),
     integration_id: Id.optional(),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: 'expected from <= to', path: ['from'] });
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'expected from <= to',
+    path: ['from'],
+  });
 
 const count = z.number().int().min(0);
 
@@ -21,7 +24,10 @@ export const AnalyticsSummary = z.looseObject({
   conversations: z.looseObject({ total: count, new: count, closed: count }),
   messages: z.looseObject({ sent: count, received: count, failed: count }),
   /** Null when no inbound message was answered in the range. */
-  response_time: z.looseObject({ median_seconds: z.number().min(0).nullable(), p90_seconds: z.number().min(0).nullable() }),
+  response_time: z.looseObject({
+    median_seconds: z.number().min(0).nullable(),
+    p90_seconds: z.number().min(0).nullable(),
+  }),
   conversion: z.looseObject({ leads: count, won: count, rate: z.number().min(0).max(1).nullable() }),
 });
 export type AnalyticsSummary = z.output<typeof AnalyticsSummary>;

@@ -26,7 +26,12 @@ export const Journey = z.looseObject({
   /** Variable positions (`"1"`, `"2"`) the mapped templates need in a trigger's `metadata`. */
   required_variables: z.array(z.string()),
   steps: z.array(
-    z.looseObject({ position: z.number().int().min(0), template_id: z.string(), template_name: z.string(), delay_seconds: z.number().int().min(0) }),
+    z.looseObject({
+      position: z.number().int().min(0),
+      template_id: z.string(),
+      template_name: z.string(),
+      delay_seconds: z.number().int().min(0),
+    }),
   ),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -35,7 +40,9 @@ export type Journey = z.output<typeof Journey>;
 
 export const JourneyCreate = z.strictObject({
   name: text(100),
-  trigger_name: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -'),
+  trigger_name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -'),
   steps: JourneySteps,
 });
 

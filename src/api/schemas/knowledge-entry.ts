@@ -9,7 +9,18 @@ export const KNOWLEDGE_TEXT_MAX_CHARS = 100_000;
 /** One uploaded file (spec, Limits: 10 MiB). */
 export const KNOWLEDGE_FILE_MAX_BYTES = 10 * 1024 * 1024;
 /** The file types the upload accepts (spec, Limits), by extension. */
-export const KNOWLEDGE_FILE_EXTENSIONS = ['txt', 'md', 'csv', 'tsv', 'json', 'html', 'htm', 'pdf', 'docx', 'xlsx'] as const;
+export const KNOWLEDGE_FILE_EXTENSIONS = [
+  'txt',
+  'md',
+  'csv',
+  'tsv',
+  'json',
+  'html',
+  'htm',
+  'pdf',
+  'docx',
+  'xlsx',
+] as const;
 
 export const KnowledgeEntry = z.looseObject({
   entry_id: z.string(),

@@ -60,7 +60,10 @@ export const ProviderConfig = z.looseObject({
   provider: ProviderName,
   enabled: z.boolean(),
   config: z.record(z.string(), z.unknown()),
-  secret: z.string().regex(/^\*{4}.{0,4}$/).nullable(),
+  secret: z
+    .string()
+    .regex(/^\*{4}.{0,4}$/)
+    .nullable(),
   has_secret: z.boolean(),
   updated_at: Timestamp,
 });

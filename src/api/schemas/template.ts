@@ -47,7 +47,10 @@ export type Template = z.output<typeof Template>;
 export const TemplateCreate = z.strictObject({
   name: z.string().regex(/^[a-z0-9_]{1,512}$/, 'expected lower-case letters, digits and _ (at most 512)'),
   /** @default "en" */
-  language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'expected a language code such as en or pt_BR').optional(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'expected a language code such as en or pt_BR')
+    .optional(),
   category: TemplateCategory,
   body: TemplateBody,
   pinned_integration_id: Id.optional(),
@@ -60,7 +63,10 @@ export const TemplateDraftValidate = z
     objective: text(500).optional(),
     category: TemplateCategory.optional(),
   })
-  .refine((d) => d.body !== undefined || d.objective !== undefined, { message: 'expected body, objective or both', path: ['body'] });
+  .refine((d) => d.body !== undefined || d.objective !== undefined, {
+    message: 'expected body, objective or both',
+    path: ['body'],
+  });
 
 /**
  * POST /v1/templates/:id/send. `to` is the digits of the phone number (no plus). The sender: explicit

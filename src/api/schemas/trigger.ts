@@ -104,6 +104,9 @@ export const TriggerBatchResult = z.looseObject({
 /** DELETE /v1/trigger/enrollments: stop the active enrollments of a phone, of a journey, or of a phone in one journey. */
 export const StopEnrollmentsQuery = z
   .object({ phone: PhoneNumber.optional(), journey_id: Id.optional() })
-  .refine((q) => q.phone !== undefined || q.journey_id !== undefined, { message: 'expected phone, journey_id or both', path: ['phone'] });
+  .refine((q) => q.phone !== undefined || q.journey_id !== undefined, {
+    message: 'expected phone, journey_id or both',
+    path: ['phone'],
+  });
 
 export const StopEnrollmentsResult = z.looseObject({ stopped: z.number().int().min(0) });

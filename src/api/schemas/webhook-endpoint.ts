@@ -5,7 +5,8 @@ import { Id } from './common.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Hosts that are not public: loopback, private, link-local and unspecified addresses. */
-const PRIVATE_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
+const PRIVATE_HOST =
+  /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
 
 /** zod 4 runs refinements even when the URL check already failed, so this must not throw on a non-URL. */
 function hostOf(url: string): string {
@@ -20,9 +21,12 @@ export const WebhookUrl = HttpsUrl.max(2048).refine((url) => !PRIVATE_HOST.test(
 /** The emulator's relaxation (decisions §5): also `http://` or `https://` to a loopback host, for local receivers. */
 export const LoopbackTolerantWebhookUrl = z.union([
   WebhookUrl,
-  z.url({ protocol: /^https?$/ }).max(2048).refine((url) => LOOPBACK_HOSTS.has(hostOf(url)), {
-    message: 'expected a public https:// URL, or http(s) to localhost, 127.0.0.1 or [::1]',
-  }),
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine((url) => LOOPBACK_HOSTS.has(hostOf(url)), {
+      message: 'expected a public https:// URL, or http(s) to localhost, 127.0.0.1 or [::1]',
+    }),
 ]);
 
 /** A subscription: an exact event name, `*`, or a namespace wildcard (`message.*`). */

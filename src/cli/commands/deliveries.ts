@@ -8,15 +8,23 @@ export function registerDeliveries(program: Command): void {
   const deliveries = program
     .command('deliveries')
     .summary('list and inspect the deliveries a receiver stored')
-    .description('Reads the delivery database written by `convo-kit listen` (or by your own receiver with dbPath): what arrived, what failed and why.');
+    .description(
+      'Reads the delivery database written by `convo-kit listen` (or by your own receiver with dbPath): what arrived, what failed and why.',
+    );
 
   addSelectionOptions(
-    deliveries.command('list').summary('list stored deliveries, newest first').description('Lists stored deliveries, newest first, filtered by status, event pattern and time range.'),
+    deliveries
+      .command('list')
+      .summary('list stored deliveries, newest first')
+      .description('Lists stored deliveries, newest first, filtered by status, event pattern and time range.'),
     { limit: 50 },
   )
     .addOption(dbOption())
     .addOption(jsonOption())
-    .addHelpText('after', '\nExamples:\n  convo-kit deliveries list --status dead --since 1h\n  convo-kit deliveries list --event ticket.* --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  convo-kit deliveries list --status dead --since 1h\n  convo-kit deliveries list --event ticket.* --json',
+    )
     .action(async (options: ListOptions) => (await import('../deliveries/list-deliveries.js')).listDeliveries(options));
 
   deliveries
@@ -25,5 +33,7 @@ export function registerDeliveries(program: Command): void {
     .argument('<id>', 'the delivery id (X-Service-Delivery), dlv_…')
     .addOption(dbOption())
     .addOption(jsonOption())
-    .action(async (id: string, options: ShowOptions) => (await import('../deliveries/show-delivery.js')).showDelivery(id, options));
+    .action(async (id: string, options: ShowOptions) =>
+      (await import('../deliveries/show-delivery.js')).showDelivery(id, options),
+    );
 }

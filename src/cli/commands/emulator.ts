@@ -18,7 +18,9 @@ export interface EmulatorFlags {
 function parseDelays(value: string): number[] {
   const delays = value.split(',').map((part) => part.trim());
   if (delays.length > 10 || delays.some((d) => !/^\d{1,6}$/.test(d))) {
-    throw new InvalidArgumentError(`Expected up to 10 comma-separated whole seconds such as 60,600 (or 1,2 in tests), got \`${value}\`.`);
+    throw new InvalidArgumentError(
+      `Expected up to 10 comma-separated whole seconds such as 60,600 (or 1,2 in tests), got \`${value}\`.`,
+    );
   }
   return delays.map(Number);
 }
@@ -27,16 +29,31 @@ export function registerEmulator(program: Command): void {
   program
     .command('emulator')
     .summary('run the service locally: the whole /v1 API, signed webhooks, /_emulator controls')
-    .description('Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL and both keys.')
-    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(4010))
+    .description(
+      'Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL and both keys.',
+    )
+    .addOption(
+      new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(4010),
+    )
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .addOption(new Option('--db <file>', 'SQLite file that survives restarts (default: in memory)'))
-    .addOption(new Option('--admin-key <svc_live_…>', 'the admin key (default: generated)').env('CONVO_KIT_EMULATOR_ADMIN_KEY'))
-    .addOption(new Option('--test-key <svc_test_…>', 'the test key (default: generated)').env('CONVO_KIT_EMULATOR_TEST_KEY'))
-    .addOption(new Option('--plan <tier>', 'plan tier: rate limit and read-only rules').choices(Object.keys(PLAN_RATE_LIMITS)).default('dev_pro'))
+    .addOption(
+      new Option('--admin-key <svc_live_…>', 'the admin key (default: generated)').env('CONVO_KIT_EMULATOR_ADMIN_KEY'),
+    )
+    .addOption(
+      new Option('--test-key <svc_test_…>', 'the test key (default: generated)').env('CONVO_KIT_EMULATOR_TEST_KEY'),
+    )
+    .addOption(
+      new Option('--plan <tier>', 'plan tier: rate limit and read-only rules')
+        .choices(Object.keys(PLAN_RATE_LIMITS))
+        .default('dev_pro'),
+    )
     .option('--retry-delays <s,s>', 'seconds between webhook attempts after a failure (default: 60,600)', parseDelays)
     .option('--seed <chats>', 'size of the seeded workspace (generated chats)', parseInteger(0, 1_000_000))
     .option('--json', 'print the URL and keys as one JSON line on stdout')
-    .addHelpText('after', '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2',
+    )
     .action(async (flags: EmulatorFlags) => (await import('../emulator/run-emulator.js')).runEmulator(flags));
 }

@@ -30,9 +30,14 @@ export function registerOpenapi(program: Command): void {
   program
     .command('openapi')
     .summary('print the OpenAPI 3.1 document of the API (from the contract table)')
-    .description('Prints (or writes) the OpenAPI 3.1 document derived from the contract table: every /v1 route and, under `webhooks`, the 14 events.')
+    .description(
+      'Prints (or writes) the OpenAPI 3.1 document derived from the contract table: every /v1 route and, under `webhooks`, the 14 events.',
+    )
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--server-url <url>', 'the server address the document names', parseHttpUrl)
-    .addHelpText('after', '\nExamples:\n  convo-kit openapi > openapi.json\n  convo-kit openapi --out openapi.json --server-url http://127.0.0.1:4010')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  convo-kit openapi > openapi.json\n  convo-kit openapi --out openapi.json --server-url http://127.0.0.1:4010',
+    )
     .action((flags: OpenApiFlags) => runOpenapi(flags));
 }

@@ -25,14 +25,22 @@ export function registerReplay(program: Command): void {
     .option('--id <id>', 'a delivery id to replay, any status (repeatable)', collect);
   addSelectionOptions(command, { limit: 1000, status: 'dead, or any status with --id' })
     .addOption(dbOption())
-    .option('--handlers <module>', 'a module exporting a configured receiver (default or `receiver`) or a `handlers` object')
+    .option(
+      '--handlers <module>',
+      'a module exporting a configured receiver (default or `receiver`) or a `handlers` object',
+    )
     .option('--to <url>', 'POST each delivery to this URL, re-signed', parseHttpUrl)
     .addOption(secretOption('to re-sign with (with --to)'))
     .option('--new-ids', 'with --to: send each under a fresh delivery id, so the receiver does not deduplicate it')
     .option('--dry-run', 'list what would be replayed; send and change nothing')
     .option('--concurrency <n>', 'deliveries running at once (1 keeps arrival order)', parseInteger(1, 100), 1)
     .option('--rate <per-second>', 'start at most this many per second', parseInteger(1, 10_000))
-    .option('--timeout <ms>', 'with --to: how long to wait for each answer', parseInteger(1, 600_000), DEFAULT_POST_TIMEOUT_MS)
+    .option(
+      '--timeout <ms>',
+      'with --to: how long to wait for each answer',
+      parseInteger(1, 600_000),
+      DEFAULT_POST_TIMEOUT_MS,
+    )
     .addOption(jsonOption())
     .addHelpText('after', EXAMPLES)
     .action(async (flags: Omit<ReplayOptions, 'dbGiven'>) => {

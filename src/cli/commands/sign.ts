@@ -19,8 +19,15 @@ async function runSign(file: string, options: SignOptions): Promise<void> {
     err.warn('the secret does not start with `whsec_`; the whole value, prefix included, is the HMAC key.');
   }
   const body = await readInput(file, 'body');
-  const headers = signedHeaders({ secret, body, timestamp: options.timestamp, deliveryId: options.deliveryId, event: options.event });
-  if (!headers[EVENT_HEADER]) err.warn('the body has no `event` field, so X-Service-Event is empty; pass --event <name>.');
+  const headers = signedHeaders({
+    secret,
+    body,
+    timestamp: options.timestamp,
+    deliveryId: options.deliveryId,
+    event: options.event,
+  });
+  if (!headers[EVENT_HEADER])
+    err.warn('the body has no `event` field, so X-Service-Event is empty; pass --event <name>.');
   if (options.json) {
     out.json(headers);
     return;
@@ -36,7 +43,9 @@ export function registerSign(program: Command): void {
   program
     .command('sign')
     .summary('print signed delivery headers for a body, ready for curl')
-    .description('Signs a body exactly as the service signs a delivery (HMAC-SHA256 over `<timestamp>.<raw body>`) and prints the four X-Service-* headers plus Content-Type, one `Name: value` per line.')
+    .description(
+      'Signs a body exactly as the service signs a delivery (HMAC-SHA256 over `<timestamp>.<raw body>`) and prints the four X-Service-* headers plus Content-Type, one `Name: value` per line.',
+    )
     .argument('[file]', 'the body to sign; `-` reads stdin', '-')
     .addOption(secretOption('to sign with'))
     .option('--timestamp <unix-seconds>', 'X-Service-Timestamp to sign with (default: now)', parseUnixSeconds)

@@ -16,7 +16,8 @@ interface TriggerOptions extends BuildOptions {
 }
 
 function parseEventName(value: string): EventName {
-  if (!isEventName(value)) throw new InvalidArgumentError(`Unknown event \`${value}\`; expected one of:\n  ${EVENT_NAMES.join('\n  ')}`);
+  if (!isEventName(value))
+    throw new InvalidArgumentError(`Unknown event \`${value}\`; expected one of:\n  ${EVENT_NAMES.join('\n  ')}`);
   return value;
 }
 
@@ -26,13 +27,31 @@ async function runTrigger(event: EventName, options: TriggerOptions): Promise<vo
   const body = JSON.stringify(envelope);
   let result;
   try {
-    result = await postSigned({ url: options.to, body, secret, deliveryId: options.deliveryId, event, timeoutMs: options.timeout });
+    result = await postSigned({
+      url: options.to,
+      body,
+      secret,
+      deliveryId: options.deliveryId,
+      event,
+      timeoutMs: options.timeout,
+    });
   } catch (error) {
     if (!(error instanceof PostFailedError)) throw error;
-    throw new CliError('FAILED', error.message, { cause: error, hint: 'Is the receiver running, and is --to its full URL (with the path, e.g. /webhooks)?' });
+    throw new CliError('FAILED', error.message, {
+      cause: error,
+      hint: 'Is the receiver running, and is --to its full URL (with the path, e.g. /webhooks)?',
+    });
   }
   if (options.json) {
-    out.json({ event, delivery_id: result.deliveryId, url: options.to, status: result.status, ok: result.ok, response: result.body, payload: envelope });
+    out.json({
+      event,
+      delivery_id: result.deliveryId,
+      url: options.to,
+      status: result.status,
+      ok: result.ok,
+      response: result.body,
+      payload: envelope,
+    });
   } else {
     const status = result.ok ? out.c.green(String(result.status)) : out.c.red(String(result.status));
     out.line(`${status} ${event} ${result.deliveryId} -> ${options.to}`);
@@ -54,15 +73,26 @@ export function registerTrigger(program: Command): void {
   program
     .command('trigger')
     .summary('send a realistic signed sample of an event to a receiver')
-    .description('Sends a signed sample delivery of one of the 14 events, exactly as the service would, and prints the answer. Exits 1 unless the receiver answers 2xx.')
+    .description(
+      'Sends a signed sample delivery of one of the 14 events, exactly as the service would, and prints the answer. Exits 1 unless the receiver answers 2xx.',
+    )
     .argument('<event>', `one of: ${EVENT_NAMES.join(', ')}`, parseEventName)
     .requiredOption('--to <url>', 'the receiver URL, e.g. http://localhost:3000/webhooks', parseHttpUrl)
     .addOption(secretOption('to sign with'))
     .option('--data <file>', "JSON object deep-merged into the sample's `data` (`-` reads stdin)")
-    .option('--set <path=value>', 'set one field inside `data` (repeatable); value is JSON when it parses, else text', collect)
+    .option(
+      '--set <path=value>',
+      'set one field inside `data` (repeatable); value is JSON when it parses, else text',
+      collect,
+    )
     .option('--no-validate', "send even when the overrides break the event's schema")
     .option('--delivery-id <id>', 'X-Service-Delivery (default: a fresh dlv_… id); reuse one to test deduplication')
-    .option('--timeout <ms>', 'give up waiting for the answer after this long', parseInteger(1, 600_000), DEFAULT_POST_TIMEOUT_MS)
+    .option(
+      '--timeout <ms>',
+      'give up waiting for the answer after this long',
+      parseInteger(1, 600_000),
+      DEFAULT_POST_TIMEOUT_MS,
+    )
     .addOption(jsonOption())
     .addHelpText('after', EXAMPLES)
     .action((event: EventName, options: TriggerOptions) => runTrigger(event, options));

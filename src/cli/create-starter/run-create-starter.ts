@@ -17,7 +17,10 @@ interface Answers {
 const TEMPLATE_NAMES = TEMPLATES.map((t) => t.name).join(', ');
 
 /** Runs `create-starter` with the given arguments (without `node` and the script); resolves to the exit code. */
-export async function runCreateStarter(argv: string[], interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY)): Promise<number> {
+export async function runCreateStarter(
+  argv: string[],
+  interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY),
+): Promise<number> {
   const program = new Command('create-starter')
     .description('Create a convo-kit project from a template.')
     .argument('[dir]', 'directory to create (must be new or empty)')
@@ -48,17 +51,29 @@ export async function runCreateStarter(argv: string[], interactive = Boolean(pro
 type Given = { dir: string | undefined; template: string | undefined; install: boolean | undefined };
 
 function fromFlags(given: Given): Answers {
-  if (!given.dir) throw new CliError('USAGE', 'missing the project directory', { hint: 'Usage: create-starter <dir> [--template crm-sync|ticket-routing] [--no-install]' });
+  if (!given.dir)
+    throw new CliError('USAGE', 'missing the project directory', {
+      hint: 'Usage: create-starter <dir> [--template crm-sync|ticket-routing] [--no-install]',
+    });
   return { dir: given.dir, template: given.template ?? TEMPLATES[0].name, install: given.install ?? true };
 }
 
 /** Prompts only for what the flags did not say; loaded lazily so scripts never pay for the prompt library. */
 async function ask(given: Given): Promise<Answers> {
   const { input, select, confirm } = await import('@inquirer/prompts');
-  const dir = given.dir ?? (await input({ message: 'Project directory', default: 'my-convo-app', validate: (v) => v.trim().length > 0 || 'A name is needed' }));
+  const dir =
+    given.dir ??
+    (await input({
+      message: 'Project directory',
+      default: 'my-convo-app',
+      validate: (v) => v.trim().length > 0 || 'A name is needed',
+    }));
   const template =
     given.template ??
-    (await select({ message: 'Template', choices: TEMPLATES.map((t) => ({ name: `${t.title}: ${t.description}`, value: t.name })) }));
+    (await select({
+      message: 'Template',
+      choices: TEMPLATES.map((t) => ({ name: `${t.title}: ${t.description}`, value: t.name })),
+    }));
   const install = given.install ?? (await confirm({ message: 'Run npm install now?', default: true }));
   return { dir: dir.trim(), template, install };
 }
@@ -77,10 +92,15 @@ async function create(answers: Answers): Promise<number> {
     projectName: packageNameFor(targetDir),
     kitDependency: kit.dependency,
   });
-  console.log(`Created ${targetDir} from the ${template.name} template (${files.length} files; convo-kit ${kit.dependency}).`);
+  console.log(
+    `Created ${targetDir} from the ${template.name} template (${files.length} files; convo-kit ${kit.dependency}).`,
+  );
   if (answers.install) {
     const code = await npmInstall(targetDir);
-    if (code !== 0) throw new CliError('FAILED', `npm install failed with exit code ${code}`, { hint: `The files are written; run npm install in ${targetDir} to retry.` });
+    if (code !== 0)
+      throw new CliError('FAILED', `npm install failed with exit code ${code}`, {
+        hint: `The files are written; run npm install in ${targetDir} to retry.`,
+      });
   }
   console.log('\nNext steps:');
   for (const step of nextSteps(targetDir, answers.install)) console.log(`  ${step}`);

@@ -57,6 +57,10 @@ export function scaffoldProject(options: ScaffoldOptions): string[] {
 function packageJson(text: string, options: ScaffoldOptions): string {
   const pkg = JSON.parse(text) as Record<string, unknown> & { dependencies?: Record<string, string> };
   const rest = Object.fromEntries(Object.entries(pkg).filter(([key]) => key !== 'name'));
-  const result = { name: options.projectName, ...rest, dependencies: { ...pkg.dependencies, 'convo-kit': options.kitDependency } };
+  const result = {
+    name: options.projectName,
+    ...rest,
+    dependencies: { ...pkg.dependencies, 'convo-kit': options.kitDependency },
+  };
   return `${JSON.stringify(result, null, 2)}\n`;
 }

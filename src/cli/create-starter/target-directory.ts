@@ -11,9 +11,13 @@ export function assertWritableTarget(targetDir: string): void {
   const entries = readdirSync(targetDir);
   if (entries.length > 0) {
     const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
-    throw new CliError('USAGE', `${targetDir} is not empty (${shown}); create-starter only writes into a new or empty directory`, {
-      hint: 'Choose a new directory name, or empty this one first.',
-    });
+    throw new CliError(
+      'USAGE',
+      `${targetDir} is not empty (${shown}); create-starter only writes into a new or empty directory`,
+      {
+        hint: 'Choose a new directory name, or empty this one first.',
+      },
+    );
   }
 }
 

@@ -10,12 +10,14 @@ export const TEMPLATES = [
   {
     name: 'crm-sync',
     title: 'CRM sync',
-    description: 'A local CRM (SQLite) kept in sync from contact, conversation and message events; edits go back through the API.',
+    description:
+      'A local CRM (SQLite) kept in sync from contact, conversation and message events; edits go back through the API.',
   },
   {
     name: 'ticket-routing',
     title: 'Ticket routing',
-    description: 'Routes tickets by rules (kind, priority, channel, keywords, business hours) with load limits and an SLA watch.',
+    description:
+      'Routes tickets by rules (kind, priority, channel, keywords, business hours) with load limits and an SLA watch.',
   },
 ] as const satisfies readonly TemplateEntry[];
 
@@ -28,7 +30,13 @@ export type TemplateName = (typeof TEMPLATES)[number]['name'];
 export const RENAMED_FILES: Readonly<Record<string, string>> = { _gitignore: '.gitignore' };
 
 /** What is never copied out of a template folder (local installs, builds, databases, real secrets). */
-export const SKIPPED_NAMES: ReadonlySet<string> = new Set(['node_modules', 'dist', 'package-lock.json', '.env', 'data']);
+export const SKIPPED_NAMES: ReadonlySet<string> = new Set([
+  'node_modules',
+  'dist',
+  'package-lock.json',
+  '.env',
+  'data',
+]);
 
 export function findTemplate(name: string): TemplateEntry | undefined {
   return TEMPLATES.find((entry) => entry.name === name);

@@ -40,7 +40,14 @@ export function deliveriesTable(rows: readonly DeliverySummary[]): string[] {
 export function attemptsTable(attempts: readonly AttemptRecord[]): string[] {
   return table(
     ['#', 'STARTED', 'FINISHED', 'OUTCOME', 'OWNER', 'ERROR'],
-    attempts.map((a) => [String(a.attempt), formatTime(a.startedAt), formatTime(a.finishedAt), a.outcome ?? 'running', a.owner, shorten(a.error, 80)]),
+    attempts.map((a) => [
+      String(a.attempt),
+      formatTime(a.startedAt),
+      formatTime(a.finishedAt),
+      a.outcome ?? 'running',
+      a.owner,
+      shorten(a.error, 80),
+    ]),
     (column, cell, padded) => (column === 3 ? paintStatus(cell, padded) : padded),
   );
 }

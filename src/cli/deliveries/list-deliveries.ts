@@ -17,5 +17,6 @@ export async function listDeliveries(options: ListOptions): Promise<void> {
   } else {
     for (const line of deliveriesTable(rows)) out.line(line);
   }
-  if (more) err.line(err.c.dim(`More deliveries match than the ${options.limit} shown; narrow the filters or raise --limit.`));
+  if (more)
+    err.line(err.c.dim(`More deliveries match than the ${options.limit} shown; narrow the filters or raise --limit.`));
 }

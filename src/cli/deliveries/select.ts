@@ -5,7 +5,13 @@ import { type DeliveryStatus, type DeliveryStore, type DeliverySummary } from '.
 import { parseInteger, parseTimeBound } from '../parse-options.js';
 
 /** The store's statuses, spelled out here so this light module does not load the store (and SQLite). */
-export const STATUSES = ['pending', 'processing', 'done', 'failed', 'dead'] as const satisfies readonly DeliveryStatus[];
+export const STATUSES = [
+  'pending',
+  'processing',
+  'done',
+  'failed',
+  'dead',
+] as const satisfies readonly DeliveryStatus[];
 /** The store's page size ceiling: selections page through it. */
 const PAGE_LIMIT = 500;
 /** Bounds one command's selection, whatever the store holds. */
@@ -25,7 +31,9 @@ function parseStatuses(value: string, previous: DeliveryStatus[] | undefined): D
   if (wanted.includes('all')) return [...STATUSES];
   for (const status of wanted) {
     if (!(STATUSES as readonly string[]).includes(status)) {
-      throw new InvalidArgumentError(`Expected ${STATUSES.join(', ')} or all (comma-separated or repeated), got \`${status}\`.`);
+      throw new InvalidArgumentError(
+        `Expected ${STATUSES.join(', ')} or all (comma-separated or repeated), got \`${status}\`.`,
+      );
     }
   }
   return [...new Set([...(previous ?? []), ...(wanted as DeliveryStatus[])])];
@@ -33,7 +41,9 @@ function parseStatuses(value: string, previous: DeliveryStatus[] | undefined): D
 
 function parsePattern(value: string): string {
   if (!isEventPattern(value)) {
-    throw new InvalidArgumentError(`Expected an event name (ticket.created), \`*\` or a namespace wildcard (message.*), got \`${value}\`.`);
+    throw new InvalidArgumentError(
+      `Expected an event name (ticket.created), \`*\` or a namespace wildcard (message.*), got \`${value}\`.`,
+    );
   }
   return value;
 }
@@ -41,15 +51,27 @@ function parsePattern(value: string): string {
 /** The filter options shared by `deliveries list` and `replay`. */
 export function addSelectionOptions(command: Command, defaults: { limit: number; status?: string }): Command {
   return command
-    .addOption(new Option('--status <status>', `${STATUSES.join('|')}|all; comma-separated or repeated`).argParser(parseStatuses).default(undefined, defaults.status))
+    .addOption(
+      new Option('--status <status>', `${STATUSES.join('|')}|all; comma-separated or repeated`)
+        .argParser(parseStatuses)
+        .default(undefined, defaults.status),
+    )
     .option('--event <pattern>', 'an event name, * or a namespace wildcard such as ticket.*', parsePattern)
     .option('--since <when>', 'received at or after: a duration ago (30m, 1h, 2d) or an ISO date', parseTimeBound())
     .option('--until <when>', 'received before: a duration ago or an ISO date', parseTimeBound())
-    .option('--limit <n>', `at most this many, newest first (up to ${MAX_SELECTION})`, parseInteger(1, MAX_SELECTION), defaults.limit);
+    .option(
+      '--limit <n>',
+      `at most this many, newest first (up to ${MAX_SELECTION})`,
+      parseInteger(1, MAX_SELECTION),
+      defaults.limit,
+    );
 }
 
 /** Pages through the store, newest first, until `limit` rows; `more` says whether rows beyond it matched. */
-export async function selectDeliveries(store: DeliveryStore, options: SelectionOptions): Promise<{ rows: DeliverySummary[]; more: boolean }> {
+export async function selectDeliveries(
+  store: DeliveryStore,
+  options: SelectionOptions,
+): Promise<{ rows: DeliverySummary[]; more: boolean }> {
   const rows: DeliverySummary[] = [];
   let cursor: string | undefined;
   for (;;) {

@@ -60,7 +60,9 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
   await withStore(options.db, async (store) => {
     const record = await store.get(id);
     if (!record) {
-      throw new CliError('NOT_FOUND', `No delivery ${id} in ${options.db}.`, { hint: 'List what is stored with `convo-kit deliveries list`.' });
+      throw new CliError('NOT_FOUND', `No delivery ${id} in ${options.db}.`, {
+        hint: 'List what is stored with `convo-kit deliveries list`.',
+      });
     }
     const attempts = await store.attempts(id);
     if (!options.json) {

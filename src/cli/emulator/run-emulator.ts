@@ -7,7 +7,14 @@ import { interrupted } from '../shutdown.js';
 
 export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   // Logs go to stderr so stdout carries only the start-up lines (or the JSON line) scripts read.
-  const logger = pino({ name: 'convo-kit-emulator', level: process.env.LOG_LEVEL ?? 'warn', redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }, pino.destination(2));
+  const logger = pino(
+    {
+      name: 'convo-kit-emulator',
+      level: process.env.LOG_LEVEL ?? 'warn',
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    },
+    pino.destination(2),
+  );
   let emulator;
   try {
     emulator = await startEmulator({
@@ -25,12 +32,26 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   } catch (cause) {
     const error = cause as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') {
-      throw new CliError('FAILED', `Port ${flags.port} on ${flags.host} is already in use.`, { hint: 'Pick another with --port (0 picks a free one).' });
+      throw new CliError('FAILED', `Port ${flags.port} on ${flags.host} is already in use.`, {
+        hint: 'Pick another with --port (0 picks a free one).',
+      });
     }
-    if (error instanceof TypeError) throw new CliError('USAGE', error.message, { cause, hint: 'Leave out --admin-key/--test-key to have valid ones generated.' });
+    if (error instanceof TypeError)
+      throw new CliError('USAGE', error.message, {
+        cause,
+        hint: 'Leave out --admin-key/--test-key to have valid ones generated.',
+      });
     throw new CliError('FAILED', `The emulator could not start: ${error.message}`, { cause });
   }
-  if (flags.json) out.line(JSON.stringify({ url: emulator.url, base_url: `${emulator.url}/v1`, admin_key: emulator.adminKey, test_key: emulator.testKey }));
+  if (flags.json)
+    out.line(
+      JSON.stringify({
+        url: emulator.url,
+        base_url: `${emulator.url}/v1`,
+        admin_key: emulator.adminKey,
+        test_key: emulator.testKey,
+      }),
+    );
   err.line(err.c.dim('Ctrl-C to stop'));
   await interrupted();
   await emulator.close();

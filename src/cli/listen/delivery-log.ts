@@ -26,11 +26,22 @@ export function createDeliveryLog(json: boolean, now: () => number = Date.now): 
   return (entry) => {
     const time = formatTime(now());
     if (json) {
-      out.line(JSON.stringify({ time, event: entry.event ?? null, delivery_id: entry.deliveryId ?? null, outcome: entry.outcome, status: entry.status ?? null, detail: entry.detail ?? null }));
+      out.line(
+        JSON.stringify({
+          time,
+          event: entry.event ?? null,
+          delivery_id: entry.deliveryId ?? null,
+          outcome: entry.outcome,
+          status: entry.status ?? null,
+          detail: entry.detail ?? null,
+        }),
+      );
       return;
     }
     const outcome = entry.outcome.replace('_', ' ') + (entry.status === undefined ? '' : ` ${entry.status}`);
     const detail = entry.detail ? out.c.dim(`  ${entry.detail}`) : '';
-    out.line(`${out.c.dim(time)}  ${entry.event ?? '-'}  ${entry.deliveryId ?? '-'}  ${PAINT[entry.outcome](outcome)}${detail}`);
+    out.line(
+      `${out.c.dim(time)}  ${entry.event ?? '-'}  ${entry.deliveryId ?? '-'}  ${PAINT[entry.outcome](outcome)}${detail}`,
+    );
   };
 }

@@ -22,14 +22,29 @@ export function forwarder(options: ForwarderOptions): Handler {
     const record = await options.store.get(deliveryId);
     if (!record) throw new Error(`delivery ${deliveryId} vanished from the store`);
     try {
-      const result = await postSigned({ url: options.url, body: record.body, secret: options.secret, deliveryId, event: record.event, timeoutMs: options.timeoutMs });
-      if (!result.ok) throw new Error(`${options.url} answered ${result.status}${result.body ? `: ${result.body.slice(0, 200)}` : ''}`);
+      const result = await postSigned({
+        url: options.url,
+        body: record.body,
+        secret: options.secret,
+        deliveryId,
+        event: record.event,
+        timeoutMs: options.timeoutMs,
+      });
+      if (!result.ok)
+        throw new Error(
+          `${options.url} answered ${result.status}${result.body ? `: ${result.body.slice(0, 200)}` : ''}`,
+        );
       options.log({ event, deliveryId, outcome: 'forwarded', status: result.status });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // The last attempt is reported by onError as dead; earlier ones say a retry is coming.
       if (attempt < options.maxAttempts && !signal.aborted) {
-        options.log({ event, deliveryId, outcome: 'forward_failed', detail: `attempt ${attempt}/${options.maxAttempts}: ${reason}; retrying` });
+        options.log({
+          event,
+          deliveryId,
+          outcome: 'forward_failed',
+          detail: `attempt ${attempt}/${options.maxAttempts}: ${reason}; retrying`,
+        });
       }
       throw error;
     }

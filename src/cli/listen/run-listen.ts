@@ -40,7 +40,13 @@ function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
   const event = headerText(req, EVENT_HEADER);
   const deliveryId = headerText(req, DELIVERY_HEADER);
   if ('error' in response.body) {
-    return { event, deliveryId, outcome: 'rejected', status: response.status, detail: `${response.body.error.code}: ${response.body.error.message}` };
+    return {
+      event,
+      deliveryId,
+      outcome: 'rejected',
+      status: response.status,
+      detail: `${response.body.error.code}: ${response.body.error.message}`,
+    };
   }
   return { event, deliveryId, outcome: response.body.duplicate ? 'duplicate' : 'stored', status: response.status };
 }
@@ -53,11 +59,17 @@ function createListenServer(receiver: Receiver, path: string, log: (entry: LogEn
       if (url.pathname !== path) {
         req.resume();
         res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-        return res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }));
+        return res.end(
+          JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }),
+        );
       }
       if (req.method !== 'POST') {
         req.resume();
-        return writeResponse(res, { status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: `Deliveries are POSTed to ${path}` } }, headers: { allow: 'POST' } });
+        return writeResponse(res, {
+          status: 405,
+          body: { error: { code: 'METHOD_NOT_ALLOWED', message: `Deliveries are POSTed to ${path}` } },
+          headers: { allow: 'POST' },
+        });
       }
       const read = await readNodeBody(req, MAX_BODY_BYTES);
       if (!read.ok) {
@@ -71,7 +83,10 @@ function createListenServer(receiver: Receiver, path: string, log: (entry: LogEn
       writeResponse(res, response);
     })().catch((error: unknown) => {
       err.line(err.c.red(`unexpected failure: ${(error as Error).message}`));
-      writeResponse(res, { status: 503, body: { error: { code: 'STORE_UNAVAILABLE', message: 'Unexpected failure; the service will retry' } } });
+      writeResponse(res, {
+        status: 503,
+        body: { error: { code: 'STORE_UNAVAILABLE', message: 'Unexpected failure; the service will retry' } },
+      });
     });
   });
 }
@@ -80,7 +95,8 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const hint = 'Pick another port with --port (0 picks a free one), or stop what runs there.';
-      if (error.code === 'EADDRINUSE') fail(new CliError('FAILED', `Port ${port} on ${host} is already in use.`, { hint }));
+      if (error.code === 'EADDRINUSE')
+        fail(new CliError('FAILED', `Port ${port} on ${host} is already in use.`, { hint }));
       else fail(new CliError('FAILED', `Cannot listen on ${host}:${port}: ${error.message}`, { hint, cause: error }));
     });
     server.listen(port, host, () => done((server.address() as { port: number }).port));
@@ -106,9 +122,26 @@ export async function runListen(options: ListenOptions): Promise<void> {
     throw new CliError('FAILED', `Cannot open the delivery database ${dbPath}: ${(cause as Error).message}`, { cause });
   }
   if (options.forwardTo) {
-    receiver.on('*', forwarder({ url: options.forwardTo, secret: options.secret, store: receiver.store, timeoutMs: options.forwardTimeout, maxAttempts: options.maxAttempts, log }));
+    receiver.on(
+      '*',
+      forwarder({
+        url: options.forwardTo,
+        secret: options.secret,
+        store: receiver.store,
+        timeoutMs: options.forwardTimeout,
+        maxAttempts: options.maxAttempts,
+        log,
+      }),
+    );
   }
-  receiver.onError((error, info) => log({ event: info.event, deliveryId: info.deliveryId, outcome: 'dead', detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId}\`)` }));
+  receiver.onError((error, info) =>
+    log({
+      event: info.event,
+      deliveryId: info.deliveryId,
+      outcome: 'dead',
+      detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId}\`)`,
+    }),
+  );
   const server = createListenServer(receiver, options.path, log);
   let port: number;
   try {

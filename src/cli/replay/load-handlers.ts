@@ -21,7 +21,13 @@ const UNUSED_SECRET = 'whsec_replay_runs_stored_deliveries_only';
 
 function isReceiver(value: unknown): value is Receiver {
   const r = value as Partial<Receiver> | null;
-  return typeof r === 'object' && r !== null && typeof r.on === 'function' && typeof r.close === 'function' && typeof r.store === 'object';
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.on === 'function' &&
+    typeof r.close === 'function' &&
+    typeof r.store === 'object'
+  );
 }
 
 function isHandlerMap(value: unknown): value is HandlerMap {
@@ -31,16 +37,20 @@ function isHandlerMap(value: unknown): value is HandlerMap {
 }
 
 const SHAPE_HELP =
-  "Export a configured receiver (`export default createReceiver({ … })` or `export const receiver = …`, with its handlers registered and without calling start()), " +
+  'Export a configured receiver (`export default createReceiver({ … })` or `export const receiver = …`, with its handlers registered and without calling start()), ' +
   "or a handlers object (`export const handlers = { 'ticket.created': async ({ data }) => { … } }`).";
 
 /**
  * Imports the user's handlers module. A receiver keeps its own store (the deliveries it received); a handlers
  * object runs over the --db store through a receiver made here.
  */
-export async function loadHandlers(modulePath: string, openDbStore: () => Promise<DeliveryStore>): Promise<LoadedHandlers> {
+export async function loadHandlers(
+  modulePath: string,
+  openDbStore: () => Promise<DeliveryStore>,
+): Promise<LoadedHandlers> {
   const absolute = resolve(modulePath);
-  if (!existsSync(absolute)) throw new CliError('NOT_FOUND', `No handlers module at ${absolute}.`, { hint: SHAPE_HELP });
+  if (!existsSync(absolute))
+    throw new CliError('NOT_FOUND', `No handlers module at ${absolute}.`, { hint: SHAPE_HELP });
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
@@ -54,15 +64,24 @@ export async function loadHandlers(modulePath: string, openDbStore: () => Promis
   const receiver = candidates.find(isReceiver);
   if (receiver) {
     if (typeof receiver.replay !== 'function') {
-      throw new CliError('FAILED', `The receiver exported by ${absolute} has no replay(); it comes from an older convo-kit. Update convo-kit in that project.`);
+      throw new CliError(
+        'FAILED',
+        `The receiver exported by ${absolute} has no replay(); it comes from an older convo-kit. Update convo-kit in that project.`,
+      );
     }
     return { receiver, ownStore: true, close: () => receiver.close() };
   }
   const map = candidates.find(isHandlerMap);
-  if (!map) throw new CliError('USAGE', `${absolute} exports neither a receiver nor a handlers object.`, { hint: SHAPE_HELP });
+  if (!map)
+    throw new CliError('USAGE', `${absolute} exports neither a receiver nor a handlers object.`, { hint: SHAPE_HELP });
   const store = await openDbStore();
-  const built = createReceiver({ secret: UNUSED_SECRET, store, logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) });
-  for (const [pattern, handler] of Object.entries(map)) built.on(pattern as EventPattern, handler as Handler<EventPattern>);
+  const built = createReceiver({
+    secret: UNUSED_SECRET,
+    store,
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)),
+  });
+  for (const [pattern, handler] of Object.entries(map))
+    built.on(pattern as EventPattern, handler as Handler<EventPattern>);
   return {
     receiver: built,
     ownStore: false,

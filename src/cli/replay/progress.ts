@@ -2,7 +2,12 @@
 export async function startProgress(total: number): Promise<{ increment(): void; stop(): void }> {
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { format: 'replaying [{bar}] {value}/{total}  eta {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    {
+      format: 'replaying [{bar}] {value}/{total}  eta {eta_formatted}',
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);

@@ -26,7 +26,8 @@ export function handlersTarget(receiver: Receiver): ReplayTarget {
     const outcome = await receiver.replay(id);
     const result: ReplayResult = { id, event, outcome };
     if (outcome === 'dead') result.error = (await receiver.store.get(id))?.lastError ?? 'failed';
-    if (outcome === 'busy') result.error = 'another worker holds it right now (is a receiver running on this database?)';
+    if (outcome === 'busy')
+      result.error = 'another worker holds it right now (is a receiver running on this database?)';
     return result;
   };
 }
@@ -52,11 +53,24 @@ export function urlTarget(options: UrlTargetOptions): ReplayTarget {
   return async ({ id, event }) => {
     await options.store.requeue([id]);
     const record = await options.store.claimById(id, { owner, leaseMs });
-    if (!record) return { id, event, outcome: 'busy', error: 'another worker holds it right now (is a receiver running on this database?)' };
+    if (!record)
+      return {
+        id,
+        event,
+        outcome: 'busy',
+        error: 'another worker holds it right now (is a receiver running on this database?)',
+      };
     const sentAs = options.newIds ? newDeliveryId() : id;
     let error: string;
     try {
-      const answer = await postSigned({ url: options.url, body: record.body, secret: options.secret, deliveryId: sentAs, event: record.event, timeoutMs: options.timeoutMs });
+      const answer = await postSigned({
+        url: options.url,
+        body: record.body,
+        secret: options.secret,
+        deliveryId: sentAs,
+        event: record.event,
+        timeoutMs: options.timeoutMs,
+      });
       if (answer.ok) {
         await options.store.complete(id, owner);
         return { id, event, outcome: 'done', status: answer.status, ...(options.newIds && { sentAs }) };

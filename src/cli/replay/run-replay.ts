@@ -34,31 +34,65 @@ interface Setup {
 async function setUp(options: ReplayOptions): Promise<Setup> {
   if (options.handlers) {
     const loaded = await loadHandlers(options.handlers, () => openExistingStore(options.db));
-    if (loaded.ownStore && options.dbGiven) err.warn(`--db is ignored: the receiver exported by ${options.handlers} replays from its own store.`);
-    return { store: loaded.receiver.store, target: handlersTarget(loaded.receiver), destination: `the handlers in ${options.handlers}`, close: loaded.close };
+    if (loaded.ownStore && options.dbGiven)
+      err.warn(`--db is ignored: the receiver exported by ${options.handlers} replays from its own store.`);
+    return {
+      store: loaded.receiver.store,
+      target: handlersTarget(loaded.receiver),
+      destination: `the handlers in ${options.handlers}`,
+      close: loaded.close,
+    };
   }
   const store = await openExistingStore(options.db);
-  const target = options.to ? urlTarget({ store, url: options.to, secret: options.secret!, newIds: Boolean(options.newIds), timeoutMs: options.timeout }) : undefined;
+  const target = options.to
+    ? urlTarget({
+        store,
+        url: options.to,
+        secret: options.secret!,
+        newIds: Boolean(options.newIds),
+        timeoutMs: options.timeout,
+      })
+    : undefined;
   return { store, target, destination: options.to ?? '', close: () => store.close() };
 }
 
 function checkCombination(options: ReplayOptions): void {
   if (options.handlers && options.to) throw new CliError('USAGE', 'Give either --handlers or --to, not both.');
   if (!options.handlers && !options.to && !options.dryRun) {
-    throw new CliError('USAGE', 'Nowhere to replay to.', { hint: 'Pass --handlers ./path/to/module (your handlers) or --to <url> (fresh signed POSTs), or --dry-run to list what would run.' });
+    throw new CliError('USAGE', 'Nowhere to replay to.', {
+      hint: 'Pass --handlers ./path/to/module (your handlers) or --to <url> (fresh signed POSTs), or --dry-run to list what would run.',
+    });
   }
-  if (options.to && !options.secret) throw new CliError('USAGE', 'Replaying to a URL signs each delivery: pass --secret whsec_… (or set CONVO_KIT_WEBHOOK_SECRET).');
+  if (options.to && !options.secret)
+    throw new CliError(
+      'USAGE',
+      'Replaying to a URL signs each delivery: pass --secret whsec_… (or set CONVO_KIT_WEBHOOK_SECRET).',
+    );
   if (options.newIds && !options.to) throw new CliError('USAGE', '--new-ids only applies with --to.');
 }
 
-async function runAll(rows: readonly DeliverySummary[], target: ReplayTarget, options: ReplayOptions): Promise<ReplayResult[]> {
-  const queue = new PQueue({ concurrency: options.concurrency, ...(options.rate && { intervalCap: options.rate, interval: 1000, strict: true }) });
+async function runAll(
+  rows: readonly DeliverySummary[],
+  target: ReplayTarget,
+  options: ReplayOptions,
+): Promise<ReplayResult[]> {
+  const queue = new PQueue({
+    concurrency: options.concurrency,
+    ...(options.rate && { intervalCap: options.rate, interval: 1000, strict: true }),
+  });
   const progress = isInteractive() && !options.json ? await startProgress(rows.length) : undefined;
   try {
     return await Promise.all(
       rows.map((row) =>
         queue.add(async () => {
-          const result = await target(row).catch((error: unknown): ReplayResult => ({ id: row.id, event: row.event, outcome: 'dead', error: (error as Error).message }));
+          const result = await target(row).catch(
+            (error: unknown): ReplayResult => ({
+              id: row.id,
+              event: row.event,
+              outcome: 'dead',
+              error: (error as Error).message,
+            }),
+          );
           progress?.increment();
           return result;
         }),
@@ -97,13 +131,18 @@ export async function runReplay(options: ReplayOptions): Promise<void> {
   const setup = await setUp(options);
   try {
     const { rows, more } = await chooseDeliveries(setup.store, options);
-    if (more) err.warn(`more deliveries match than --limit ${options.limit}; this run takes the oldest ${options.limit} of the newest matches. Run again, or raise --limit.`);
+    if (more)
+      err.warn(
+        `more deliveries match than --limit ${options.limit}; this run takes the oldest ${options.limit} of the newest matches. Run again, or raise --limit.`,
+      );
     if (options.dryRun) {
       if (options.json) out.json(rows.map(summaryJson));
       else if (rows.length === 0) out.line('Nothing matches: nothing would be replayed.');
       else {
         for (const line of deliveriesTable(rows)) out.line(line);
-        out.line(`dry run: ${rows.length} deliveries would be replayed${setup.destination ? ` to ${setup.destination}` : ''}; nothing was sent or changed.`);
+        out.line(
+          `dry run: ${rows.length} deliveries would be replayed${setup.destination ? ` to ${setup.destination}` : ''}; nothing was sent or changed.`,
+        );
       }
       return;
     }

@@ -21,7 +21,10 @@ export async function buildEvent(event: EventName, options: BuildOptions): Promi
   if (options.data !== undefined) {
     const parsed = parseJson(await readInput(options.data, '--data file'), '--data file');
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new CliError('USAGE', `--data must hold a JSON object (fields of the event's \`data\`), got ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`);
+      throw new CliError(
+        'USAGE',
+        `--data must hold a JSON object (fields of the event's \`data\`), got ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`,
+      );
     }
     overrides = parsed as Record<string, unknown>;
   }
@@ -33,9 +36,13 @@ export async function buildEvent(event: EventName, options: BuildOptions): Promi
       const problems = result.error.issues
         .slice(0, MAX_ISSUES_SHOWN)
         .map((issue) => `  data.${issue.path.map(String).join('.')}: ${issue.message}`);
-      throw new CliError('USAGE', `The ${event} payload no longer matches its schema after your overrides:\n${problems.join('\n')}`, {
-        hint: 'Fix the --data/--set values, or pass --no-validate to send it anyway (to test how a receiver handles a bad payload).',
-      });
+      throw new CliError(
+        'USAGE',
+        `The ${event} payload no longer matches its schema after your overrides:\n${problems.join('\n')}`,
+        {
+          hint: 'Fix the --data/--set values, or pass --no-validate to send it anyway (to test how a receiver handles a bad payload).',
+        },
+      );
     }
   }
   return envelope;

@@ -31,7 +31,8 @@ export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
     assignee: null,
     conversation_id: conversation.id,
     contact_id: conversation.contact_id,
-    subject: kind === 'handoff' ? `Handoff: ${who}` : kind === 'safety_review' ? `Safety review: ${who}` : `Routed: ${who}`,
+    subject:
+      kind === 'handoff' ? `Handoff: ${who}` : kind === 'safety_review' ? `Safety review: ${who}` : `Routed: ${who}`,
     sla_due_at: slaDueAt(priority, now),
     resolution: null,
     version: 1,
@@ -42,4 +43,9 @@ export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
   return ticket;
 }
 
-export const handoffControl = control({ path: '/handoff', body: HandoffBody, status: 201, run: (ctx, { body }) => handOff(ctx, body) });
+export const handoffControl = control({
+  path: '/handoff',
+  body: HandoffBody,
+  status: 201,
+  run: (ctx, { body }) => handOff(ctx, body),
+});

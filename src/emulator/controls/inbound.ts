@@ -32,7 +32,10 @@ function receivingAccount(s: Stores, body: InboundBody): Account {
   if (body.integration_id !== undefined) {
     const account = s.accounts.require(body.integration_id, 'connected account');
     if (account.channel !== body.channel) {
-      throw new ApiFailure('ACCOUNT_MISMATCH', `Account ${account.integration_id} is a ${account.channel} account, not ${body.channel}`);
+      throw new ApiFailure(
+        'ACCOUNT_MISMATCH',
+        `Account ${account.integration_id} is a ${account.channel} account, not ${body.channel}`,
+      );
     }
     return account;
   }
@@ -42,20 +45,32 @@ function receivingAccount(s: Stores, body: InboundBody): Account {
   return account;
 }
 
-function findOrCreateContact(ctx: EmulatorContext, s: Stores, body: InboundBody, account: Account, now: string): Contact {
+function findOrCreateContact(
+  ctx: EmulatorContext,
+  s: Stores,
+  body: InboundBody,
+  account: Account,
+  now: string,
+): Contact {
   const { handle } = body.from;
   const identity = { channel: body.channel, handle, integration_id: account.integration_id };
   // On the phone channel the handle is the phone number, an indexed-size lookup; other handles need a scan.
   const candidates = body.channel === 'phone' ? s.contacts.all({ phone: handle }) : s.contacts.all();
-  const known = candidates.find((c) => c.identities.some((i) => i.channel === body.channel && i.handle === handle)) ?? candidates.find((c) => c.phone === handle);
+  const known =
+    candidates.find((c) => c.identities.some((i) => i.channel === body.channel && i.handle === handle)) ??
+    candidates.find((c) => c.phone === handle);
   if (known) {
     if (known.identities.some((i) => i.integration_id === account.integration_id)) return known;
     return s.contacts.put({ ...known, identities: [...known.identities, identity], updated_at: now });
   }
   if (body.channel === 'phone' && !PhoneNumber.safeParse(handle).success) {
-    throw new ApiFailure('VALIDATION_FAILED', `from.handle must be a phone number in international format on the phone channel; got ${JSON.stringify(handle)}`, {
-      details: [{ path: 'from.handle', in: 'body', message: 'expected international format with a leading plus' }],
-    });
+    throw new ApiFailure(
+      'VALIDATION_FAILED',
+      `from.handle must be a phone number in international format on the phone channel; got ${JSON.stringify(handle)}`,
+      {
+        details: [{ path: 'from.handle', in: 'body', message: 'expected international format with a leading plus' }],
+      },
+    );
   }
   return s.contacts.insert({
     id: ctx.newId('ct'),
@@ -85,7 +100,9 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
     const account = receivingAccount(s, body);
     let contact = findOrCreateContact(ctx, s, body, account, now);
     // A closed conversation stays closed: the customer writing again opens a new one.
-    const open = s.conversations.all({ contact_id: contact.id, integration_id: account.integration_id }).find((c) => c.status !== 'closed');
+    const open = s.conversations
+      .all({ contact_id: contact.id, integration_id: account.integration_id })
+      .find((c) => c.status !== 'closed');
     const conversation: Conversation = {
       ...(open ?? {
         id: ctx.newId('conv'),
@@ -130,8 +147,17 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
   const { isNew, keyword, ...answer } = result;
   if (isNew) ctx.events.emit('conversation.created', { ...answer.conversation, origin: 'inbound' });
   ctx.events.emit('message.received', answer.message);
-  if (keyword !== null) ctx.events.emit(answer.contact.opted_out ? 'contact.opted_out' : 'contact.opted_in', { ...answer.contact, keyword });
+  if (keyword !== null)
+    ctx.events.emit(answer.contact.opted_out ? 'contact.opted_out' : 'contact.opted_in', {
+      ...answer.contact,
+      keyword,
+    });
   return answer;
 }
 
-export const inboundControl = control({ path: '/inbound', body: InboundBody, status: 201, run: (ctx, { body }) => receiveInbound(ctx, body) });
+export const inboundControl = control({
+  path: '/inbound',
+  body: InboundBody,
+  status: 201,
+  run: (ctx, { body }) => receiveInbound(ctx, body),
+});

@@ -17,7 +17,12 @@ export type TemplateReviewBody = z.output<typeof TemplateReviewBody>;
 /** The provider reports its review (`POST /_emulator/templates/:id/review`): the template's status changes and template.status_update fires. */
 export function reviewTemplate(ctx: EmulatorContext, templateId: string, body: TemplateReviewBody): TemplateRecord {
   const { templates } = stores(ctx.db);
-  const template = templates.update(templateId, (t) => ({ ...t, status: body.status, quality: body.quality ?? t.quality, updated_at: ctx.clock.iso() }));
+  const template = templates.update(templateId, (t) => ({
+    ...t,
+    status: body.status,
+    quality: body.quality ?? t.quality,
+    updated_at: ctx.clock.iso(),
+  }));
   ctx.events.emit('template.status_update', {
     template_id: template.id,
     template_name: template.name,

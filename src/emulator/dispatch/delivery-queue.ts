@@ -44,9 +44,13 @@ function decodeCursor(cursor: string): number {
   } catch {
     // falls through to the validation error
   }
-  throw new ApiFailure('VALIDATION_FAILED', 'cursor is not one this list returned; pass next_cursor back exactly as received', {
-    details: [{ path: 'cursor', in: 'query', message: 'unknown cursor' }],
-  });
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    'cursor is not one this list returned; pass next_cursor back exactly as received',
+    {
+      details: [{ path: 'cursor', in: 'query', message: 'unknown cursor' }],
+    },
+  );
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -56,7 +60,10 @@ export class DeliveryQueue {
   constructor(private readonly db: Database.Database) {}
 
   enqueue(rows: { id: string; endpoint_id: string; event: string; body: string }[], now: number): void {
-    const insert = statement(this.db, "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)");
+    const insert = statement(
+      this.db,
+      "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)",
+    );
     this.db.transaction(() => {
       for (const row of rows) insert.run(row.id, row.endpoint_id, row.event, row.body, now, now);
     })();
@@ -73,7 +80,10 @@ export class DeliveryQueue {
    */
   claim(now: number, limit: number, inFlight: ReadonlyMap<string, number>, perEndpoint: number): QueuedDelivery[] {
     return this.db.transaction(() => {
-      const candidates = statement(this.db, "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(now, CLAIM_SCAN_ROWS) as QueuedDelivery[];
+      const candidates = statement(
+        this.db,
+        "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+      ).all(now, CLAIM_SCAN_ROWS) as QueuedDelivery[];
       const counts = new Map(inFlight);
       const taken: QueuedDelivery[] = [];
       for (const row of candidates) {
@@ -90,12 +100,19 @@ export class DeliveryQueue {
   }
 
   hasDue(now: number): boolean {
-    return statement(this.db, "SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now) !== undefined;
+    return (
+      statement(this.db, "SELECT 1 FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").get(
+        now,
+      ) !== undefined
+    );
   }
 
   /** When the next pending delivery falls due, or null when none waits. */
   nextDueAt(): number | null {
-    const row = statement(this.db, "SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'").get() as { at: number | null };
+    const row = statement(
+      this.db,
+      "SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'",
+    ).get() as { at: number | null };
     return row.at;
   }
 
@@ -103,17 +120,42 @@ export class DeliveryQueue {
    * Records an attempt's outcome: done on 2xx, rescheduled at `nextAttemptAt`, or given up when that is null.
    * The attempt log is trimmed to the last 50 per endpoint in the same transaction.
    */
-  settle(delivery: QueuedDelivery, outcome: { statusCode: number | null; error: string | null; ok: boolean; at: number; nextAttemptAt: number | null }): void {
+  settle(
+    delivery: QueuedDelivery,
+    outcome: { statusCode: number | null; error: string | null; ok: boolean; at: number; nextAttemptAt: number | null },
+  ): void {
     const attempt = delivery.attempts + 1;
     const retry = !outcome.ok && outcome.nextAttemptAt !== null;
     this.db.transaction(() => {
       // The endpoint may have been deleted while the POST was in flight: then nothing is logged.
-      const updated = statement(this.db, "UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?").run(attempt, outcome.nextAttemptAt, delivery.id).changes;
+      const updated = statement(
+        this.db,
+        "UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?",
+      ).run(attempt, outcome.nextAttemptAt, delivery.id).changes;
       if (updated === 0) return;
       // A running total for usage (the log itself is trimmed to 50 per endpoint).
-      statement(this.db, "INSERT INTO meta (name, value) VALUES ('delivery_attempts_total', '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
-      statement(this.db, 'INSERT INTO delivery_attempts (endpoint_id, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(delivery.endpoint_id, delivery.id, delivery.event, attempt, outcome.statusCode, outcome.error, outcome.ok ? outcome.at : null, outcome.nextAttemptAt, outcome.at);
-      statement(this.db, 'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)').run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
+      statement(
+        this.db,
+        "INSERT INTO meta (name, value) VALUES ('delivery_attempts_total', '1') ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+      ).run();
+      statement(
+        this.db,
+        'INSERT INTO delivery_attempts (endpoint_id, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        delivery.endpoint_id,
+        delivery.id,
+        delivery.event,
+        attempt,
+        outcome.statusCode,
+        outcome.error,
+        outcome.ok ? outcome.at : null,
+        outcome.nextAttemptAt,
+        outcome.at,
+      );
+      statement(
+        this.db,
+        'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+      ).run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
       // Finished deliveries (delivered, or out of retries) live on only as attempts in the log.
       if (!retry) statement(this.db, 'DELETE FROM deliveries WHERE id = ?').run(delivery.id);
     })();
@@ -123,23 +165,35 @@ export class DeliveryQueue {
   attempts(endpointId: string, options: { limit?: number; cursor?: string } = {}): Page<DeliveryAttempt> {
     const limit = Math.min(options.limit ?? 25, ATTEMPT_LOG_SIZE);
     const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
-    const rows = statement(this.db, 'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?').all(endpointId, before, limit + 1) as AttemptRow[];
+    const rows = statement(
+      this.db,
+      'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+    ).all(endpointId, before, limit + 1) as AttemptRow[];
     const hasMore = rows.length > limit;
     const data = rows.slice(0, limit);
     return {
-      data: data.map(({ seq, ...r }) => ({ ...r, id: `att_${seq}`, delivered_at: iso(r.delivered_at), next_retry_at: iso(r.next_retry_at), created_at: iso(r.created_at)! })),
+      data: data.map(({ seq, ...r }) => ({
+        ...r,
+        id: `att_${seq}`,
+        delivered_at: iso(r.delivered_at),
+        next_retry_at: iso(r.next_retry_at),
+        created_at: iso(r.created_at)!,
+      })),
       pagination: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.seq) : null },
     };
   }
 
   /** Every attempt ever made by this emulator (usage). */
   attemptsTotal(): number {
-    const row = statement(this.db, "SELECT value FROM meta WHERE name = 'delivery_attempts_total'").get() as { value: string } | undefined;
+    const row = statement(this.db, "SELECT value FROM meta WHERE name = 'delivery_attempts_total'").get() as
+      | { value: string }
+      | undefined;
     return row ? Number(row.value) : 0;
   }
 
   /** How many deliveries still wait for an attempt (for `idle()` and usage). */
   pendingCount(): number {
-    return (statement(this.db, "SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
+    return (statement(this.db, "SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number })
+      .n;
   }
 }

@@ -57,7 +57,9 @@ export class Dispatcher implements EventBus {
     // An emulator that sends what the catalog does not describe would teach users the wrong contract.
     const parsed = eventSchemas[event].safeParse(data);
     if (!parsed.success) {
-      throw new TypeError(`Event ${event} does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new TypeError(
+        `Event ${event} does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     const endpoints = this.webhooks.subscribers(event);
     if (endpoints.length === 0) return;
@@ -71,7 +73,10 @@ export class Dispatcher implements EventBus {
 
   /** Resolves once nothing is due and nothing is in flight (for tests and graceful shutdown). */
   async idle(): Promise<void> {
-    while (!this.stopped && (this.inFlight.size > 0 || this.pumpScheduled !== null || this.queue.hasDue(this.options.clock.now()))) {
+    while (
+      !this.stopped &&
+      (this.inFlight.size > 0 || this.pumpScheduled !== null || this.queue.hasDue(this.options.clock.now()))
+    ) {
       if (this.pumpScheduled === null && this.inFlight.size === 0) this.kick();
       await new Promise<void>((resolve) => this.waiters.add(resolve));
     }
@@ -114,13 +119,19 @@ export class Dispatcher implements EventBus {
     try {
       const free = this.concurrency - this.inFlight.size;
       const perEndpoint = new Map<string, number>();
-      for (const endpointId of this.inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+      for (const endpointId of this.inFlight.values())
+        perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
       const now = this.options.clock.now();
       const claimed = free > 0 ? this.queue.claim(now, free, perEndpoint, this.options.perEndpoint ?? 2) : [];
       for (const delivery of claimed) {
         this.inFlight.set(delivery.id, delivery.endpoint_id);
         void this.attempt(delivery)
-          .catch((error: unknown) => this.options.logger.error({ err: error, delivery_id: delivery.id }, 'webhook attempt failed inside the emulator'))
+          .catch((error: unknown) =>
+            this.options.logger.error(
+              { err: error, delivery_id: delivery.id },
+              'webhook attempt failed inside the emulator',
+            ),
+          )
           .finally(() => {
             this.inFlight.delete(delivery.id);
             this.kick();
@@ -169,8 +180,18 @@ export class Dispatcher implements EventBus {
       this.options.logger.error({ err: error, delivery_id: delivery.id }, 'could not record a webhook attempt');
       return;
     }
-    const log = { delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, event: delivery.event, attempt, status_code: outcome.statusCode };
+    const log = {
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      event: delivery.event,
+      attempt,
+      status_code: outcome.statusCode,
+    };
     if (outcome.ok) this.options.logger.debug(log, 'webhook delivered');
-    else this.options.logger.warn({ ...log, error: outcome.error, next_attempt_at: nextAttemptAt && new Date(nextAttemptAt).toISOString() }, 'webhook attempt failed');
+    else
+      this.options.logger.warn(
+        { ...log, error: outcome.error, next_attempt_at: nextAttemptAt && new Date(nextAttemptAt).toISOString() },
+        'webhook attempt failed',
+      );
   }
 }

@@ -7,7 +7,9 @@ export const DELIVERY_TIMEOUT_MS = 8_000;
 function packageVersion(): string {
   try {
     // src/emulator/dispatch -> package root, and the same from dist/emulator/dispatch.
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
     return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   } catch {
     return '0.0.0';
@@ -27,7 +29,15 @@ export interface PostOutcome {
  * One signed POST of a delivery. The timestamp is the real wall-clock second, not the emulator's
  * (which may have been advanced): receivers check it against their own clock with a 300 s tolerance.
  */
-export async function postDelivery(input: { url: string; secret: string; deliveryId: string; event: string; body: string; timeoutMs?: number; signal?: AbortSignal }): Promise<PostOutcome> {
+export async function postDelivery(input: {
+  url: string;
+  secret: string;
+  deliveryId: string;
+  event: string;
+  body: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<PostOutcome> {
   const headers = {
     ...signedHeaders({ secret: input.secret, body: input.body, deliveryId: input.deliveryId, event: input.event }),
     'user-agent': USER_AGENT,
@@ -49,7 +59,10 @@ export async function postDelivery(input: { url: string; secret: string; deliver
     return { ok, statusCode: response.status, error: null };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    const reason = name === 'TimeoutError' ? `no answer within ${input.timeoutMs ?? DELIVERY_TIMEOUT_MS} ms` : describeNetworkError(error);
+    const reason =
+      name === 'TimeoutError'
+        ? `no answer within ${input.timeoutMs ?? DELIVERY_TIMEOUT_MS} ms`
+        : describeNetworkError(error);
     return { ok: false, statusCode: null, error: reason };
   }
 }

@@ -56,7 +56,11 @@ export function analyticsSummary(ctx: EmulatorContext, query: z.output<typeof An
   const times = responseTimes(messages);
   const scoped = new Set(conversations.map((c) => c.id));
   const filtered = query.channel !== undefined || query.integration_id !== undefined;
-  const leads = s.leads.all().filter((l) => inRange(l.created_at) && (!filtered || (l.conversation_id !== null && scoped.has(l.conversation_id))));
+  const leads = s.leads
+    .all()
+    .filter(
+      (l) => inRange(l.created_at) && (!filtered || (l.conversation_id !== null && scoped.has(l.conversation_id))),
+    );
   const won = leads.filter((l) => l.stage === 'won').length;
   return {
     from,
@@ -72,6 +76,10 @@ export function analyticsSummary(ctx: EmulatorContext, query: z.output<typeof An
       failed: messages.filter((m) => m.delivery_status === 'failed').length,
     },
     response_time: { median_seconds: percentile(times, 50), p90_seconds: percentile(times, 90) },
-    conversion: { leads: leads.length, won, rate: leads.length === 0 ? null : Math.round((won / leads.length) * 10_000) / 10_000 },
+    conversion: {
+      leads: leads.length,
+      won,
+      rate: leads.length === 0 ? null : Math.round((won / leads.length) * 10_000) / 10_000,
+    },
   };
 }

@@ -15,21 +15,38 @@ export const CONNECT_SESSION_TTL_MS = 15 * 60 * 1000;
  * PATCH /v1/channels/:integration_id: this account's AI switches and its group. Comment AI replies
  * exist only where there are comments (photo_social, social_page).
  */
-export function updateAccount(ctx: EmulatorContext, integrationId: string, patch: z.output<typeof ConnectedAccountUpdate>): Account {
+export function updateAccount(
+  ctx: EmulatorContext,
+  integrationId: string,
+  patch: z.output<typeof ConnectedAccountUpdate>,
+): Account {
   const s = stores(ctx.db);
   if (patch.group_id) s.groups.require(patch.group_id, 'group');
   return s.accounts.update(integrationId, (account) => {
     if (patch.ai_comment_replies_enabled !== undefined && account.channel === 'phone') {
-      throw new ApiFailure('INVALID_PLATFORM', 'ai_comment_replies_enabled applies to photo_social and social_page accounts; the phone channel has no comments', {
-        details: [{ path: 'ai_comment_replies_enabled', in: 'body', message: `not available on the ${account.channel} channel` }],
-      });
+      throw new ApiFailure(
+        'INVALID_PLATFORM',
+        'ai_comment_replies_enabled applies to photo_social and social_page accounts; the phone channel has no comments',
+        {
+          details: [
+            {
+              path: 'ai_comment_replies_enabled',
+              in: 'body',
+              message: `not available on the ${account.channel} channel`,
+            },
+          ],
+        },
+      );
     }
     return applyPatch(account, patch).next;
   });
 }
 
 /** POST /v1/channels/connect-sessions: a short-lived browser handoff for the provider's OAuth. */
-export function createConnectSession(ctx: EmulatorContext, body: z.output<typeof ConnectSessionCreate>): ConnectSession {
+export function createConnectSession(
+  ctx: EmulatorContext,
+  body: z.output<typeof ConnectSessionCreate>,
+): ConnectSession {
   const id = ctx.newId('cs');
   const now = ctx.clock.now();
   return stores(ctx.db).connectSessions.insert({

@@ -42,7 +42,11 @@ function step(ctx: EmulatorContext, entry: InFlight): void {
     messages.put({ ...message, delivery_status: 'delivered' });
     return;
   }
-  const failed: Message = messages.put({ ...message, delivery_status: 'failed', error: { code: THROTTLED_ERROR.code, reason: THROTTLED_ERROR.reason } });
+  const failed: Message = messages.put({
+    ...message,
+    delivery_status: 'failed',
+    error: { code: THROTTLED_ERROR.code, reason: THROTTLED_ERROR.reason },
+  });
   ctx.events.emit('message.delivery_failed', {
     template_name: null,
     error_code: THROTTLED_ERROR.code,
@@ -63,7 +67,8 @@ function schedule(ctx: EmulatorContext, id: string, delayMs: number): void {
       if (entry) ctx.db.transaction(() => step(ctx, entry))();
     } catch (error) {
       // A closed emulator has nothing left to advance; anything else is a bug worth a loud warning, not a crash.
-      if (ctx.db.open) process.emitWarning(`convo-kit emulator: delivery progress of message ${id} failed: ${String(error)}`);
+      if (ctx.db.open)
+        process.emitWarning(`convo-kit emulator: delivery progress of message ${id} failed: ${String(error)}`);
     }
   }, delayMs).unref();
 }

@@ -1,4 +1,14 @@
-import { DOCS_BASE_URL, PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS, READ_ONLY_PLANS, type Capabilities, type DeveloperLimits, type Onboarding, type Plan, type Scope } from '../../api/index.js';
+import {
+  DOCS_BASE_URL,
+  PLAN_RATE_LIMITS,
+  RATE_LIMIT_WINDOW_SECONDS,
+  READ_ONLY_PLANS,
+  type Capabilities,
+  type DeveloperLimits,
+  type Onboarding,
+  type Plan,
+  type Scope,
+} from '../../api/index.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
 import type { AuthenticatedKey, EmulatorContext } from '../handler.js';
 import { Collection } from '../state/collection.js';
@@ -38,7 +48,10 @@ export function limitsFor(plan: Plan): DeveloperLimits {
 export function capabilitiesOf(key: AuthenticatedKey, plan: Plan): Capabilities {
   const readOnly = READ_ONLY_PLANS.has(plan);
   const features = Object.fromEntries(
-    Object.entries(FEATURE_SCOPES).map(([feature, scope]) => [feature, key.scopes.includes(scope) && (!readOnly || scope.endsWith(':read'))]),
+    Object.entries(FEATURE_SCOPES).map(([feature, scope]) => [
+      feature,
+      key.scopes.includes(scope) && (!readOnly || scope.endsWith(':read')),
+    ]),
   );
   return { key: { id: key.id, kind: key.kind, scopes: [...key.scopes] }, plan, features, limits: limitsFor(plan) };
 }
@@ -52,10 +65,26 @@ export function onboardingOf(ctx: EmulatorContext): Onboarding {
   const emulatorKeys: readonly string[] = Object.values(EMULATOR_KEY_IDS);
   const count = (sql: string) => (ctx.db.prepare(sql).get() as { n: number }).n;
   const checks: [id: string, title: string, done: boolean][] = [
-    ['connect_channel', 'Connect a phone number, photo-social account or social page', s.accounts.count({ status: 'active' }) > 0],
-    ['create_api_key', 'Create a scoped API key for your backend', new Collection<{ id: string }>(ctx.db, KEYS_KIND).all().some((k) => !emulatorKeys.includes(k.id))],
-    ['register_webhook', 'Register a webhook endpoint', new Collection<{ id: string }>(ctx.db, WEBHOOKS_KIND).count() > 0],
-    ['receive_delivery', 'Receive and verify a signed webhook delivery', count('SELECT count(*) AS n FROM delivery_attempts WHERE status_code BETWEEN 200 AND 299') > 0],
+    [
+      'connect_channel',
+      'Connect a phone number, photo-social account or social page',
+      s.accounts.count({ status: 'active' }) > 0,
+    ],
+    [
+      'create_api_key',
+      'Create a scoped API key for your backend',
+      new Collection<{ id: string }>(ctx.db, KEYS_KIND).all().some((k) => !emulatorKeys.includes(k.id)),
+    ],
+    [
+      'register_webhook',
+      'Register a webhook endpoint',
+      new Collection<{ id: string }>(ctx.db, WEBHOOKS_KIND).count() > 0,
+    ],
+    [
+      'receive_delivery',
+      'Receive and verify a signed webhook delivery',
+      count('SELECT count(*) AS n FROM delivery_attempts WHERE status_code BETWEEN 200 AND 299') > 0,
+    ],
     ['send_message', 'Send a message through the API', s.messages.count({ source: 'api' }) > 0],
     ['update_ticket', 'Work a ticket (assign, resolve) through the API', s.tickets.all().some((t) => t.version > 1)],
   ];

@@ -8,14 +8,25 @@ import { applyPatch } from './changed-fields.js';
 export function requireStage(ctx: EmulatorContext, stage: string, field: string): void {
   const { stages } = stores(ctx.db);
   if (stages.get(stage)) return;
-  const known = stages.all().sort((a, b) => a.position - b.position).map((s) => s.id);
-  throw new ApiFailure('VALIDATION_FAILED', `${field} must be one of the pipeline stages (${known.join(', ')}); got ${JSON.stringify(stage)}`, {
-    details: [{ path: field, in: 'body', message: `unknown stage ${JSON.stringify(stage)}` }],
-  });
+  const known = stages
+    .all()
+    .sort((a, b) => a.position - b.position)
+    .map((s) => s.id);
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    `${field} must be one of the pipeline stages (${known.join(', ')}); got ${JSON.stringify(stage)}`,
+    {
+      details: [{ path: field, in: 'body', message: `unknown stage ${JSON.stringify(stage)}` }],
+    },
+  );
 }
 
 /** Changes a contact and announces contact.updated with the fields that really changed (source `api`). */
-export function updateContact(ctx: EmulatorContext, id: string, patch: Partial<Pick<Contact, 'name' | 'email' | 'lead_stage'>>): Contact {
+export function updateContact(
+  ctx: EmulatorContext,
+  id: string,
+  patch: Partial<Pick<Contact, 'name' | 'email' | 'lead_stage'>>,
+): Contact {
   const s = stores(ctx.db);
   if (patch.lead_stage !== undefined) requireStage(ctx, patch.lead_stage, 'lead_stage');
   let changed: string[] = [];
@@ -29,9 +40,11 @@ export function updateContact(ctx: EmulatorContext, id: string, patch: Partial<P
     // The contact's stage, its leads' stages and its conversations' stage are one fact seen from three places.
     if (changed.includes('lead_stage')) {
       for (const lead of s.leads.all({ contact_id: id })) {
-        if (lead.stage !== updated.lead_stage) s.leads.put({ ...lead, stage: updated.lead_stage, stage_changed_at: now, updated_at: now });
+        if (lead.stage !== updated.lead_stage)
+          s.leads.put({ ...lead, stage: updated.lead_stage, stage_changed_at: now, updated_at: now });
       }
-      for (const conversation of s.conversations.all({ contact_id: id })) s.conversations.put({ ...conversation, stage: updated.lead_stage });
+      for (const conversation of s.conversations.all({ contact_id: id }))
+        s.conversations.put({ ...conversation, stage: updated.lead_stage });
     }
     return updated;
   })();

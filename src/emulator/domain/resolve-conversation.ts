@@ -14,9 +14,13 @@ export interface SendTarget {
 export function requireChannel(value: string, field = 'channel'): Channel {
   const parsed = Channel.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new ApiFailure('INVALID_PLATFORM', `${field} must be one of ${Channel.options.join(', ')}; got ${JSON.stringify(value)}`, {
-    details: [{ path: field, message: `unsupported channel ${JSON.stringify(value)}` }],
-  });
+  throw new ApiFailure(
+    'INVALID_PLATFORM',
+    `${field} must be one of ${Channel.options.join(', ')}; got ${JSON.stringify(value)}`,
+    {
+      details: [{ path: field, message: `unsupported channel ${JSON.stringify(value)}` }],
+    },
+  );
 }
 
 /** The sending account must be the conversation's own (spec: 409 ACCOUNT_MISMATCH otherwise). */
@@ -47,20 +51,31 @@ export function resolveConversation(s: Stores, target: SendTarget): Conversation
     .all({ contact_id: contact.id, channel })
     .sort((a, b) => b.latest_activity_at.localeCompare(a.latest_activity_at));
   if (chats.length === 0) {
-    throw new ApiFailure('NOT_FOUND', `Contact ${contact.id} has no conversation on ${channel}; a send needs an existing conversation`);
+    throw new ApiFailure(
+      'NOT_FOUND',
+      `Contact ${contact.id} has no conversation on ${channel}; a send needs an existing conversation`,
+    );
   }
   const accounts = [...new Set(chats.map((c) => c.integration_id))];
   if (target.integration_id !== undefined) {
     const chat = chats.find((c) => c.integration_id === target.integration_id);
     if (chat) return chat;
-    throw new ApiFailure('ACCOUNT_MISMATCH', `Contact ${contact.id} has no ${channel} conversation on account ${target.integration_id}`, {
-      details: accounts.map((integration_id) => ({ integration_id })),
-    });
+    throw new ApiFailure(
+      'ACCOUNT_MISMATCH',
+      `Contact ${contact.id} has no ${channel} conversation on account ${target.integration_id}`,
+      {
+        details: accounts.map((integration_id) => ({ integration_id })),
+      },
+    );
   }
   if (accounts.length > 1) {
-    throw new ApiFailure('ACCOUNT_REQUIRED', `Contact ${contact.id} chats on ${accounts.length} ${channel} accounts; pass integration_id to choose one`, {
-      details: accounts.map((integration_id) => ({ integration_id })),
-    });
+    throw new ApiFailure(
+      'ACCOUNT_REQUIRED',
+      `Contact ${contact.id} chats on ${accounts.length} ${channel} accounts; pass integration_id to choose one`,
+      {
+        details: accounts.map((integration_id) => ({ integration_id })),
+      },
+    );
   }
   return chats[0]!;
 }

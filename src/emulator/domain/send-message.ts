@@ -25,7 +25,10 @@ export function sendMessage(ctx: EmulatorContext, conversation: Conversation, in
   requireSameAccount(conversation, input.integration_id);
   const contact = s.contacts.require(conversation.contact_id, 'contact');
   const refuseOptedOut = (): never => {
-    throw new ApiFailure('CONTACT_OPTED_OUT', `Contact ${contact.id} opted out of messages; the send was stopped before sending and not charged`);
+    throw new ApiFailure(
+      'CONTACT_OPTED_OUT',
+      `Contact ${contact.id} opted out of messages; the send was stopped before sending and not charged`,
+    );
   };
   if (contact.opted_out) refuseOptedOut();
   const now = ctx.clock.now();
@@ -40,9 +43,13 @@ export function sendMessage(ctx: EmulatorContext, conversation: Conversation, in
   const outcome = providerOutcome(recipientPhone);
   if (outcome.kind === 'opted_out') refuseOptedOut();
   if (outcome.kind === 'rejected') {
-    throw new ApiFailure('SEND_FAILED', `The provider rejected the send (error ${outcome.errorCode}): ${outcome.reason}`, {
-      details: [{ provider_error_code: outcome.errorCode }],
-    });
+    throw new ApiFailure(
+      'SEND_FAILED',
+      `The provider rejected the send (error ${outcome.errorCode}): ${outcome.reason}`,
+      {
+        details: [{ provider_error_code: outcome.errorCode }],
+      },
+    );
   }
   const message = queuedMessage(
     {
@@ -56,7 +63,11 @@ export function sendMessage(ctx: EmulatorContext, conversation: Conversation, in
   );
   ctx.db.transaction(() => {
     s.messages.insert(message);
-    s.conversations.put({ ...conversation, last_message_preview: preview(message.content), latest_activity_at: message.created_at });
+    s.conversations.put({
+      ...conversation,
+      last_message_preview: preview(message.content),
+      latest_activity_at: message.created_at,
+    });
     trackDelivery(ctx, message.id, outcome.kind === 'throttled' ? 'throttled' : 'delivered');
   })();
   return message;

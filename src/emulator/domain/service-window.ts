@@ -9,7 +9,10 @@ export function windowExpiry(channel: Conversation['channel'], nowMs: number): s
 }
 
 /** Free text may go out: always off the phone channel, on it only inside the window. */
-export function windowOpen(conversation: Pick<Conversation, 'channel' | 'service_window_expires_at'>, nowMs: number): boolean {
+export function windowOpen(
+  conversation: Pick<Conversation, 'channel' | 'service_window_expires_at'>,
+  nowMs: number,
+): boolean {
   if (conversation.channel !== 'phone') return true;
   const expires = conversation.service_window_expires_at;
   return expires !== null && Date.parse(expires) > nowMs;

@@ -13,11 +13,18 @@ export function ticketEtag(ticket: Pick<Ticket, 'version'>): string {
  */
 export function checkIfMatch(ticket: Pick<Ticket, 'id' | 'version'>, ifMatch: string | undefined): void {
   if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const wanted = ifMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1'));
+  const wanted = ifMatch.split(',').map((tag) =>
+    tag
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1'),
+  );
   if (wanted.includes(String(ticket.version))) return;
-  throw new ApiFailure('VERSION_CONFLICT', `Ticket ${ticket.id} is at version ${ticket.version}, not ${ifMatch}: fetch it again and reapply your change`, {
-    details: [{ current_version: ticket.version, if_match: ifMatch }],
-  });
+  throw new ApiFailure(
+    'VERSION_CONFLICT',
+    `Ticket ${ticket.id} is at version ${ticket.version}, not ${ifMatch}: fetch it again and reapply your change`,
+    {
+      details: [{ current_version: ticket.version, if_match: ifMatch }],
+    },
+  );
 }

@@ -9,7 +9,11 @@ import { applyPatch } from './changed-fields.js';
  * PATCH /v1/conversations/:id. Routing fields merge into the current routing; tags replace the list.
  * Announces conversation.closed when it becomes closed and conversation.assigned when the assignee changes.
  */
-export function updateConversation(ctx: EmulatorContext, id: string, patch: z.output<typeof ConversationUpdate>): Conversation {
+export function updateConversation(
+  ctx: EmulatorContext,
+  id: string,
+  patch: z.output<typeof ConversationUpdate>,
+): Conversation {
   const { conversations } = stores(ctx.db);
   let previous: Conversation | undefined;
   let changed: string[] = [];
@@ -25,9 +29,14 @@ export function updateConversation(ctx: EmulatorContext, id: string, patch: z.ou
     changed = result.changed;
     return result.next;
   });
-  if (changed.includes('status') && updated.status === 'closed') ctx.events.emit('conversation.closed', { ...updated, closed_by: 'agent' });
+  if (changed.includes('status') && updated.status === 'closed')
+    ctx.events.emit('conversation.closed', { ...updated, closed_by: 'agent' });
   if (changed.includes('assignee')) {
-    ctx.events.emit('conversation.assigned', { ...updated, previous_assignee: previous?.assignee ?? null, assigned_by: 'agent' });
+    ctx.events.emit('conversation.assigned', {
+      ...updated,
+      previous_assignee: previous?.assignee ?? null,
+      assigned_by: 'agent',
+    });
   }
   return updated;
 }

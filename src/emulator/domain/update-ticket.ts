@@ -13,7 +13,12 @@ const DONE: ReadonlySet<Ticket['status']> = new Set(['resolved', 'closed']);
  * ticket.updated (with changed_fields); an assignee change adds ticket.assigned, and reaching
  * resolved or closed adds ticket.closed. A patch that changes nothing keeps the version.
  */
-export function updateTicket(ctx: EmulatorContext, id: string, patch: z.output<typeof TicketUpdate>, ifMatch: string | undefined): Ticket {
+export function updateTicket(
+  ctx: EmulatorContext,
+  id: string,
+  patch: z.output<typeof TicketUpdate>,
+  ifMatch: string | undefined,
+): Ticket {
   const { tickets } = stores(ctx.db);
   let before: Ticket | undefined;
   let changed: string[] = [];
@@ -24,14 +29,20 @@ export function updateTicket(ctx: EmulatorContext, id: string, patch: z.output<t
       status: patch.status,
       priority: patch.priority,
       assignee: patch.assignee,
-      resolution: patch.resolution === undefined ? undefined : patch.resolution && { reason: patch.resolution.reason, note: patch.resolution.note ?? null },
+      resolution:
+        patch.resolution === undefined
+          ? undefined
+          : patch.resolution && { reason: patch.resolution.reason, note: patch.resolution.note ?? null },
     });
     changed = result.changed;
-    return changed.length === 0 ? current : { ...result.next, version: current.version + 1, updated_at: ctx.clock.iso() };
+    return changed.length === 0
+      ? current
+      : { ...result.next, version: current.version + 1, updated_at: ctx.clock.iso() };
   });
   if (changed.length === 0) return updated;
   ctx.events.emit('ticket.updated', { ...updated, changed_fields: changed });
   if (changed.includes('assignee')) ctx.events.emit('ticket.assigned', updated);
-  if (changed.includes('status') && DONE.has(updated.status) && !DONE.has(before!.status)) ctx.events.emit('ticket.closed', updated);
+  if (changed.includes('status') && DONE.has(updated.status) && !DONE.has(before!.status))
+    ctx.events.emit('ticket.closed', updated);
   return updated;
 }

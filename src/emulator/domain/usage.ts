@@ -14,7 +14,9 @@ export function currentPeriod(nowMs: number): { start: string; end: string } {
 
 /** Webhook delivery attempts the dispatcher made since `sinceMs` (its attempt log). */
 function deliveryAttemptsSince(ctx: EmulatorContext, sinceMs: number): number {
-  return (ctx.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE created_at >= ?').get(sinceMs) as { n: number }).n;
+  return (
+    ctx.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE created_at >= ?').get(sinceMs) as { n: number }
+  ).n;
 }
 
 /**

@@ -4,7 +4,11 @@ import { stores } from '../state/stores.js';
 
 export const contactsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).contacts.list({ limit: query.limit, cursor: query.cursor, where: { lead_stage: query.lead_stage, owner: query.owner } }),
+    stores(ctx.db).contacts.list({
+      limit: query.limit,
+      cursor: query.cursor,
+      where: { lead_stage: query.lead_stage, owner: query.owner },
+    }),
   get: ({ params }, ctx) => stores(ctx.db).contacts.require(params.id, 'contact'),
   update: ({ params, body }, ctx) => updateContact(ctx, params.id, body),
 } satisfies ImplementedHandlers<'contacts'>;

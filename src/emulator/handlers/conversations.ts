@@ -19,5 +19,6 @@ export const conversationsHandlers = {
     catchUpDeliveries(ctx);
     return s.messages.list({ limit: query.limit, cursor: query.cursor, where: { conversation_id: params.id } });
   },
-  sendMessage: ({ params, body }, ctx) => sendMessage(ctx, stores(ctx.db).conversations.require(params.id, 'conversation'), body),
+  sendMessage: ({ params, body }, ctx) =>
+    sendMessage(ctx, stores(ctx.db).conversations.require(params.id, 'conversation'), body),
 } satisfies ImplementedHandlers<'conversations'>;

@@ -9,7 +9,11 @@ export const developerHandlers = {
   limits: (_req, ctx) => limitsFor(ctx.plan),
   explainError: ({ params }) => {
     const explanation = explainErrorCode(params.code);
-    if (!explanation) throw new ApiFailure('NOT_FOUND', `No explanation for error code ${JSON.stringify(params.code)}; provider codes are numbers such as 131049`);
+    if (!explanation)
+      throw new ApiFailure(
+        'NOT_FOUND',
+        `No explanation for error code ${JSON.stringify(params.code)}; provider codes are numbers such as 131049`,
+      );
     return explanation;
   },
 } satisfies ImplementedHandlers<'developer'>;

@@ -17,7 +17,10 @@ function view({ id, label, scopes, kind, last4, created_at, last_used_at }: KeyR
 
 function refuseEmulatorKey(id: string): void {
   if (id === EMULATOR_KEY_IDS.admin || id === EMULATOR_KEY_IDS.test) {
-    throw new ApiFailure('INVALID_STATE', "The emulator's own keys are set when it starts (--admin-key, --test-key); create a key to rotate or revoke");
+    throw new ApiFailure(
+      'INVALID_STATE',
+      "The emulator's own keys are set when it starts (--admin-key, --test-key); create a key to rotate or revoke",
+    );
   }
 }
 
@@ -36,15 +39,25 @@ export const keysHandlers = {
       });
     }
     const keys = keysOf(ctx);
-    if (keys.count() >= MAX_KEYS) throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_KEYS} active keys; revoke one first`);
-    const created = keys.create({ id: ctx.newId('key'), label: body.label, scopes: [...new Set(body.scopes)], kind: body.kind });
+    if (keys.count() >= MAX_KEYS)
+      throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_KEYS} active keys; revoke one first`);
+    const created = keys.create({
+      id: ctx.newId('key'),
+      label: body.label,
+      scopes: [...new Set(body.scopes)],
+      kind: body.kind,
+    });
     return { ...view(created.record), key: created.key };
   },
 
   rotate: ({ params }, ctx) => {
     refuseEmulatorKey(params.id);
     const rotated = keysOf(ctx).rotate(params.id);
-    return { ...view(rotated.record), key: rotated.key, previous_key_expires_at: new Date(rotated.previousExpiresAt).toISOString() };
+    return {
+      ...view(rotated.record),
+      key: rotated.key,
+      previous_key_expires_at: new Date(rotated.previousExpiresAt).toISOString(),
+    };
   },
 
   revoke: ({ params }, ctx) => {

@@ -11,12 +11,22 @@ export const messagesHandlers = {
     return stores(ctx.db).messages.list({
       limit: query.limit,
       cursor: query.cursor,
-      where: { conversation_id: query.conversation_id, direction: query.direction, delivery_status: query.delivery_status, channel: query.channel },
+      where: {
+        conversation_id: query.conversation_id,
+        direction: query.direction,
+        delivery_status: query.delivery_status,
+        channel: query.channel,
+      },
     });
   },
   send: ({ body }, ctx) => {
     const { conversation_id, contact_id, channel, ...input } = body;
-    const conversation = resolveConversation(stores(ctx.db), { conversation_id, contact_id, channel, integration_id: input.integration_id });
+    const conversation = resolveConversation(stores(ctx.db), {
+      conversation_id,
+      contact_id,
+      channel,
+      integration_id: input.integration_id,
+    });
     return sendMessage(ctx, conversation, input);
   },
   get: ({ params }, ctx) => {
@@ -28,10 +38,16 @@ export const messagesHandlers = {
     const message = messages.require(params.id, 'message');
     // The provider takes reactions only on the phone channel, and only on what the customer sent.
     if (message.channel !== 'phone') {
-      throw new ApiFailure('INVALID_PLATFORM', `Reactions are not available on the ${message.channel} channel, only on phone messages`);
+      throw new ApiFailure(
+        'INVALID_PLATFORM',
+        `Reactions are not available on the ${message.channel} channel, only on phone messages`,
+      );
     }
     if (message.direction !== 'received') {
-      throw new ApiFailure('INVALID_STATE', `Message ${message.id} was sent by the business; reactions go on messages the customer sent`);
+      throw new ApiFailure(
+        'INVALID_STATE',
+        `Message ${message.id} was sent by the business; reactions go on messages the customer sent`,
+      );
     }
     const emoji = body.emoji === '' ? null : body.emoji;
     messages.put({ ...message, reaction: emoji });

@@ -4,7 +4,11 @@ import { stores } from '../state/stores.js';
 
 export const pipelineHandlers = {
   listLeads: ({ query }, ctx) =>
-    stores(ctx.db).leads.list({ limit: query.limit, cursor: query.cursor, where: { stage: query.stage, owner: query.owner } }),
+    stores(ctx.db).leads.list({
+      limit: query.limit,
+      cursor: query.cursor,
+      where: { stage: query.stage, owner: query.owner },
+    }),
   getLead: ({ params }, ctx) => stores(ctx.db).leads.require(params.id, 'lead'),
   updateLead: ({ params, body }, ctx) => updateLead(ctx, params.id, body),
   moveLead: ({ params, body }, ctx) => moveLead(ctx, params.id, body.stage),

@@ -16,7 +16,12 @@ export const statusHandlers = {
       database = 'degraded';
     }
     // The emulator's only cache is in process memory (rate-limit windows, in-flight keys): up while it answers.
-    const body = { status: database, dependencies: { database, cache: 'ok' as const }, error_rate: rate, checked_at: ctx.clock.iso() };
+    const body = {
+      status: database,
+      dependencies: { database, cache: 'ok' as const },
+      error_rate: rate,
+      checked_at: ctx.clock.iso(),
+    };
     return reply<typeof endpoints.status.get>(database === 'ok' ? 200 : 503, body);
   },
 } satisfies Handlers<typeof endpoints.status>;

@@ -10,7 +10,13 @@ export const ticketsHandlers = {
     stores(ctx.db).tickets.list({
       limit: query.limit,
       cursor: query.cursor,
-      where: { status: query.status, priority: query.priority, kind: query.kind, assignee: query.assignee, conversation_id: query.conversation_id },
+      where: {
+        status: query.status,
+        priority: query.priority,
+        kind: query.kind,
+        assignee: query.assignee,
+        conversation_id: query.conversation_id,
+      },
     }),
   get: ({ params }, ctx) => {
     const ticket = stores(ctx.db).tickets.require(params.id, 'ticket');

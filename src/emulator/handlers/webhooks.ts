@@ -15,7 +15,10 @@ export const webhooksHandlers = {
     const store = new WebhookStore(ctx.db);
     // Every event is matched against every endpoint: a bound keeps each emit's work small.
     if (store.count() >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
+      throw new ApiFailure(
+        'INVALID_STATE',
+        `A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`,
+      );
     }
     const { endpoint, secret } = store.create({
       id: ctx.newId('wh'),

@@ -19,7 +19,10 @@ export function authenticate(header: string | undefined, keys: KeyStore): Authen
   if (!match) throw new ApiFailure('UNAUTHENTICATED', 'Malformed Authorization header: expected `Bearer <API key>`');
   const value = match[1]!;
   if (!KEY_FORMAT.test(value)) {
-    throw new ApiFailure('UNAUTHENTICATED', 'Malformed API key: expected svc_live_ or svc_test_ followed by 32 url-safe characters');
+    throw new ApiFailure(
+      'UNAUTHENTICATED',
+      'Malformed API key: expected svc_live_ or svc_test_ followed by 32 url-safe characters',
+    );
   }
   const result = keys.authenticate(value);
   if (typeof result === 'string') throw new ApiFailure('UNAUTHENTICATED', REFUSALS[result]);

@@ -25,7 +25,13 @@ export function control<P extends z.ZodObject | undefined, B extends z.ZodObject
   params?: P;
   body?: B;
   status?: number;
-  run(ctx: EmulatorContext, input: { params: P extends z.ZodObject ? z.output<P> : Record<string, never>; body: B extends z.ZodObject ? z.output<B> : Record<string, never> }): unknown;
+  run(
+    ctx: EmulatorContext,
+    input: {
+      params: P extends z.ZodObject ? z.output<P> : Record<string, never>;
+      body: B extends z.ZodObject ? z.output<B> : Record<string, never>;
+    },
+  ): unknown;
 }): EmulatorControl {
   return def as EmulatorControl;
 }
@@ -38,7 +44,9 @@ export function controlsRouter(platform: Platform, controls: readonly EmulatorCo
       try {
         const key = authenticate(req.get('authorization'), platform.keys);
         if (!key.admin) {
-          throw new ApiFailure('INSUFFICIENT_SCOPE', "Only the emulator's admin key may use /_emulator routes", { details: [{ required_scope: 'emulator:admin' }] });
+          throw new ApiFailure('INSUFFICIENT_SCOPE', "Only the emulator's admin key may use /_emulator routes", {
+            details: [{ required_scope: 'emulator:admin' }],
+          });
         }
         const raw = item.body ? await readJsonBody(req, res) : undefined;
         const input = validateRequest(item, { params: req.params, query: {}, body: raw, headers: {} });

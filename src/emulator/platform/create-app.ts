@@ -21,14 +21,20 @@ const paramCount = (path: string) => path.split('/').filter((s) => s.startsWith(
 
 /** Literal segments before parameters (`/v1/comments/settings` before `/v1/comments/:id`), declaration order otherwise. */
 function routingOrder(entries: EndpointEntry[]): EndpointEntry[] {
-  return entries.map((e, i) => ({ e, i })).sort((a, b) => paramCount(a.e.def.path) - paramCount(b.e.def.path) || a.i - b.i).map(({ e }) => e);
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => paramCount(a.e.def.path) - paramCount(b.e.def.path) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 function handlerOf(registry: HandlerRegistry, entry: EndpointEntry): Handler<EndpointDef> | undefined {
   if (isPending(entry.group, entry.name)) return undefined;
-  const handler = (registry as unknown as Record<string, Record<string, Handler<EndpointDef>> | undefined>)[entry.group]?.[entry.name];
+  const handler = (registry as unknown as Record<string, Record<string, Handler<EndpointDef>> | undefined>)[
+    entry.group
+  ]?.[entry.name];
   // The registry's type makes this unreachable; a JavaScript caller still gets a clear message.
-  if (!handler) throw new TypeError(`No emulator handler for ${entry.id}; add it to src/emulator/handlers or to PENDING`);
+  if (!handler)
+    throw new TypeError(`No emulator handler for ${entry.id}; add it to src/emulator/handlers or to PENDING`);
   return handler;
 }
 
@@ -37,7 +43,12 @@ function countRequests(platform: Platform) {
   return (_req: Request, res: Response, next: NextFunction) => {
     res.on('finish', () => {
       try {
-        recordRequest(platform.ctx.db, typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS, platform.clock.now(), res.statusCode >= 500);
+        recordRequest(
+          platform.ctx.db,
+          typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS,
+          platform.clock.now(),
+          res.statusCode >= 500,
+        );
       } catch {
         // The database is unavailable; /v1/status reports that, counting can wait.
       }
@@ -50,7 +61,11 @@ function countRequests(platform: Platform) {
  * The emulator's HTTP app, derived from the contract table by one loop: every route under `/v1` and its
  * `/api/v1` alias, the `/_emulator` controls, and the 404 envelope for anything else.
  */
-export function createApp(platform: Platform, handlers: HandlerRegistry, controls: readonly EmulatorControl[]): Express {
+export function createApp(
+  platform: Platform,
+  handlers: HandlerRegistry,
+  controls: readonly EmulatorControl[],
+): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would add a weak ETag to every JSON answer; tickets set their own (`"<version>"`).
@@ -73,7 +88,13 @@ export function createApp(platform: Platform, handlers: HandlerRegistry, control
     // Express's own 4xx (a path segment that is not valid percent-encoding) is the caller's mistake.
     const status = error && typeof error === 'object' && 'status' in error ? Number(error.status) : 500;
     if (status >= 400 && status < 500) {
-      return sendFailure(res, new ApiFailure('VALIDATION_FAILED', `The request could not be read: ${error instanceof Error ? error.message.slice(0, 200) : 'malformed'}`));
+      return sendFailure(
+        res,
+        new ApiFailure(
+          'VALIDATION_FAILED',
+          `The request could not be read: ${error instanceof Error ? error.message.slice(0, 200) : 'malformed'}`,
+        ),
+      );
     }
     const { failure, unexpected } = asFailure(error);
     if (unexpected) platform.logger.error({ err: error }, 'request failed before reaching a route');

@@ -41,26 +41,47 @@ export class IdempotencyGuard {
 
   static requireKey(header: string | undefined): string {
     if (header === undefined || !IdempotencyKey.safeParse(header).success) {
-      throw new ApiFailure('IDEMPOTENCY_KEY_REQUIRED', 'This route needs an Idempotency-Key header of 1 to 200 characters', {
-        details: [{ path: 'idempotency-key', in: 'headers', message: header === undefined ? 'missing' : `expected 1 to 200 characters, got ${header.length}` }],
-      });
+      throw new ApiFailure(
+        'IDEMPOTENCY_KEY_REQUIRED',
+        'This route needs an Idempotency-Key header of 1 to 200 characters',
+        {
+          details: [
+            {
+              path: 'idempotency-key',
+              in: 'headers',
+              message: header === undefined ? 'missing' : `expected 1 to 200 characters, got ${header.length}`,
+            },
+          ],
+        },
+      );
     }
     return header;
   }
 
   begin(scope: IdempotencyClaim['scope'], body: unknown): IdempotencyOutcome {
     const slot = JSON.stringify([scope.apiKeyId, scope.method, scope.path, scope.key]);
-    const bodyHash = createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+    const bodyHash = createHash('sha256')
+      .update(canonicalJson(body ?? null))
+      .digest('hex');
     const running = this.inFlight.get(slot);
     if (running !== undefined) {
-      throw new ApiFailure('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it completes');
+      throw new ApiFailure(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this Idempotency-Key is still in progress; retry after it completes',
+      );
     }
-    const stored = statement(this.db, 'SELECT body_hash, status, response, headers, expires_at FROM idempotency WHERE api_key_id = ? AND method = ? AND path = ? AND idempotency_key = ?').get(scope.apiKeyId, scope.method, scope.path, scope.key) as
+    const stored = statement(
+      this.db,
+      'SELECT body_hash, status, response, headers, expires_at FROM idempotency WHERE api_key_id = ? AND method = ? AND path = ? AND idempotency_key = ?',
+    ).get(scope.apiKeyId, scope.method, scope.path, scope.key) as
       | { body_hash: string; status: number; response: string | null; headers: string; expires_at: number }
       | undefined;
     if (stored && stored.expires_at > this.clock.now()) {
       if (stored.body_hash !== bodyHash) {
-        throw new ApiFailure('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different body; use a new key for a new request');
+        throw new ApiFailure(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was already used with a different body; use a new key for a new request',
+        );
       }
       return {
         replay: {
@@ -79,9 +100,21 @@ export class IdempotencyGuard {
     this.inFlight.delete(claim.slot);
     if (result.status >= 500 || result.status === 429) return;
     const { apiKeyId, method, path, key } = claim.scope;
-    statement(this.db, `INSERT INTO idempotency (api_key_id, method, path, idempotency_key, body_hash, status, response, headers, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT DO UPDATE SET body_hash = excluded.body_hash, status = excluded.status, response = excluded.response, headers = excluded.headers, expires_at = excluded.expires_at`)
-      .run(apiKeyId, method, path, key, claim.bodyHash, result.status, result.body === undefined ? null : JSON.stringify(result.body), JSON.stringify(result.headers), this.clock.now() + IDEMPOTENCY_TTL_MS);
+    statement(
+      this.db,
+      `INSERT INTO idempotency (api_key_id, method, path, idempotency_key, body_hash, status, response, headers, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET body_hash = excluded.body_hash, status = excluded.status, response = excluded.response, headers = excluded.headers, expires_at = excluded.expires_at`,
+    ).run(
+      apiKeyId,
+      method,
+      path,
+      key,
+      claim.bodyHash,
+      result.status,
+      result.body === undefined ? null : JSON.stringify(result.body),
+      JSON.stringify(result.headers),
+      this.clock.now() + IDEMPOTENCY_TTL_MS,
+    );
     statement(this.db, 'DELETE FROM idempotency WHERE expires_at <= ?').run(this.clock.now());
   }
 

@@ -33,11 +33,15 @@ export type PendingNames<G extends string> = G extends keyof Pending
       : never
   : never;
 
-type ImplementedGroup = { [G in EndpointGroupName]: PendingNames<G> extends string ? (string extends PendingNames<G> ? never : G) : G }[EndpointGroupName];
+type ImplementedGroup = {
+  [G in EndpointGroupName]: PendingNames<G> extends string ? (string extends PendingNames<G> ? never : G) : G;
+}[EndpointGroupName];
 
 /** The handlers a group must have: every route of it that is not pending. */
 export type ImplementedHandlers<G extends EndpointGroupName> = {
-  [K in Exclude<keyof Endpoints[G], PendingNames<G>>]: Endpoints[G][K] extends EndpointDef ? Handler<Endpoints[G][K]> : never;
+  [K in Exclude<keyof Endpoints[G], PendingNames<G>>]: Endpoints[G][K] extends EndpointDef
+    ? Handler<Endpoints[G][K]>
+    : never;
 };
 
 /** The registry the app is built from: a missing handler of an implemented route is a compile error. */

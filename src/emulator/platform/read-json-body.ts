@@ -19,9 +19,14 @@ function hasBody(req: Request): boolean {
 export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   if (!req.is('application/json')) {
-    throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type: application/json, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`);
+    throw new ApiFailure(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Expected Content-Type: application/json, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`,
+    );
   }
-  await new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error)) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error)) : resolve())),
+  );
   return req.body as unknown;
 }
 
@@ -32,7 +37,9 @@ function mapParseError(error: unknown): unknown {
       return new ApiFailure('PAYLOAD_TOO_LARGE', `The JSON body is larger than ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
     case 'entity.parse.failed':
       return new ApiFailure('VALIDATION_FAILED', 'The body is not valid JSON', {
-        details: [{ path: '', in: 'body', message: error instanceof Error ? error.message.slice(0, 200) : 'malformed JSON' }],
+        details: [
+          { path: '', in: 'body', message: error instanceof Error ? error.message.slice(0, 200) : 'malformed JSON' },
+        ],
       });
     case 'encoding.unsupported':
     case 'charset.unsupported':

@@ -24,13 +24,21 @@ function admit(def: EndpointDef, req: Request, res: Response, platform: Platform
   const rate = platform.limiter.take(key.id);
   res.set(rate.headers);
   if (!rate.allowed) {
-    throw new ApiFailure('RATE_LIMITED', `Rate limit of ${platform.limiter.limit} requests per minute exceeded; retry after ${rate.headers['Retry-After']} s`);
+    throw new ApiFailure(
+      'RATE_LIMITED',
+      `Rate limit of ${platform.limiter.limit} requests per minute exceeded; retry after ${rate.headers['Retry-After']} s`,
+    );
   }
   if (key.kind === 'test' && !def.testKeySynthetic) {
-    throw new ApiFailure('TEST_KEY_NOT_ALLOWED', 'Test keys only reach the five synthetic send routes; use a live key here');
+    throw new ApiFailure(
+      'TEST_KEY_NOT_ALLOWED',
+      'Test keys only reach the five synthetic send routes; use a live key here',
+    );
   }
   if (def.scope !== null && !key.scopes.includes(def.scope)) {
-    throw new ApiFailure('INSUFFICIENT_SCOPE', `This key lacks the scope ${def.scope}`, { details: [{ required_scope: def.scope }] });
+    throw new ApiFailure('INSUFFICIENT_SCOPE', `This key lacks the scope ${def.scope}`, {
+      details: [{ required_scope: def.scope }],
+    });
   }
   if ((def.write ?? def.method !== 'GET') && READ_ONLY_PLANS.has(platform.ctx.plan)) {
     throw new ApiFailure('PLAN_READ_ONLY', `The ${platform.ctx.plan} plan is read-only; write routes need a paid plan`);
@@ -46,7 +54,11 @@ function send(res: Response, result: StoredResult): void {
 
 function normalize(def: EndpointDef, answer: unknown): StoredResult {
   if (answer && typeof answer === 'object' && 'reply' in answer && answer.reply === true) {
-    const { status, body, headers } = answer as unknown as { status: number; body: unknown; headers?: Record<string, string> };
+    const { status, body, headers } = answer as unknown as {
+      status: number;
+      body: unknown;
+      headers?: Record<string, string>;
+    };
     return { status, body, headers: headers ?? {} };
   }
   const status = def.status ?? 200;
@@ -57,7 +69,11 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
  * One route of the table, from request to answer: auth, rate limit, test key, scope, plan, (pending),
  * body, validation, idempotency, then the handler. `handler` is undefined for a pending route.
  */
-export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef> | undefined, platform: Platform): RequestHandler {
+export function endpointRoute(
+  entry: EndpointEntry,
+  handler: Handler<EndpointDef> | undefined,
+  platform: Platform,
+): RequestHandler {
   const { id, def } = entry;
   const parsesJson = def.body !== undefined && !def.multipart;
   const synthetic = def.testKeySynthetic ? syntheticBuilder(id) : undefined;
@@ -66,18 +82,28 @@ export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef
     try {
       const key = def.auth === false ? NO_KEY : admit(def, req, res, platform);
       if (!handler && key.kind !== 'test') {
-        throw new ApiFailure('NOT_IMPLEMENTED', `${def.method} ${def.path} (${id}) is not implemented by this emulator yet; it is listed as pending`);
+        throw new ApiFailure(
+          'NOT_IMPLEMENTED',
+          `${def.method} ${def.path} (${id}) is not implemented by this emulator yet; it is listed as pending`,
+        );
       }
       const raw = parsesJson ? await readJsonBody(req, res) : undefined;
       const input = validateRequest(def, { params: req.params, query: req.query, body: raw, headers: req.headers });
-      const idempotencyKey = def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
+      const idempotencyKey =
+        def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
       if (key.kind === 'test' && synthetic) {
-        const body = synthetic(input as { params: Record<string, unknown>; body: Record<string, unknown> }, platform.clock);
+        const body = synthetic(
+          input as { params: Record<string, unknown>; body: Record<string, unknown> },
+          platform.clock,
+        );
         return send(res, { status: 201, body, headers: {} });
       }
       if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1\//, '/v1/');
-        const outcome = platform.idempotency.begin({ apiKeyId: key.id, method: def.method, path, key: idempotencyKey }, raw);
+        const outcome = platform.idempotency.begin(
+          { apiKeyId: key.id, method: def.method, path, key: idempotencyKey },
+          raw,
+        );
         if ('replay' in outcome) return send(res, replayed(outcome.replay, requestIdOf(res)));
         claim = outcome.claim;
       }
@@ -90,7 +116,11 @@ export function endpointRoute(entry: EndpointEntry, handler: Handler<EndpointDef
       const { failure, unexpected } = asFailure(error);
       if (unexpected) platform.logger.error({ err: error, route: id, request_id: requestIdOf(res) }, 'handler failed');
       if (claim) {
-        platform.idempotency.finish(claim, { status: failure.status, body: errorEnvelope(failure, requestIdOf(res)), headers: failure.headers ?? {} });
+        platform.idempotency.finish(claim, {
+          status: failure.status,
+          body: errorEnvelope(failure, requestIdOf(res)),
+          headers: failure.headers ?? {},
+        });
       }
       sendFailure(res, failure);
     }
@@ -108,6 +138,11 @@ function checkResponse(id: string, def: EndpointDef, result: StoredResult): void
   if (result.status === 204) return;
   const parsed = def.response.safeParse(result.body);
   if (!parsed.success) {
-    throw new TypeError(`${id} answered a body its response schema refuses: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new TypeError(
+      `${id} answered a body its response schema refuses: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   }
 }

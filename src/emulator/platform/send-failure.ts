@@ -24,5 +24,11 @@ export function sendFailure(res: Response, failure: ApiFailure): void {
 /** Anything that is not an ApiFailure is our bug: a 500 that says nothing about internals. */
 export function asFailure(error: unknown): { failure: ApiFailure; unexpected: boolean } {
   if (error instanceof ApiFailure) return { failure: error, unexpected: false };
-  return { failure: new ApiFailure('INTERNAL_ERROR', 'The emulator failed unexpectedly; the error is in its log under this request_id'), unexpected: true };
+  return {
+    failure: new ApiFailure(
+      'INTERNAL_ERROR',
+      'The emulator failed unexpectedly; the error is in its log under this request_id',
+    ),
+    unexpected: true,
+  };
 }

@@ -59,12 +59,20 @@ export const SYNTHETIC_BUILDERS: Record<string, (input: Input, clock: Clock) => 
     created_at: clock.iso(),
     test: true,
   }),
-  'comments.reply': ({ params, body }, clock) => ({ id: testId('crp'), comment_id: params.id, content: body.content, source: 'api', created_at: clock.iso(), test: true }),
+  'comments.reply': ({ params, body }, clock) => ({
+    id: testId('crp'),
+    comment_id: params.id,
+    content: body.content,
+    source: 'api',
+    created_at: clock.iso(),
+    test: true,
+  }),
 };
 
 /** The builder of a synthetic route; throws at start-up for a route that has none. */
 export function syntheticBuilder(id: string): (input: Input, clock: Clock) => Record<string, unknown> {
   const build = SYNTHETIC_BUILDERS[id];
-  if (!build) throw new TypeError(`${id} is marked testKeySynthetic but has no synthetic answer; add one to SYNTHETIC_BUILDERS`);
+  if (!build)
+    throw new TypeError(`${id} is marked testKeySynthetic but has no synthetic answer; add one to SYNTHETIC_BUILDERS`);
   return build;
 }

@@ -44,13 +44,23 @@ export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, ra
     else issues.push(...result.error.issues.map((issue) => ({ part, issue })));
   }
   if (issues.length === 0) return valid;
-  const details = issues.slice(0, MAX_DETAILS).map(({ part, issue }) => ({ path: issue.path.join('.'), in: part, message: issue.message }));
+  const details = issues
+    .slice(0, MAX_DETAILS)
+    .map(({ part, issue }) => ({ path: issue.path.join('.'), in: part, message: issue.message }));
   const platform = issues.find(({ issue }) => isInvalidPlatformIssue(issue));
   if (platform) {
-    throw new ApiFailure('INVALID_PLATFORM', `${platform.issue.path.join('.') || platform.part} names an unsupported channel: expected phone, photo_social or social_page`, {
-      details,
-    });
+    throw new ApiFailure(
+      'INVALID_PLATFORM',
+      `${platform.issue.path.join('.') || platform.part} names an unsupported channel: expected phone, photo_social or social_page`,
+      {
+        details,
+      },
+    );
   }
   const first = details[0]!;
-  throw new ApiFailure('VALIDATION_FAILED', `Invalid ${first.in}${first.path ? ` field ${first.path}` : ''}: ${first.message}`, { details });
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    `Invalid ${first.in}${first.path ? ` field ${first.path}` : ''}: ${first.message}`,
+    { details },
+  );
 }

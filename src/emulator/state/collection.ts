@@ -47,9 +47,13 @@ function decodeCursor(kind: string, cursor: string): number {
   } catch {
     // fall through to the validation error below
   }
-  throw new ApiFailure('VALIDATION_FAILED', 'cursor is not one this list returned; pass next_cursor back exactly as received', {
-    details: [{ path: 'cursor', message: 'unknown cursor' }],
-  });
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    'cursor is not one this list returned; pass next_cursor back exactly as received',
+    {
+      details: [{ path: 'cursor', message: 'unknown cursor' }],
+    },
+  );
 }
 
 const FIELD = /^[a-z_][a-z0-9_]*$/;
@@ -82,7 +86,9 @@ export class Collection<T extends object> {
   }
 
   get(id: string): T | undefined {
-    const row = prepare(this.db, 'SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as { data: string } | undefined;
+    const row = prepare(this.db, 'SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as
+      | { data: string }
+      | undefined;
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
@@ -94,7 +100,12 @@ export class Collection<T extends object> {
   }
 
   insert(doc: T): T {
-    prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(this.kind, String(doc[this.idField]), this.nextSeq(), JSON.stringify(doc));
+    prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(
+      this.kind,
+      String(doc[this.idField]),
+      this.nextSeq(),
+      JSON.stringify(doc),
+    );
     return doc;
   }
 
@@ -110,7 +121,11 @@ export class Collection<T extends object> {
 
   /** Replaces the stored document (its list position is kept). */
   put(doc: T): T {
-    const changes = prepare(this.db, 'UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(JSON.stringify(doc), this.kind, String(doc[this.idField])).changes;
+    const changes = prepare(this.db, 'UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(
+      JSON.stringify(doc),
+      this.kind,
+      String(doc[this.idField]),
+    ).changes;
     if (changes === 0) this.insert(doc);
     return doc;
   }
@@ -131,14 +146,18 @@ export class Collection<T extends object> {
 
   all(where: ListOptions['where'] = {}): T[] {
     const { sql, args } = this.whereSql(where);
-    return (prepare(this.db, `SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as { data: string }[]).map(
-      (r) => JSON.parse(r.data) as T,
-    );
+    return (
+      prepare(this.db, `SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as {
+        data: string;
+      }[]
+    ).map((r) => JSON.parse(r.data) as T);
   }
 
   count(where: ListOptions['where'] = {}): number {
     const { sql, args } = this.whereSql(where);
-    return (prepare(this.db, `SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }).n;
+    return (
+      prepare(this.db, `SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }
+    ).n;
   }
 
   /** A newest-first page with an opaque cursor (decisions §5). */
@@ -149,7 +168,10 @@ export class Collection<T extends object> {
     const data: T[] = [];
     let lastSeq = 0;
     let hasMore = false;
-    const stmt = prepare(this.db, `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`);
+    const stmt = prepare(
+      this.db,
+      `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`,
+    );
     // Scans in bounded batches so a JS-side filter cannot load a whole table at once.
     for (;;) {
       const rows = stmt.all(this.kind, before, ...args, limit + 1) as { seq: number; data: string }[];

@@ -79,5 +79,8 @@ export function readMeta(db: Database.Database, name: string): string | undefine
 }
 
 export function writeMeta(db: Database.Database, name: string, value: string): void {
-  statement(db, 'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
+  statement(
+    db,
+    'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  ).run(name, value);
 }

@@ -55,14 +55,20 @@ export class KeyStore {
   }
 
   /** Creates a key and returns its value: the only time the value exists outside the caller. */
-  create(input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean }): { record: KeyRecord; key: string } {
+  create(input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean }): {
+    record: KeyRecord;
+    key: string;
+  } {
     const key = generateKey(input.kind);
     const record = this.register(key, input);
     return { record, key };
   }
 
   /** Stores `value` as the one current value of key `id` (the emulator's own keys, given or generated at start). */
-  register(value: string, input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean }): KeyRecord {
+  register(
+    value: string,
+    input: { id: string; label: string; scopes: Scope[]; kind: KeyKind; admin?: boolean },
+  ): KeyRecord {
     const record: KeyRecord = {
       id: input.id,
       label: input.label,
@@ -76,7 +82,10 @@ export class KeyStore {
     };
     this.db.transaction(() => {
       statement(this.db, 'DELETE FROM api_key_hashes WHERE key_id = ? OR hash = ?').run(record.id, hashOf(value));
-      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(value), record.id);
+      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(
+        hashOf(value),
+        record.id,
+      );
       this.records.put(record);
     })();
     return record;
@@ -84,9 +93,9 @@ export class KeyStore {
 
   /** Finds the key a value belongs to: a lookup by hash, so no comparison leaks timing about the value. */
   authenticate(value: string): AuthenticatedKey | KeyRefusal {
-    const row = statement(this.db, 'SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(hashOf(value)) as
-      | { key_id: string; expires_at: number | null }
-      | undefined;
+    const row = statement(this.db, 'SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(
+      hashOf(value),
+    ) as { key_id: string; expires_at: number | null } | undefined;
     if (!row) return 'unknown';
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) return 'expired';
     const record = this.records.get(row.key_id);
@@ -120,8 +129,14 @@ export class KeyStore {
       const current = this.records.require(id, 'key');
       const key = generateKey(current.kind);
       const previousExpiresAt = this.clock.now() + ROTATION_GRACE_MS;
-      statement(this.db, 'UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ? AND expires_at IS NULL').run(previousExpiresAt, id);
-      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(hashOf(key), id);
+      statement(this.db, 'UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ? AND expires_at IS NULL').run(
+        previousExpiresAt,
+        id,
+      );
+      statement(this.db, 'INSERT INTO api_key_hashes (hash, key_id, expires_at) VALUES (?, ?, NULL)').run(
+        hashOf(key),
+        id,
+      );
       const record = this.records.put({ ...current, last4: key.slice(-4), rotated_at: this.clock.iso() });
       return { record, key, previousExpiresAt };
     })();

@@ -18,10 +18,12 @@ export const ERROR_RATE_PERIOD_MS = 24 * 3600 * 1000;
  */
 export function recordRequest(db: Database.Database, apiKeyId: string, now: number, serverError: boolean): void {
   const minute = Math.floor(now / MINUTE_MS);
-  const row = statement(db, `INSERT INTO request_counts (api_key_id, minute, requests, server_errors) VALUES (?, ?, 1, ?)
+  const row = statement(
+    db,
+    `INSERT INTO request_counts (api_key_id, minute, requests, server_errors) VALUES (?, ?, 1, ?)
        ON CONFLICT (api_key_id, minute) DO UPDATE SET requests = requests + 1, server_errors = server_errors + excluded.server_errors
-       RETURNING requests`)
-    .get(apiKeyId, minute, serverError ? 1 : 0) as { requests: number };
+       RETURNING requests`,
+  ).get(apiKeyId, minute, serverError ? 1 : 0) as { requests: number };
   // Sweeping on a key's first request of each hour keeps the delete off almost every request.
   if (row.requests === 1 && minute % 60 === 0) {
     statement(db, 'DELETE FROM request_counts WHERE minute < ?').run(Math.floor((now - RETENTION_MS) / MINUTE_MS));
@@ -35,9 +37,15 @@ export interface RequestStats {
 
 /** Totals over `[since, now]` (all time when `since` is absent), for one key or every key. */
 export function requestStats(db: Database.Database, options: { apiKeyId?: string; since?: number } = {}): RequestStats {
-  const row = statement(db, `SELECT coalesce(sum(requests), 0) AS requests, coalesce(sum(server_errors), 0) AS serverErrors FROM request_counts
-       WHERE minute >= ? AND (? IS NULL OR api_key_id = ?)`)
-    .get(Math.floor((options.since ?? 0) / MINUTE_MS), options.apiKeyId ?? null, options.apiKeyId ?? null) as RequestStats;
+  const row = statement(
+    db,
+    `SELECT coalesce(sum(requests), 0) AS requests, coalesce(sum(server_errors), 0) AS serverErrors FROM request_counts
+       WHERE minute >= ? AND (? IS NULL OR api_key_id = ?)`,
+  ).get(
+    Math.floor((options.since ?? 0) / MINUTE_MS),
+    options.apiKeyId ?? null,
+    options.apiKeyId ?? null,
+  ) as RequestStats;
   return row;
 }
 

@@ -24,7 +24,9 @@ const REPLY_LINES = [
 
 /** One seeded customer chat: a contact, one conversation on an account, and its message history. */
 export interface ChatSpec {
-  contact: Pick<Contact, 'id' | 'name' | 'email' | 'phone' | 'lead_stage' | 'score' | 'owner' | 'opted_out'> & { handle: string };
+  contact: Pick<Contact, 'id' | 'name' | 'email' | 'phone' | 'lead_stage' | 'score' | 'owner' | 'opted_out'> & {
+    handle: string;
+  };
   conversationId: string;
   account: Account;
   status: Conversation['status'];
@@ -73,9 +75,19 @@ export function buildChat(spec: ChatSpec, nowMs: number): SeededChat {
     const at = firstMs + t * HOUR_MS;
     push('received', CUSTOMER_LINES[(spec.index + t) % CUSTOMER_LINES.length]!, at, 2 * t);
     // Replies come 3-12 minutes later, so analytics has a response time to compute.
-    push('sent', REPLY_LINES[(spec.index + t) % REPLY_LINES.length]!, at + (3 + ((spec.index + t) % 10)) * 60_000, 2 * t + 1);
+    push(
+      'sent',
+      REPLY_LINES[(spec.index + t) % REPLY_LINES.length]!,
+      at + (3 + ((spec.index + t) % 10)) * 60_000,
+      2 * t + 1,
+    );
   }
-  push('received', spec.lastInboundContent ?? CUSTOMER_LINES[(spec.index + spec.turns) % CUSTOMER_LINES.length]!, lastInboundMs, 2 * spec.turns);
+  push(
+    'received',
+    spec.lastInboundContent ?? CUSTOMER_LINES[(spec.index + spec.turns) % CUSTOMER_LINES.length]!,
+    lastInboundMs,
+    2 * spec.turns,
+  );
   const last = messages[messages.length - 1]!;
   const createdAt = messages[0]!.created_at;
   const { handle, ...contactFields } = spec.contact;

@@ -22,23 +22,64 @@ export const SEED_IDS = {
   delivered: { contact: 'ct_delivered', conversation: 'conv_delivered' },
   photoChat: { contact: 'ct_photo', conversation: 'conv_photo' },
   pageChat: { contact: 'ct_page', conversation: 'conv_page' },
-  templates: { approved: 'tpl_order_update', pending: 'tpl_spring_sale', rejected: 'tpl_winback', draft: 'tpl_feedback' },
+  templates: {
+    approved: 'tpl_order_update',
+    pending: 'tpl_spring_sale',
+    rejected: 'tpl_winback',
+    draft: 'tpl_feedback',
+  },
 } as const;
 
 /** The default pipeline (decisions §2). */
 export const DEFAULT_STAGES = ['new', 'contacted', 'qualified', 'proposal', 'won', 'lost'] as const;
 
 export function seedStages(): Stage[] {
-  return DEFAULT_STAGES.map((id, position) => ({ id, name: id[0]!.toUpperCase() + id.slice(1), position, terminal: id === 'won' || id === 'lost' }));
+  return DEFAULT_STAGES.map((id, position) => ({
+    id,
+    name: id[0]!.toUpperCase() + id.slice(1),
+    position,
+    terminal: id === 'won' || id === 'lost',
+  }));
 }
 
 export function seedAccounts(createdAt: string): Account[] {
   const base = { group_id: null, ai_comment_replies_enabled: false, status: 'active' as const, created_at: createdAt };
   return [
-    { ...base, integration_id: SEED_IDS.phoneMain, channel: 'phone', display_name: 'Main line', phone: '+14155550100', ai_enabled: true },
-    { ...base, integration_id: SEED_IDS.phoneSupport, channel: 'phone', display_name: 'Support line', phone: '+14155550199', ai_enabled: false, group_id: SEED_IDS.group },
-    { ...base, integration_id: SEED_IDS.photo, channel: 'photo_social', display_name: '@convokit.shop', phone: null, ai_enabled: true, ai_comment_replies_enabled: true },
-    { ...base, integration_id: SEED_IDS.page, channel: 'social_page', display_name: 'Convo Kit Shop', phone: null, ai_enabled: false, group_id: SEED_IDS.group },
+    {
+      ...base,
+      integration_id: SEED_IDS.phoneMain,
+      channel: 'phone',
+      display_name: 'Main line',
+      phone: '+14155550100',
+      ai_enabled: true,
+    },
+    {
+      ...base,
+      integration_id: SEED_IDS.phoneSupport,
+      channel: 'phone',
+      display_name: 'Support line',
+      phone: '+14155550199',
+      ai_enabled: false,
+      group_id: SEED_IDS.group,
+    },
+    {
+      ...base,
+      integration_id: SEED_IDS.photo,
+      channel: 'photo_social',
+      display_name: '@convokit.shop',
+      phone: null,
+      ai_enabled: true,
+      ai_comment_replies_enabled: true,
+    },
+    {
+      ...base,
+      integration_id: SEED_IDS.page,
+      channel: 'social_page',
+      display_name: 'Convo Kit Shop',
+      phone: null,
+      ai_enabled: false,
+      group_id: SEED_IDS.group,
+    },
   ];
 }
 
@@ -48,7 +89,12 @@ export function seedGroups(createdAt: string): Group[] {
       group_id: SEED_IDS.group,
       name: 'Support team',
       ai_enabled: true,
-      brain_config: { business_name: 'Convo Kit Shop', tone: 'friendly', language: 'en', enabled_platforms: { phone: true, social_page: true } },
+      brain_config: {
+        business_name: 'Convo Kit Shop',
+        tone: 'friendly',
+        language: 'en',
+        enabled_platforms: { phone: true, social_page: true },
+      },
       created_at: createdAt,
       updated_at: createdAt,
     },
@@ -56,12 +102,48 @@ export function seedGroups(createdAt: string): Group[] {
 }
 
 export function seedTemplates(createdAt: string): TemplateRecord[] {
-  const base = { quality: 'unknown' as const, pinned_integration_id: null, created_at: createdAt, updated_at: createdAt };
+  const base = {
+    quality: 'unknown' as const,
+    pinned_integration_id: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
   const ids = SEED_IDS.templates;
   return [
-    { ...base, id: ids.approved, name: 'order_update', category: 'UTILITY', status: 'approved', quality: 'high', pinned_integration_id: SEED_IDS.phoneMain, body: 'Your order {{1}} has shipped and arrives {{2}}.' },
-    { ...base, id: ids.pending, name: 'spring_sale', category: 'MARKETING', status: 'pending_review', body: 'Spring sale: {{1}} off everything until Sunday.' },
-    { ...base, id: ids.rejected, name: 'winback', category: 'MARKETING', status: 'rejected', quality: 'low', body: 'We miss you! Come back for a surprise.' },
-    { ...base, id: ids.draft, name: 'feedback_request', category: 'UTILITY', status: 'draft', body: 'How was your visit on {{1}}? Reply 1-5.' },
+    {
+      ...base,
+      id: ids.approved,
+      name: 'order_update',
+      category: 'UTILITY',
+      status: 'approved',
+      quality: 'high',
+      pinned_integration_id: SEED_IDS.phoneMain,
+      body: 'Your order {{1}} has shipped and arrives {{2}}.',
+    },
+    {
+      ...base,
+      id: ids.pending,
+      name: 'spring_sale',
+      category: 'MARKETING',
+      status: 'pending_review',
+      body: 'Spring sale: {{1}} off everything until Sunday.',
+    },
+    {
+      ...base,
+      id: ids.rejected,
+      name: 'winback',
+      category: 'MARKETING',
+      status: 'rejected',
+      quality: 'low',
+      body: 'We miss you! Come back for a surprise.',
+    },
+    {
+      ...base,
+      id: ids.draft,
+      name: 'feedback_request',
+      category: 'UTILITY',
+      status: 'draft',
+      body: 'How was your visit on {{1}}? Reply 1-5.',
+    },
   ];
 }

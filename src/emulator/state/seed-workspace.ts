@@ -7,7 +7,13 @@ import type { Account } from './records.js';
 
 type ContactSpec = ChatSpec['contact'];
 
-function person(id: string, name: string, phone: string | null, handle: string, extra: Partial<ContactSpec> = {}): ContactSpec {
+function person(
+  id: string,
+  name: string,
+  phone: string | null,
+  handle: string,
+  extra: Partial<ContactSpec> = {},
+): ContactSpec {
   const email = `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`;
   return { id, name, email, phone, handle, lead_stage: 'new', score: 40, owner: null, opted_out: false, ...extra };
 }
@@ -16,10 +22,23 @@ function person(id: string, name: string, phone: string | null, handle: string, 
 function fixedChats(accounts: Record<string, Account>): Omit<ChatSpec, 'index'>[] {
   const main = accounts[SEED_IDS.phoneMain]!;
   const open = { status: 'active' as const, assignee: null, tags: [], lastInboundHoursAgo: 2, turns: 1 };
-  const twins = person(SEED_IDS.twoAccounts.contact, 'Taylor Twin', '+14155550123', '+14155550123', { lead_stage: 'qualified', score: 72 });
+  const twins = person(SEED_IDS.twoAccounts.contact, 'Taylor Twin', '+14155550123', '+14155550123', {
+    lead_stage: 'qualified',
+    score: 72,
+  });
   return [
-    { ...open, contact: person(SEED_IDS.sendFailed.contact, 'Rita Rejected', '+14155550001', '+14155550001'), conversationId: SEED_IDS.sendFailed.conversation, account: main },
-    { ...open, contact: person(SEED_IDS.throttled.contact, 'Theo Throttled', '+14155550002', '+14155550002'), conversationId: SEED_IDS.throttled.conversation, account: main },
+    {
+      ...open,
+      contact: person(SEED_IDS.sendFailed.contact, 'Rita Rejected', '+14155550001', '+14155550001'),
+      conversationId: SEED_IDS.sendFailed.conversation,
+      account: main,
+    },
+    {
+      ...open,
+      contact: person(SEED_IDS.throttled.contact, 'Theo Throttled', '+14155550002', '+14155550002'),
+      conversationId: SEED_IDS.throttled.conversation,
+      account: main,
+    },
     {
       ...open,
       contact: person(SEED_IDS.optedOut.contact, 'Olive Optout', '+14155550003', '+14155550003', { opted_out: true }),
@@ -27,18 +46,53 @@ function fixedChats(accounts: Record<string, Account>): Omit<ChatSpec, 'index'>[
       account: main,
       lastInboundContent: 'STOP',
     },
-    { ...open, contact: twins, conversationId: SEED_IDS.twoAccounts.conversations[0], account: main, assignee: 'agent_ana' },
-    { ...open, contact: twins, conversationId: SEED_IDS.twoAccounts.conversations[1], account: accounts[SEED_IDS.phoneSupport]!, lastInboundHoursAgo: 5 },
     {
       ...open,
-      contact: person(SEED_IDS.windowClosed.contact, 'Wes Waited', '+14155550124', '+14155550124', { lead_stage: 'contacted' }),
+      contact: twins,
+      conversationId: SEED_IDS.twoAccounts.conversations[0],
+      account: main,
+      assignee: 'agent_ana',
+    },
+    {
+      ...open,
+      contact: twins,
+      conversationId: SEED_IDS.twoAccounts.conversations[1],
+      account: accounts[SEED_IDS.phoneSupport]!,
+      lastInboundHoursAgo: 5,
+    },
+    {
+      ...open,
+      contact: person(SEED_IDS.windowClosed.contact, 'Wes Waited', '+14155550124', '+14155550124', {
+        lead_stage: 'contacted',
+      }),
       conversationId: SEED_IDS.windowClosed.conversation,
       account: main,
       lastInboundHoursAgo: 30,
     },
-    { ...open, contact: person(SEED_IDS.delivered.contact, 'Dana Delivered', '+14155550125', '+14155550125', { lead_stage: 'proposal', score: 88 }), conversationId: SEED_IDS.delivered.conversation, account: main, turns: 2 },
-    { ...open, contact: person(SEED_IDS.photoChat.contact, 'Maya Makes', null, '@maya.makes', { lead_stage: 'qualified' }), conversationId: SEED_IDS.photoChat.conversation, account: accounts[SEED_IDS.photo]!, tags: ['instagram-dm'] },
-    { ...open, contact: person(SEED_IDS.pageChat.contact, 'Sam Page', null, 'psid_7731'), conversationId: SEED_IDS.pageChat.conversation, account: accounts[SEED_IDS.page]!, status: 'snoozed' },
+    {
+      ...open,
+      contact: person(SEED_IDS.delivered.contact, 'Dana Delivered', '+14155550125', '+14155550125', {
+        lead_stage: 'proposal',
+        score: 88,
+      }),
+      conversationId: SEED_IDS.delivered.conversation,
+      account: main,
+      turns: 2,
+    },
+    {
+      ...open,
+      contact: person(SEED_IDS.photoChat.contact, 'Maya Makes', null, '@maya.makes', { lead_stage: 'qualified' }),
+      conversationId: SEED_IDS.photoChat.conversation,
+      account: accounts[SEED_IDS.photo]!,
+      tags: ['instagram-dm'],
+    },
+    {
+      ...open,
+      contact: person(SEED_IDS.pageChat.contact, 'Sam Page', null, 'psid_7731'),
+      conversationId: SEED_IDS.pageChat.conversation,
+      account: accounts[SEED_IDS.page]!,
+      status: 'snoozed',
+    },
   ];
 }
 
@@ -54,7 +108,8 @@ function generatedChats(size: number, accounts: Record<string, Account>): ChatSp
     const name = `${FIRST[i % FIRST.length]} ${LAST[i % LAST.length]}`;
     // Ends in 4, never in the sandbox's 0001-0003.
     const phone = `+1206${5_000_000 + i * 10 + 4}`;
-    const handle = account.channel === 'phone' ? phone : account.channel === 'photo_social' ? `@customer.${n}` : `psid_${n}`;
+    const handle =
+      account.channel === 'phone' ? phone : account.channel === 'photo_social' ? `@customer.${n}` : `psid_${n}`;
     return {
       contact: person(`ct_seed_${n}`, name, account.channel === 'phone' ? phone : null, handle, {
         lead_stage: DEFAULT_STAGES[i % DEFAULT_STAGES.length]!,
@@ -118,7 +173,8 @@ export function buildWorkspace(size: number, nowMs: number): Workspace {
       };
     });
   const firstChat = new Map<string, string>();
-  for (const { contact, conversation } of chats) if (!firstChat.has(contact.id)) firstChat.set(contact.id, conversation.id);
+  for (const { contact, conversation } of chats)
+    if (!firstChat.has(contact.id)) firstChat.set(contact.id, conversation.id);
   const leads: Lead[] = [...contacts.values()]
     .filter((_, i) => i % 2 === 0)
     .map((contact, i) => ({

@@ -81,7 +81,7 @@ export class WebhookStore {
     this.db.transaction(() => {
       this.records.require(id, 'webhook endpoint');
       this.records.delete(id);
-      this.db.prepare("DELETE FROM deliveries WHERE endpoint_id = ?").run(id);
+      this.db.prepare('DELETE FROM deliveries WHERE endpoint_id = ?').run(id);
       this.db.prepare('DELETE FROM delivery_attempts WHERE endpoint_id = ?').run(id);
     })();
   }

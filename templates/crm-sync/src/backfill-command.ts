@@ -11,7 +11,9 @@ mkdirSync(dirname(config.crmDbPath), { recursive: true });
 const db = openCrmDatabase(config.crmDbPath);
 try {
   const result = await backfill({ db, client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }) });
-  console.log(`Backfilled ${result.contacts} contacts and ${result.conversations} conversations into ${config.crmDbPath}`);
+  console.log(
+    `Backfilled ${result.contacts} contacts and ${result.conversations} conversations into ${config.crmDbPath}`,
+  );
 } finally {
   db.close();
 }

@@ -6,7 +6,10 @@ import { contactOfConversation } from './sync-handlers.js';
 /** Thrown instead of sending to a contact who opted out (known to the CRM, or to the service). */
 export class OptedOutError extends Error {
   readonly code = 'CONTACT_OPTED_OUT';
-  constructor(readonly contactId: string, readonly source: 'crm' | 'service') {
+  constructor(
+    readonly contactId: string,
+    readonly source: 'crm' | 'service',
+  ) {
     super(`Contact ${contactId} opted out (per the ${source}); nothing was sent`);
     this.name = 'OptedOutError';
   }

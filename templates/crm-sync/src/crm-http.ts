@@ -24,7 +24,12 @@ export function crmRoutes(ctx: CrmContext, options: { title?: string; panels?: P
     if (req.method === 'GET' && path === '/api/contacts') return json(res, { data: listContacts(ctx.db) });
     if (req.method === 'GET' && path === '/api/conversations') return json(res, { data: listConversations(ctx.db) });
     if (req.method === 'GET' && path === '/api/activity') {
-      return json(res, { data: listActivity(ctx.db, { contactId: url.searchParams.get('contact_id') ?? undefined, limit: Number(url.searchParams.get('limit') ?? 100) || 100 }) });
+      return json(res, {
+        data: listActivity(ctx.db, {
+          contactId: url.searchParams.get('contact_id') ?? undefined,
+          limit: Number(url.searchParams.get('limit') ?? 100) || 100,
+        }),
+      });
     }
     const contact = CONTACT_PATH.exec(path);
     if (contact && req.method === 'GET') {
@@ -64,9 +69,15 @@ function contactChanges(body: Record<string, unknown>): ContactChanges {
     if (key === 'name' && typeof value === 'string') changes.name = value;
     else if (key === 'lead_stage' && typeof value === 'string') changes.lead_stage = value;
     else if (key === 'email' && (typeof value === 'string' || value === null)) changes.email = value;
-    else throw new HttpError(400, 'VALIDATION_FAILED', `${key}: expected name (string), email (string or null) or lead_stage (string)`);
+    else
+      throw new HttpError(
+        400,
+        'VALIDATION_FAILED',
+        `${key}: expected name (string), email (string or null) or lead_stage (string)`,
+      );
   }
-  if (Object.keys(changes).length === 0) throw new HttpError(400, 'VALIDATION_FAILED', 'Send at least one of name, email, lead_stage');
+  if (Object.keys(changes).length === 0)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Send at least one of name, email, lead_stage');
   return changes;
 }
 

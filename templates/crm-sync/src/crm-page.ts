@@ -7,8 +7,16 @@ export interface Panel {
 
 /** The CRM's own panels; other apps (the sample integration) add theirs. */
 export const CRM_PANELS: Panel[] = [
-  { title: 'Contacts', url: '/api/contacts', columns: ['id', 'name', 'phone', 'lead_stage', 'opted_out', 'opt_keyword', 'updated_at'] },
-  { title: 'Conversations', url: '/api/conversations', columns: ['id', 'channel', 'customer_handle', 'status', 'assignee', 'last_message_preview'] },
+  {
+    title: 'Contacts',
+    url: '/api/contacts',
+    columns: ['id', 'name', 'phone', 'lead_stage', 'opted_out', 'opt_keyword', 'updated_at'],
+  },
+  {
+    title: 'Conversations',
+    url: '/api/conversations',
+    columns: ['id', 'channel', 'customer_handle', 'status', 'assignee', 'last_message_preview'],
+  },
   { title: 'Activity', url: '/api/activity?limit=50', columns: ['occurred_at', 'kind', 'contact_id', 'summary'] },
 ];
 

@@ -23,7 +23,9 @@ type StoredContact = Omit<ContactRow, 'opted_out'> & { opted_out: number };
 const toContact = (row: StoredContact): ContactRow => ({ ...row, opted_out: row.opted_out === 1 });
 
 export function listContacts(db: CrmDatabase, limit = MAX_ROWS): ContactRow[] {
-  const rows = db.prepare(`${CONTACT_SELECT} ORDER BY c.updated_ms DESC, c.id LIMIT ?`).all(Math.min(limit, MAX_ROWS)) as StoredContact[];
+  const rows = db
+    .prepare(`${CONTACT_SELECT} ORDER BY c.updated_ms DESC, c.id LIMIT ?`)
+    .all(Math.min(limit, MAX_ROWS)) as StoredContact[];
   return rows.map(toContact);
 }
 
@@ -45,7 +47,9 @@ export interface ConversationRow {
 }
 
 export function listConversations(db: CrmDatabase, limit = MAX_ROWS): ConversationRow[] {
-  return db.prepare('SELECT * FROM conversations ORDER BY latest_activity_at DESC, id LIMIT ?').all(Math.min(limit, MAX_ROWS)) as ConversationRow[];
+  return db
+    .prepare('SELECT * FROM conversations ORDER BY latest_activity_at DESC, id LIMIT ?')
+    .all(Math.min(limit, MAX_ROWS)) as ConversationRow[];
 }
 
 export interface ActivityRow {
@@ -63,7 +67,9 @@ export function listActivity(db: CrmDatabase, options: { contactId?: string; lim
   const columns = 'key, kind, contact_id, conversation_id, summary, occurred_at, delivery_id';
   return (
     options.contactId
-      ? db.prepare(`SELECT ${columns} FROM activity WHERE contact_id = ? ORDER BY occurred_ms DESC, key LIMIT ?`).all(options.contactId, limit)
+      ? db
+          .prepare(`SELECT ${columns} FROM activity WHERE contact_id = ? ORDER BY occurred_ms DESC, key LIMIT ?`)
+          .all(options.contactId, limit)
       : db.prepare(`SELECT ${columns} FROM activity ORDER BY occurred_ms DESC, key LIMIT ?`).all(limit)
   ) as ActivityRow[];
 }

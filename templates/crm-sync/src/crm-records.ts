@@ -2,7 +2,10 @@ import { type EventData } from 'convo-kit/events';
 import { type CrmDatabase } from './crm-database.js';
 
 /** A contact as the service sends it (the `data` of every contact.* event, and GET /v1/contacts/:id). */
-export type ServiceContact = Pick<EventData<'contact.updated'>, 'id' | 'name' | 'email' | 'phone' | 'lead_stage' | 'score' | 'owner' | 'opted_out' | 'updated_at'>;
+export type ServiceContact = Pick<
+  EventData<'contact.updated'>,
+  'id' | 'name' | 'email' | 'phone' | 'lead_stage' | 'score' | 'owner' | 'opted_out' | 'updated_at'
+>;
 /** A conversation as the service sends it. */
 export type ServiceConversation = Pick<
   EventData<'conversation.created'>,
@@ -42,7 +45,13 @@ export function applyContact(db: CrmDatabase, contact: ServiceContact): boolean 
 }
 
 /** Records the opt-out flag with the same newer-wins rule; `keyword` is the stop or start word when known. */
-export function applyOptOut(db: CrmDatabase, contactId: string, optedOut: boolean, changedAt: string, keyword: string | null): boolean {
+export function applyOptOut(
+  db: CrmDatabase,
+  contactId: string,
+  optedOut: boolean,
+  changedAt: string,
+  keyword: string | null,
+): boolean {
   const result = db
     .prepare(
       `INSERT INTO opt_out_state (contact_id, opted_out, keyword, changed_at, changed_ms) VALUES (?, ?, ?, ?, ?)
@@ -77,18 +86,31 @@ export function recordActivity(db: CrmDatabase, entry: ActivityInput): boolean {
       `INSERT INTO activity (key, kind, contact_id, conversation_id, summary, occurred_at, occurred_ms, delivery_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
     )
-    .run(entry.key, entry.kind, entry.contactId, entry.conversationId, entry.summary, entry.occurredAt, Date.parse(entry.occurredAt), entry.deliveryId ?? null);
+    .run(
+      entry.key,
+      entry.kind,
+      entry.contactId,
+      entry.conversationId,
+      entry.summary,
+      entry.occurredAt,
+      Date.parse(entry.occurredAt),
+      entry.deliveryId ?? null,
+    );
   return result.changes > 0;
 }
 
 /** True when the CRM knows the contact opted out (checked before anything is sent). */
 export function isOptedOut(db: CrmDatabase, contactId: string): boolean {
-  const row = db.prepare('SELECT opted_out FROM opt_out_state WHERE contact_id = ?').get(contactId) as { opted_out: number } | undefined;
+  const row = db.prepare('SELECT opted_out FROM opt_out_state WHERE contact_id = ?').get(contactId) as
+    | { opted_out: number }
+    | undefined;
   return row?.opted_out === 1;
 }
 
 export function conversationRow(db: CrmDatabase, id: string): { id: string; contact_id: string } | undefined {
-  return db.prepare('SELECT id, contact_id FROM conversations WHERE id = ?').get(id) as { id: string; contact_id: string } | undefined;
+  return db.prepare('SELECT id, contact_id FROM conversations WHERE id = ?').get(id) as
+    | { id: string; contact_id: string }
+    | undefined;
 }
 
 export function hasContact(db: CrmDatabase, id: string): boolean {

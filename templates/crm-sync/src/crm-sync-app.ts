@@ -43,8 +43,15 @@ export interface CrmSyncApp {
 /** Opens the CRM tables, starts the receiver with the CRM handlers and serves the webhook, the API and the page. */
 export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions = {}): Promise<CrmSyncApp> {
   for (const path of [config.crmDbPath, config.deliveriesDbPath]) mkdirSync(dirname(path), { recursive: true });
-  const ctx: CrmContext = { db: openCrmDatabase(config.crmDbPath), client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }) };
-  const receiver = createReceiver({ ...options.receiver, secrets: options.secrets ?? config.webhookSecret, dbPath: config.deliveriesDbPath });
+  const ctx: CrmContext = {
+    db: openCrmDatabase(config.crmDbPath),
+    client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }),
+  };
+  const receiver = createReceiver({
+    ...options.receiver,
+    secrets: options.secrets ?? config.webhookSecret,
+    dbPath: config.deliveriesDbPath,
+  });
   registerCrmSync(receiver, ctx);
   options.register?.(receiver);
   const webhook: Route = async (req, res, url) => {
@@ -52,7 +59,16 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     receiver.listener(req, res);
     return true;
   };
-  const server = createServer(serveRoutes([webhook, ...(options.routes?.(receiver) ?? []), crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS })], (error) => receiver.log.error({ err: error }, 'CRM API failure')));
+  const server = createServer(
+    serveRoutes(
+      [
+        webhook,
+        ...(options.routes?.(receiver) ?? []),
+        crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS }),
+      ],
+      (error) => receiver.log.error({ err: error }, 'CRM API failure'),
+    ),
+  );
   await receiver.start();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

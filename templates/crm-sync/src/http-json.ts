@@ -6,7 +6,11 @@ const MAX_BODY_BYTES = 64 * 1024; // CRM edits are a few fields; anything bigger
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -54,7 +58,8 @@ export function serveRoutes(routes: Route[], onError: (error: unknown) => void =
     } catch (error) {
       if (error instanceof HttpError) return sendError(res, error);
       onError(error);
-      if (!res.headersSent) sendError(res, new HttpError(500, 'INTERNAL_ERROR', 'The CRM failed to answer; see its log'));
+      if (!res.headersSent)
+        sendError(res, new HttpError(500, 'INTERNAL_ERROR', 'The CRM failed to answer; see its log'));
     }
   };
 }

@@ -6,7 +6,15 @@ export { type CrmContext, type KitClient, type DeliveryMeta } from './crm-contex
 export { openCrmDatabase, type CrmDatabase } from './crm-database.js';
 export { crmRoutes } from './crm-http.js';
 export { crmPage, CRM_PANELS, type Panel } from './crm-page.js';
-export { listActivity, listContacts, listConversations, getContact, type ActivityRow, type ContactRow, type ConversationRow } from './crm-queries.js';
+export {
+  listActivity,
+  listContacts,
+  listConversations,
+  getContact,
+  type ActivityRow,
+  type ContactRow,
+  type ConversationRow,
+} from './crm-queries.js';
 export { applyContact, applyConversation, applyOptOut, isOptedOut, recordActivity } from './crm-records.js';
 export { startCrmSync, WEBHOOK_PATH, type CrmSyncApp, type CrmSyncAppOptions } from './crm-sync-app.js';
 export { HttpError, readJsonObject, sendJson, serveRoutes, type Route } from './http-json.js';

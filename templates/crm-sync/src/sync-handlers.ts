@@ -1,6 +1,13 @@
 import { type EventData } from 'convo-kit/events';
 import { type CrmContext, type DeliveryMeta } from './crm-context.js';
-import { applyContact, applyConversation, applyOptOut, conversationRow, hasContact, recordActivity } from './crm-records.js';
+import {
+  applyContact,
+  applyConversation,
+  applyOptOut,
+  conversationRow,
+  hasContact,
+  recordActivity,
+} from './crm-records.js';
 
 /** The events the CRM keeps itself in sync with. */
 export const CRM_EVENTS = [
@@ -38,18 +45,71 @@ export const crmSyncHandlers: { [N in CrmEvent]: Handler<N> } = {
   },
   'contact.opted_out': async ({ db }, contact, meta) => optInOrOut(db, contact, 'contact.opted_out', meta),
   'contact.opted_in': async ({ db }, contact, meta) => optInOrOut(db, contact, 'contact.opted_in', meta),
-  'conversation.created': async (ctx, data, meta) => conversationEvent(ctx, 'conversation.created', data.id, `opened on ${data.channel} (${data.origin})`, data.created_at, meta),
-  'conversation.closed': async (ctx, data, meta) => conversationEvent(ctx, 'conversation.closed', data.id, `closed by ${data.closed_by}`, data.latest_activity_at, meta),
+  'conversation.created': async (ctx, data, meta) =>
+    conversationEvent(
+      ctx,
+      'conversation.created',
+      data.id,
+      `opened on ${data.channel} (${data.origin})`,
+      data.created_at,
+      meta,
+    ),
+  'conversation.closed': async (ctx, data, meta) =>
+    conversationEvent(
+      ctx,
+      'conversation.closed',
+      data.id,
+      `closed by ${data.closed_by}`,
+      data.latest_activity_at,
+      meta,
+    ),
   'conversation.assigned': async (ctx, data, meta) =>
-    conversationEvent(ctx, 'conversation.assigned', data.id, `assigned to ${data.assignee ?? 'nobody'} by ${data.assigned_by}`, data.latest_activity_at, meta),
-  'message.received': async (ctx, message, meta) => messageEvent(ctx, 'message.received', message.id, message.conversation_id, `${message.channel} in: ${message.content}`, message.created_at, meta),
+    conversationEvent(
+      ctx,
+      'conversation.assigned',
+      data.id,
+      `assigned to ${data.assignee ?? 'nobody'} by ${data.assigned_by}`,
+      data.latest_activity_at,
+      meta,
+    ),
+  'message.received': async (ctx, message, meta) =>
+    messageEvent(
+      ctx,
+      'message.received',
+      message.id,
+      message.conversation_id,
+      `${message.channel} in: ${message.content}`,
+      message.created_at,
+      meta,
+    ),
   'message.sent': async (ctx, message, meta) =>
-    messageEvent(ctx, 'message.sent', message.id, message.conversation_id, `${message.channel} out (${message.source}): ${message.content}`, message.created_at, meta),
+    messageEvent(
+      ctx,
+      'message.sent',
+      message.id,
+      message.conversation_id,
+      `${message.channel} out (${message.source}): ${message.content}`,
+      message.created_at,
+      meta,
+    ),
   'message.delivery_failed': async (ctx, failure, meta) =>
-    messageEvent(ctx, 'message.delivery_failed', failure.message_id, failure.conversation_id, `delivery failed: ${failure.error_code} ${failure.error_reason}`, new Date().toISOString(), meta),
+    messageEvent(
+      ctx,
+      'message.delivery_failed',
+      failure.message_id,
+      failure.conversation_id,
+      `delivery failed: ${failure.error_code} ${failure.error_reason}`,
+      new Date().toISOString(),
+      meta,
+    ),
 };
 
-async function optInOrOut(db: CrmContext['db'], contact: EventData<'contact.opted_out'>, kind: 'contact.opted_out' | 'contact.opted_in', meta: DeliveryMeta): Promise<void> {
+async function optInOrOut(
+  db: CrmContext['db'],
+  contact: EventData<'contact.opted_out'>,
+  kind: 'contact.opted_out' | 'contact.opted_in',
+  meta: DeliveryMeta,
+): Promise<void> {
   applyOptOut(db, contact.id, contact.opted_out, contact.updated_at, contact.keyword);
   applyContact(db, contact);
   recordActivity(db, {
@@ -64,15 +124,46 @@ async function optInOrOut(db: CrmContext['db'], contact: EventData<'contact.opte
 }
 
 /** Re-reads the conversation (so a late `created` never reopens a closed one) and notes the event once. */
-async function conversationEvent(ctx: CrmContext, kind: CrmEvent, id: string, summary: string, at: string, meta: DeliveryMeta): Promise<void> {
+async function conversationEvent(
+  ctx: CrmContext,
+  kind: CrmEvent,
+  id: string,
+  summary: string,
+  at: string,
+  meta: DeliveryMeta,
+): Promise<void> {
   const contactId = await refreshConversation(ctx, id);
-  recordActivity(ctx.db, { key: `${kind}:${id}:${at}`, kind, contactId, conversationId: id, summary, occurredAt: at, ...meta });
+  recordActivity(ctx.db, {
+    key: `${kind}:${id}:${at}`,
+    kind,
+    contactId,
+    conversationId: id,
+    summary,
+    occurredAt: at,
+    ...meta,
+  });
 }
 
 /** A message changes its conversation (preview, latest activity): re-read it too, then note the message once. */
-async function messageEvent(ctx: CrmContext, kind: CrmEvent, messageId: string, conversationId: string, summary: string, at: string, meta: DeliveryMeta): Promise<void> {
+async function messageEvent(
+  ctx: CrmContext,
+  kind: CrmEvent,
+  messageId: string,
+  conversationId: string,
+  summary: string,
+  at: string,
+  meta: DeliveryMeta,
+): Promise<void> {
   const contactId = await refreshConversation(ctx, conversationId);
-  recordActivity(ctx.db, { key: `${kind}:${messageId}`, kind, contactId, conversationId, summary, occurredAt: at, ...meta });
+  recordActivity(ctx.db, {
+    key: `${kind}:${messageId}`,
+    kind,
+    contactId,
+    conversationId,
+    summary,
+    occurredAt: at,
+    ...meta,
+  });
 }
 
 /** Stores the conversation as the service has it now (and its contact when new to the CRM). @returns the contact id */

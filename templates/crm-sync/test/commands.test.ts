@@ -9,8 +9,13 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * Runs one of the project's entry points as `npm start` / `npm run backfill` would, with only `env` set.
  * Asynchronously: the emulator the child talks to runs in this process and must keep answering.
  */
-function runEntry(file: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CONVO_KIT_') && key !== 'CRM_DB_PATH'));
+function runEntry(
+  file: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('CONVO_KIT_') && key !== 'CRM_DB_PATH'),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: PROJECT_ROOT, env: { ...clean, ...env } });
   let stdout = '';
   let stderr = '';

@@ -29,7 +29,12 @@ const CUSTOMERS: Customer[] = [
 
 function snapshot(db: CrmDatabase) {
   const all = (table: string) => db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all();
-  return { contacts: all('contacts'), optOut: all('opt_out_state'), conversations: all('conversations'), activity: all('activity') };
+  return {
+    contacts: all('contacts'),
+    optOut: all('opt_out_state'),
+    conversations: all('conversations'),
+    activity: all('activity'),
+  };
 }
 
 async function writeIn(customer: Customer): Promise<void> {
@@ -38,7 +43,8 @@ async function writeIn(customer: Customer): Promise<void> {
 
 async function sentCount(conversationId: string): Promise<number> {
   let sent = 0;
-  for await (const message of h.app.ctx.client.conversations.listMessages({ id: conversationId })) if (message.direction === 'sent') sent += 1;
+  for await (const message of h.app.ctx.client.conversations.listMessages({ id: conversationId }))
+    if (message.direction === 'sent') sent += 1;
   return sent;
 }
 
@@ -57,8 +63,12 @@ describe('crm-sync against the emulator', () => {
       expect(conversation.channel).toBe(customer.channel);
       const contact = getContact(h.app.ctx.db, conversation.contact_id);
       expect(contact?.opted_out).toBe(false);
-      const kinds = listActivity(h.app.ctx.db, { contactId: conversation.contact_id }).map((a) => `${a.kind} ${a.summary}`);
-      expect(kinds).toContainEqual(expect.stringContaining(`message.received ${customer.channel} in: ${customer.content}`));
+      const kinds = listActivity(h.app.ctx.db, { contactId: conversation.contact_id }).map(
+        (a) => `${a.kind} ${a.summary}`,
+      );
+      expect(kinds).toContainEqual(
+        expect.stringContaining(`message.received ${customer.channel} in: ${customer.content}`),
+      );
       expect(kinds).toContainEqual(expect.stringContaining('conversation.created'));
     }
   });
@@ -69,7 +79,9 @@ describe('crm-sync against the emulator', () => {
     await h.settle();
     const before = snapshot(h.app.ctx.db);
     const { data } = await h.app.receiver.store.list({ limit: 500 });
-    expect(new Set(data.map((d) => d.event))).toEqual(new Set(['conversation.created', 'message.received', 'contact.opted_out']));
+    expect(new Set(data.map((d) => d.event))).toEqual(
+      new Set(['conversation.created', 'message.received', 'contact.opted_out']),
+    );
     expect(data.every((d) => d.status === 'done')).toBe(true);
 
     await h.app.receiver.store.requeue(data.map((d) => d.id));
@@ -79,7 +91,11 @@ describe('crm-sync against the emulator', () => {
     for (const summary of data) {
       const stored = await h.app.receiver.store.get(summary.id);
       const body = Buffer.from(stored!.body);
-      const response = await fetch(h.app.webhookUrl, { method: 'POST', headers: signedHeaders({ secret: h.secret, body }), body });
+      const response = await fetch(h.app.webhookUrl, {
+        method: 'POST',
+        headers: signedHeaders({ secret: h.secret, body }),
+        body,
+      });
       expect(response.status).toBe(200);
     }
     await h.settle();
@@ -97,7 +113,10 @@ describe('crm-sync against the emulator', () => {
     expect(getContact(h.app.ctx.db, conversation.contact_id)?.opt_keyword).toBe('STOP');
 
     const sentBefore = await sentCount(conversation.id);
-    await expect(sendToConversation(h.app.ctx, conversation.id, 'A coupon for you')).rejects.toMatchObject({ code: 'CONTACT_OPTED_OUT', source: 'crm' });
+    await expect(sendToConversation(h.app.ctx, conversation.id, 'A coupon for you')).rejects.toMatchObject({
+      code: 'CONTACT_OPTED_OUT',
+      source: 'crm',
+    });
     const response = await fetch(`${h.app.url}/api/conversations/${conversation.id}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -108,7 +127,7 @@ describe('crm-sync against the emulator', () => {
     expect(await sentCount(conversation.id)).toBe(sentBefore);
   });
 
-  it('refuses on the service\'s word when the opt-out has not reached the CRM yet', async () => {
+  it("refuses on the service's word when the opt-out has not reached the CRM yet", async () => {
     const fresh = { ...h.app.ctx, db: openCrmDatabase(`${h.dir}/fresh.db`) };
     try {
       // The CRM knows the chat, and an older copy of the contact from before they opted out.
@@ -126,7 +145,7 @@ describe('crm-sync against the emulator', () => {
     }
   });
 
-  it('treats the service\'s own CONTACT_OPTED_OUT at send time as a refusal', async () => {
+  it("treats the service's own CONTACT_OPTED_OUT at send time as a refusal", async () => {
     // A number ending 0003: the provider reports the recipient opted out only when a send is tried (decisions §6).
     await writeIn({ channel: 'phone', from: { handle: '+447700900003', name: 'Late Optout' }, content: 'hello' });
     await h.settle();
@@ -141,7 +160,9 @@ describe('crm-sync against the emulator', () => {
     const sent = await sendToConversation(h.app.ctx, 'conv_delivered', 'Your order is on its way');
     expect(sent.content).toBe('Your order is on its way');
     // The provider reports `sent` a moment after accepting (off the request): wait for that event.
-    await h.waitFor(() => listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).some((a) => a.kind === 'message.sent'));
+    await h.waitFor(() =>
+      listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).some((a) => a.kind === 'message.sent'),
+    );
   });
 
   it('sends CRM edits to the service; the contact.updated that echoes them adds no second change', async () => {
@@ -149,7 +170,11 @@ describe('crm-sync against the emulator', () => {
     expect(edited.name).toBe('Dana Renamed');
     expect((await h.app.ctx.client.contacts.get({ id: 'ct_delivered' })).name).toBe('Dana Renamed');
     await h.settle();
-    expect(getContact(h.app.ctx.db, 'ct_delivered')).toMatchObject({ name: 'Dana Renamed', lead_stage: 'qualified', updated_at: edited.updated_at });
+    expect(getContact(h.app.ctx.db, 'ct_delivered')).toMatchObject({
+      name: 'Dana Renamed',
+      lead_stage: 'qualified',
+      updated_at: edited.updated_at,
+    });
     const kinds = listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).map((a) => a.kind);
     expect(kinds.filter((k) => k === 'crm.edit')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'contact.updated')).toHaveLength(1);
@@ -169,14 +194,16 @@ describe('crm-sync against the emulator', () => {
 
     const result = await backfill(h.app.ctx, { pageSize: 5 });
     expect(result).toEqual({ contacts, conversations });
-    const count = (table: string) => (h.app.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const count = (table: string) =>
+      (h.app.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     expect(count('contacts')).toBe(contacts);
     expect(count('conversations')).toBe(conversations);
     expect(isOptedOut(h.app.ctx.db, 'ct_opted_out')).toBe(true);
   });
 
   it('answers bad API input with a 4xx that names the problem', async () => {
-    const patch = (body: string, type = 'application/json') => fetch(`${h.app.url}/api/contacts/ct_delivered`, { method: 'PATCH', headers: { 'content-type': type }, body });
+    const patch = (body: string, type = 'application/json') =>
+      fetch(`${h.app.url}/api/contacts/ct_delivered`, { method: 'PATCH', headers: { 'content-type': type }, body });
     const typo = await patch(JSON.stringify({ nmae: 'x' }));
     expect(typo.status).toBe(400);
     expect(JSON.stringify(await typo.json())).toContain('nmae');
@@ -186,7 +213,12 @@ describe('crm-sync against the emulator', () => {
     expect(badEmail.status).toBe(400);
     expect((await fetch(`${h.app.url}/api/contacts/nobody`)).status).toBe(404);
     const { data: leads } = await h.app.ctx.client.pipeline.listLeads({ limit: 1 });
-    const move = (body: unknown) => fetch(`${h.app.url}/api/leads/${leads[0].id}/stage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const move = (body: unknown) =>
+      fetch(`${h.app.url}/api/leads/${leads[0].id}/stage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await move({ stage: 5 })).status).toBe(400);
     const unknownStage = await move({ stage: 'maybe-later' });
     expect(unknownStage.status).toBeGreaterThanOrEqual(400);
@@ -201,21 +233,33 @@ describe('crm-sync against the emulator', () => {
 
 describe('crm-sync handlers, called directly', () => {
   it('keeps the newest contact when an older contact.updated arrives late', async () => {
-    const newer = sampleEvent('contact.updated', { data: { id: 'ct_late', name: 'Newer', updated_at: '2026-01-02T00:00:00.000Z' } });
-    const older = sampleEvent('contact.updated', { data: { id: 'ct_late', name: 'Older', updated_at: '2026-01-01T00:00:00Z' } });
+    const newer = sampleEvent('contact.updated', {
+      data: { id: 'ct_late', name: 'Newer', updated_at: '2026-01-02T00:00:00.000Z' },
+    });
+    const older = sampleEvent('contact.updated', {
+      data: { id: 'ct_late', name: 'Older', updated_at: '2026-01-01T00:00:00Z' },
+    });
     await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, {});
     await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, {});
     expect(getContact(h.app.ctx.db, 'ct_late')?.name).toBe('Newer');
   });
 
   it('keeps an opt-out when an older opt-in arrives after it', async () => {
-    const out = sampleEvent('contact.opted_out', { data: { id: 'ct_flip', opted_out: true, keyword: 'STOP', updated_at: '2026-01-02T00:00:00Z' } });
-    const staleIn = sampleEvent('contact.opted_in', { data: { id: 'ct_flip', opted_out: false, keyword: 'START', updated_at: '2026-01-01T00:00:00Z' } });
+    const out = sampleEvent('contact.opted_out', {
+      data: { id: 'ct_flip', opted_out: true, keyword: 'STOP', updated_at: '2026-01-02T00:00:00Z' },
+    });
+    const staleIn = sampleEvent('contact.opted_in', {
+      data: { id: 'ct_flip', opted_out: false, keyword: 'START', updated_at: '2026-01-01T00:00:00Z' },
+    });
     await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
     await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, {});
     expect(isOptedOut(h.app.ctx.db, 'ct_flip')).toBe(true);
     await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
-    expect(listActivity(h.app.ctx.db, { contactId: 'ct_flip' }).map((a) => a.kind).sort()).toEqual(['contact.opted_in', 'contact.opted_out']);
+    expect(
+      listActivity(h.app.ctx.db, { contactId: 'ct_flip' })
+        .map((a) => a.kind)
+        .sort(),
+    ).toEqual(['contact.opted_in', 'contact.opted_out']);
   });
 
   it('surfaces a service failure instead of recording a conversation it could not read', async () => {

@@ -39,7 +39,11 @@ export async function startHarness(): Promise<Harness> {
     deliveriesDbPath: join(dir, 'deliveries.db'),
   };
   const app = await startCrmSync(config, { secrets: () => secret });
-  ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: app.webhookUrl, events: [...CRM_EVENTS], description: 'crm-sync tests' }));
+  ({ secret } = await post<{ secret: string }>('/v1/webhooks', {
+    url: app.webhookUrl,
+    events: [...CRM_EVENTS],
+    description: 'crm-sync tests',
+  }));
   async function settle(): Promise<void> {
     for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
       await emulator.dispatcher.idle();

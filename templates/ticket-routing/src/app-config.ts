@@ -16,7 +16,8 @@ export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
   const missing = ['CONVO_KIT_BASE_URL', 'CONVO_KIT_API_KEY', 'CONVO_KIT_WEBHOOK_SECRET'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`Missing ${missing.join(', ')}: copy .env.example to .env and fill it in`);
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   return {
     baseUrl: env.CONVO_KIT_BASE_URL as string,
     apiKey: env.CONVO_KIT_API_KEY as string,

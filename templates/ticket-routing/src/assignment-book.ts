@@ -33,7 +33,11 @@ export class AssignmentBook {
     if (known && known.version >= ticket.version) return false;
     // Closed tickets stay known (by version), so a late event from before the close cannot reopen them.
     if (!known && this.#tickets.size >= MAX_TRACKED && !this.#forgetOneClosed()) return false;
-    this.#tickets.set(ticket.id, { version: ticket.version, assignee: ticket.assignee, open: OPEN_STATUSES.has(ticket.status) });
+    this.#tickets.set(ticket.id, {
+      version: ticket.version,
+      assignee: ticket.assignee,
+      open: OPEN_STATUSES.has(ticket.status),
+    });
     return true;
   }
 

@@ -44,7 +44,12 @@ export function chooseAssignee(facts: RoutingFacts, config: RoutingConfig, book:
   for (const rule of config.rules) {
     if (!ruleMatches(rule, facts, config)) continue;
     const assignee = book.nextFor(rule.name, rule.assign);
-    if (assignee) return { rule: rule.name, assignee, priority: higherPriority(facts.priority, rule.set_priority ?? facts.priority) };
+    if (assignee)
+      return {
+        rule: rule.name,
+        assignee,
+        priority: higherPriority(facts.priority, rule.set_priority ?? facts.priority),
+      };
   }
   return null;
 }

@@ -15,10 +15,23 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
   for (let attempt = 1; attempt <= MAX_ROUTING_ATTEMPTS; attempt += 1) {
     const ticket = await ctx.client.tickets.get({ id: ticketId });
     ctx.book.track(ticket);
-    if (ticket.assignee !== null) return report(ctx, { ticketId, result: 'skipped', reason: `already assigned to ${ticket.assignee}`, attempts: attempt });
-    if (ticket.status === 'resolved' || ticket.status === 'closed') return report(ctx, { ticketId, result: 'skipped', reason: `ticket is ${ticket.status}`, attempts: attempt });
+    if (ticket.assignee !== null)
+      return report(ctx, {
+        ticketId,
+        result: 'skipped',
+        reason: `already assigned to ${ticket.assignee}`,
+        attempts: attempt,
+      });
+    if (ticket.status === 'resolved' || ticket.status === 'closed')
+      return report(ctx, { ticketId, result: 'skipped', reason: `ticket is ${ticket.status}`, attempts: attempt });
     const decision = chooseAssignee(await routingFacts(ctx, ticket), ctx.config, ctx.book);
-    if (!decision) return report(ctx, { ticketId, result: 'unassigned', reason: 'no rule has an assignee with room', attempts: attempt });
+    if (!decision)
+      return report(ctx, {
+        ticketId,
+        result: 'unassigned',
+        reason: 'no rule has an assignee with room',
+        attempts: attempt,
+      });
     try {
       const updated = await ctx.client.tickets.update({
         id: ticketId,
@@ -29,13 +42,25 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
       ctx.book.track(updated);
       const rule = ctx.config.rules.find((r) => r.name === decision.rule);
       if (rule) ctx.book.advance(rule.name, rule.assign, decision.assignee);
-      return report(ctx, { ticketId, result: 'routed', assignee: decision.assignee, priority: updated.priority, rule: decision.rule, attempts: attempt });
+      return report(ctx, {
+        ticketId,
+        result: 'routed',
+        assignee: decision.assignee,
+        priority: updated.priority,
+        rule: decision.rule,
+        attempts: attempt,
+      });
     } catch (error) {
       if (!isApiError(error, 'VERSION_CONFLICT')) throw error;
       // Someone changed the ticket between our read and write: read it again and decide from what it is now.
     }
   }
-  return report(ctx, { ticketId, result: 'unassigned', reason: `still conflicting after ${MAX_ROUTING_ATTEMPTS} attempts`, attempts: MAX_ROUTING_ATTEMPTS });
+  return report(ctx, {
+    ticketId,
+    result: 'unassigned',
+    reason: `still conflicting after ${MAX_ROUTING_ATTEMPTS} attempts`,
+    attempts: MAX_ROUTING_ATTEMPTS,
+  });
 }
 
 async function routingFacts(ctx: RoutingContext, ticket: Ticket): Promise<RoutingFacts> {
@@ -44,10 +69,19 @@ async function routingFacts(ctx: RoutingContext, ticket: Ticket): Promise<Routin
   if (ticket.conversation_id) {
     const conversation = await ctx.client.conversations.get({ id: ticket.conversation_id });
     channel = conversation.channel;
-    const { data } = await ctx.client.conversations.listMessages({ id: ticket.conversation_id, limit: RECENT_MESSAGES });
+    const { data } = await ctx.client.conversations.listMessages({
+      id: ticket.conversation_id,
+      limit: RECENT_MESSAGES,
+    });
     for (const message of data) if (message.direction === 'received') words.push(message.content);
   }
-  return { kind: ticket.kind, priority: ticket.priority, channel, text: words.join('\n'), at: ctx.now?.() ?? new Date() };
+  return {
+    kind: ticket.kind,
+    priority: ticket.priority,
+    channel,
+    text: words.join('\n'),
+    at: ctx.now?.() ?? new Date(),
+  };
 }
 
 function report(ctx: RoutingContext, outcome: RouteOutcome): RouteOutcome {

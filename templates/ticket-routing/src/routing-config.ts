@@ -9,9 +9,15 @@ const Rule = z.strictObject({
   name: z.string().min(1).max(100),
   /** Every condition given must hold; an empty `when` matches every ticket (a fallback rule). */
   when: z.strictObject({
-    kind: z.array(z.enum(['handoff', 'safety_review', 'routing_rule'])).min(1).optional(),
+    kind: z
+      .array(z.enum(['handoff', 'safety_review', 'routing_rule']))
+      .min(1)
+      .optional(),
     priority: z.array(Priority).min(1).optional(),
-    channel: z.array(z.enum(['phone', 'photo_social', 'social_page'])).min(1).optional(),
+    channel: z
+      .array(z.enum(['phone', 'photo_social', 'social_page']))
+      .min(1)
+      .optional(),
     /** Case-insensitive words looked for in the ticket subject and the customer's recent messages. */
     keywords: z.array(z.string().min(1).max(50)).min(1).max(100).optional(),
     /** true: only inside business hours; false: only outside. */
@@ -30,7 +36,11 @@ export const RoutingConfig = z
     assignees: z.record(z.string().min(1), z.strictObject({ max_open: z.number().int().min(1).max(10_000) })),
     rules: z.array(Rule).min(1).max(200),
     sla: z.strictObject({
-      escalate_within_minutes: z.number().int().min(1).max(7 * 24 * 60),
+      escalate_within_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 24 * 60),
       check_every_seconds: z.number().int().min(5).max(3600),
     }),
   })
@@ -38,7 +48,11 @@ export const RoutingConfig = z
     config.rules.forEach((rule, index) => {
       rule.assign.forEach((name, position) => {
         if (!Object.hasOwn(config.assignees, name)) {
-          issues.addIssue({ code: 'custom', path: ['rules', index, 'assign', position], message: `"${name}" is not one of the assignees (${Object.keys(config.assignees).join(', ')})` });
+          issues.addIssue({
+            code: 'custom',
+            path: ['rules', index, 'assign', position],
+            message: `"${name}" is not one of the assignees (${Object.keys(config.assignees).join(', ')})`,
+          });
         }
       });
     });

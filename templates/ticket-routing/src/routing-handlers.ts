@@ -3,7 +3,13 @@ import { type EventData } from 'convo-kit/events';
 import { routeTicket } from './route-ticket.js';
 import { etag, type RoutingContext } from './routing-context.js';
 
-export const ROUTING_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.assigned', 'ticket.closed', 'conversation.assigned'] as const;
+export const ROUTING_EVENTS = [
+  'ticket.created',
+  'ticket.updated',
+  'ticket.assigned',
+  'ticket.closed',
+  'conversation.assigned',
+] as const;
 export type RoutingEvent = (typeof ROUTING_EVENTS)[number];
 
 type Handler<N extends RoutingEvent> = (ctx: RoutingContext, data: EventData<N>) => Promise<void>;
@@ -27,11 +33,21 @@ export const routingHandlers: { [N in RoutingEvent]: Handler<N> } = {
     if (conversation.assignee === null || conversation.assigned_by !== 'agent') return;
     if (!Object.hasOwn(ctx.config.assignees, conversation.assignee)) return;
     let seen = 0;
-    for await (const ticket of ctx.client.tickets.list({ conversation_id: conversation.id, status: 'open', limit: 100 })) {
+    for await (const ticket of ctx.client.tickets.list({
+      conversation_id: conversation.id,
+      status: 'open',
+      limit: 100,
+    })) {
       if (++seen > MAX_FOLLOWING_TICKETS) break;
       if (ticket.assignee !== null || !ctx.book.hasRoom(conversation.assignee)) continue;
       try {
-        ctx.book.track(await ctx.client.tickets.update({ id: ticket.id, assignee: conversation.assignee, ifMatch: etag(ticket.version) }));
+        ctx.book.track(
+          await ctx.client.tickets.update({
+            id: ticket.id,
+            assignee: conversation.assignee,
+            ifMatch: etag(ticket.version),
+          }),
+        );
       } catch (error) {
         // A conflict means someone else just changed it; their change stands.
         if (!isApiError(error, 'VERSION_CONFLICT')) throw error;

@@ -14,7 +14,11 @@ export interface Escalation {
 }
 
 /** The priority a ticket should have by now: `high` once its SLA is within the window, `urgent` once it is due. */
-export function slaPriority(ticket: Pick<Ticket, 'priority' | 'sla_due_at'>, now: Date, withinMinutes: number): Priority {
+export function slaPriority(
+  ticket: Pick<Ticket, 'priority' | 'sla_due_at'>,
+  now: Date,
+  withinMinutes: number,
+): Priority {
   if (ticket.sla_due_at === null) return ticket.priority;
   const remainingMs = Date.parse(ticket.sla_due_at) - now.getTime();
   if (remainingMs <= 0) return higherPriority(ticket.priority, 'urgent');
@@ -42,7 +46,11 @@ async function escalate(ctx: RoutingContext, first: Ticket): Promise<Escalation 
     const target = slaPriority(ticket, ctx.now?.() ?? new Date(), ctx.config.sla.escalate_within_minutes);
     if (target === ticket.priority) return null;
     try {
-      const updated = await ctx.client.tickets.update({ id: ticket.id, priority: target, ifMatch: etag(ticket.version) });
+      const updated = await ctx.client.tickets.update({
+        id: ticket.id,
+        priority: target,
+        ifMatch: etag(ticket.version),
+      });
       ctx.book.track(updated);
       return { ticketId: ticket.id, from: ticket.priority, to: updated.priority };
     } catch (error) {
@@ -54,7 +62,11 @@ async function escalate(ctx: RoutingContext, first: Ticket): Promise<Escalation 
 }
 
 /** Runs `checkSla` every `sla.check_every_seconds` (never two at once); returns a stop function. */
-export function startSlaWatch(ctx: RoutingContext, onEscalated: (e: Escalation) => void = () => {}, onError: (error: unknown) => void = () => {}): () => void {
+export function startSlaWatch(
+  ctx: RoutingContext,
+  onEscalated: (e: Escalation) => void = () => {},
+  onError: (error: unknown) => void = () => {},
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

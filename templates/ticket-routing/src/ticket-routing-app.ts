@@ -38,11 +38,15 @@ export interface TicketRoutingAppOptions {
   host?: string;
 }
 
-export async function startTicketRouting(config: AppConfig, options: TicketRoutingAppOptions = {}): Promise<TicketRoutingApp> {
+export async function startTicketRouting(
+  config: AppConfig,
+  options: TicketRoutingAppOptions = {},
+): Promise<TicketRoutingApp> {
   const rules = loadRoutingConfig(config.rulesPath);
   mkdirSync(dirname(config.deliveriesDbPath), { recursive: true });
   const recent: (RouteOutcome | Escalation)[] = [];
-  const remember = (item: RouteOutcome | Escalation): void => void (recent.unshift(item) > RECENT_OUTCOMES && recent.pop());
+  const remember = (item: RouteOutcome | Escalation): void =>
+    void (recent.unshift(item) > RECENT_OUTCOMES && recent.pop());
   const ctx: RoutingContext = {
     config: rules,
     book: new AssignmentBook(rules),
@@ -51,7 +55,14 @@ export async function startTicketRouting(config: AppConfig, options: TicketRouti
     onRouted: remember,
   };
   await loadOpenTickets(ctx);
-  const receiver = registerTicketRouting(createReceiver({ ...options.receiver, secrets: options.secrets ?? config.webhookSecret, dbPath: config.deliveriesDbPath }), ctx);
+  const receiver = registerTicketRouting(
+    createReceiver({
+      ...options.receiver,
+      secrets: options.secrets ?? config.webhookSecret,
+      dbPath: config.deliveriesDbPath,
+    }),
+    ctx,
+  );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

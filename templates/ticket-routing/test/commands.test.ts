@@ -18,7 +18,14 @@ describe('npm start', () => {
       const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: PROJECT_ROOT,
         // Port 9 (discard) is never the service: reaching it would fail differently.
-        env: { ...process.env, CONVO_KIT_BASE_URL: 'http://127.0.0.1:9', CONVO_KIT_API_KEY: 'svc_live_unused', CONVO_KIT_WEBHOOK_SECRET: 'whsec_unused', ROUTING_RULES: join(dir, 'rules.json'), DELIVERIES_DB_PATH: join(dir, 'deliveries.db') },
+        env: {
+          ...process.env,
+          CONVO_KIT_BASE_URL: 'http://127.0.0.1:9',
+          CONVO_KIT_API_KEY: 'svc_live_unused',
+          CONVO_KIT_WEBHOOK_SECRET: 'whsec_unused',
+          ROUTING_RULES: join(dir, 'rules.json'),
+          DELIVERIES_DB_PATH: join(dir, 'deliveries.db'),
+        },
         encoding: 'utf8',
         timeout: 30_000,
       });

@@ -36,9 +36,16 @@ export async function startHarness(options: { subscribe?: boolean; now?: () => D
     rulesPath: RULES_PATH,
     deliveriesDbPath: join(dir, 'deliveries.db'),
   };
-  const app = await startTicketRouting(config, { secrets: () => secret, now: options.now ?? (() => WEDNESDAY_MORNING) });
+  const app = await startTicketRouting(config, {
+    secrets: () => secret,
+    now: options.now ?? (() => WEDNESDAY_MORNING),
+  });
   if (options.subscribe !== false) {
-      ({ secret } = await post<{ secret: string }>('/v1/webhooks', { url: app.webhookUrl, events: [...ROUTING_EVENTS], description: 'ticket-routing tests' }));
+    ({ secret } = await post<{ secret: string }>('/v1/webhooks', {
+      url: app.webhookUrl,
+      events: [...ROUTING_EVENTS],
+      description: 'ticket-routing tests',
+    }));
   }
   return {
     app,

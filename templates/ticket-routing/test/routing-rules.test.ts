@@ -10,9 +10,20 @@ import { chooseAssignee, type RoutingFacts } from '../src/choose-assignee.js';
 import { loadRoutingConfig, parseRoutingConfig, RoutingConfigError } from '../src/routing-config.js';
 import { RULES_PATH, WEDNESDAY_MORNING } from './emulator-harness.js';
 
-const shipped = () => JSON.parse(readFileSync(RULES_PATH, 'utf8')) as { rules: { name: string; when: Record<string, unknown>; assign: string[] }[]; business_hours: { start: string } };
+const shipped = () =>
+  JSON.parse(readFileSync(RULES_PATH, 'utf8')) as {
+    rules: { name: string; when: Record<string, unknown>; assign: string[] }[];
+    business_hours: { start: string };
+  };
 const config = loadRoutingConfig(RULES_PATH);
-const facts = (overrides: Partial<RoutingFacts> = {}): RoutingFacts => ({ kind: 'handoff', priority: 'normal', channel: 'social_page', text: 'Hello', at: WEDNESDAY_MORNING, ...overrides });
+const facts = (overrides: Partial<RoutingFacts> = {}): RoutingFacts => ({
+  kind: 'handoff',
+  priority: 'normal',
+  channel: 'social_page',
+  text: 'Hello',
+  at: WEDNESDAY_MORNING,
+  ...overrides,
+});
 const open = (id: string, assignee: string, version = 1) => ({ id, version, status: 'open', assignee });
 
 describe('the rules file', () => {
@@ -23,7 +34,9 @@ describe('the rules file', () => {
   it('names the rule and the field of an unknown assignee', () => {
     const bad = shipped();
     bad.rules[1].assign = ['ana', 'bob'];
-    expect(() => parseRoutingConfig(bad, 'rules.json')).toThrow('rule 2 ("refunds and cancellations"): assign.1: "bob" is not one of the assignees');
+    expect(() => parseRoutingConfig(bad, 'rules.json')).toThrow(
+      'rule 2 ("refunds and cancellations"): assign.1: "bob" is not one of the assignees',
+    );
   });
 
   it('names the rule and the field of a bad condition', () => {
@@ -65,7 +78,11 @@ describe('the rules file', () => {
 
 describe('npm run check-rules', () => {
   const checkRules = (file: string) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/check-rules-command.ts', file], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/check-rules-command.ts', file], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
 
   it('passes the shipped rules and fails a bad file, naming the rule', () => {
     const ok = checkRules(RULES_PATH);
@@ -87,27 +104,40 @@ describe('npm run check-rules', () => {
 
 describe('choosing an assignee', () => {
   it('sends safety reviews to the trust lead whatever else holds', () => {
-    expect(chooseAssignee(facts({ kind: 'safety_review', text: 'refund now' }), config, new AssignmentBook(config))).toMatchObject({ assignee: 'chloe', rule: 'safety reviews go to the trust lead' });
+    expect(
+      chooseAssignee(facts({ kind: 'safety_review', text: 'refund now' }), config, new AssignmentBook(config)),
+    ).toMatchObject({ assignee: 'chloe', rule: 'safety reviews go to the trust lead' });
   });
 
-  it('matches keywords in the customer\'s words, case-insensitively, and raises the priority', () => {
+  it("matches keywords in the customer's words, case-insensitively, and raises the priority", () => {
     const decision = chooseAssignee(facts({ text: 'I want a REFUND for this' }), config, new AssignmentBook(config));
     expect(decision).toMatchObject({ rule: 'refunds and cancellations', priority: 'high' });
-    expect(chooseAssignee(facts({ text: 'prefund' }), config, new AssignmentBook(config))?.rule).not.toBe('refunds and cancellations');
+    expect(chooseAssignee(facts({ text: 'prefund' }), config, new AssignmentBook(config))?.rule).not.toBe(
+      'refunds and cancellations',
+    );
   });
 
   it('never lowers a priority', () => {
-    expect(chooseAssignee(facts({ text: 'refund', priority: 'urgent' }), config, new AssignmentBook(config))?.priority).toBe('urgent');
+    expect(
+      chooseAssignee(facts({ text: 'refund', priority: 'urgent' }), config, new AssignmentBook(config))?.priority,
+    ).toBe('urgent');
   });
 
   it('routes by channel inside business hours and to the night desk outside them', () => {
-    expect(chooseAssignee(facts({ channel: 'phone' }), config, new AssignmentBook(config))?.rule).toBe('phone handoffs');
+    expect(chooseAssignee(facts({ channel: 'phone' }), config, new AssignmentBook(config))?.rule).toBe(
+      'phone handoffs',
+    );
     const saturday = new Date('2026-11-21T10:00:00Z');
-    expect(chooseAssignee(facts({ channel: 'phone', at: saturday }), config, new AssignmentBook(config))).toMatchObject({ assignee: 'night-desk' });
+    expect(chooseAssignee(facts({ channel: 'phone', at: saturday }), config, new AssignmentBook(config))).toMatchObject(
+      { assignee: 'night-desk' },
+    );
   });
 
   it('reads business hours in the configured time zone', () => {
-    const hours = { timezone: 'America/New_York', business_hours: { days: ['wed' as const], start: '09:00', end: '17:00' } };
+    const hours = {
+      timezone: 'America/New_York',
+      business_hours: { days: ['wed' as const], start: '09:00', end: '17:00' },
+    };
     expect(withinBusinessHours(new Date('2026-11-18T15:00:00Z'), hours)).toBe(true); // 10:00 in New York
     expect(withinBusinessHours(new Date('2026-11-18T10:00:00Z'), hours)).toBe(false); // 05:00 in New York
     expect(withinBusinessHours(new Date('2026-11-18T22:30:00Z'), hours)).toBe(false); // 17:30

@@ -13,7 +13,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const handoff = (body: { conversation_id: string; kind?: string; priority?: string }) => h!.control<Ticket>('handoff', body);
+const handoff = (body: { conversation_id: string; kind?: string; priority?: string }) =>
+  h!.control<Ticket>('handoff', body);
 
 /** A client whose ticket updates lose a race: another agent edits the ticket just before each of our first `times` PATCHes. */
 function racingClient(client: KitClient, times: number, edits: string[]): KitClient {
@@ -41,7 +42,9 @@ describe('ticket-routing against the emulator', () => {
     const routed = await h.app.ctx.client.tickets.get({ id: ticket.id });
     expect(['ana', 'ben']).toContain(routed.assignee);
     expect(routed.version).toBe(ticket.version + 1);
-    expect(outcomes).toContainEqual(expect.objectContaining({ ticketId: ticket.id, result: 'routed', rule: 'phone handoffs', attempts: 1 }));
+    expect(outcomes).toContainEqual(
+      expect.objectContaining({ ticketId: ticket.id, result: 'routed', rule: 'phone handoffs', attempts: 1 }),
+    );
     expect(h.app.ctx.book.openCount(routed.assignee!)).toBeGreaterThanOrEqual(1);
   });
 
@@ -79,7 +82,10 @@ describe('ticket-routing against the emulator', () => {
     h = await startHarness({ subscribe: false });
     const ticket = await handoff({ conversation_id: 'conv_page' });
     const edits: string[] = [];
-    const outcome = await routeTicket({ ...h.app.ctx, client: racingClient(h.app.ctx.client, Infinity, edits) }, ticket.id);
+    const outcome = await routeTicket(
+      { ...h.app.ctx, client: racingClient(h.app.ctx.client, Infinity, edits) },
+      ticket.id,
+    );
     expect(outcome).toMatchObject({ result: 'unassigned', attempts: MAX_ROUTING_ATTEMPTS });
     expect(edits).toHaveLength(MAX_ROUTING_ATTEMPTS);
     expect((await h.app.ctx.client.tickets.get({ id: ticket.id })).assignee).toBeNull();
@@ -89,7 +95,9 @@ describe('ticket-routing against the emulator', () => {
     h = await startHarness({ subscribe: false });
     const ticket = await handoff({ conversation_id: 'conv_page' });
     await h.app.ctx.client.tickets.update({ id: ticket.id, priority: 'high', ifMatch: `"${ticket.version}"` });
-    const error = await h.app.ctx.client.tickets.update({ id: ticket.id, assignee: 'ana', ifMatch: `"${ticket.version}"` }).catch((e: unknown) => e);
+    const error = await h.app.ctx.client.tickets
+      .update({ id: ticket.id, assignee: 'ana', ifMatch: `"${ticket.version}"` })
+      .catch((e: unknown) => e);
     expect(isApiError(error, 'VERSION_CONFLICT')).toBe(true);
   });
 
@@ -106,16 +114,22 @@ describe('ticket-routing against the emulator', () => {
     expect((await h.app.ctx.client.tickets.get({ id: ticket.id })).priority).toBe('urgent');
   });
 
-  it('moves a conversation\'s unassigned tickets to the agent who takes the conversation', async () => {
+  it("moves a conversation's unassigned tickets to the agent who takes the conversation", async () => {
     h = await startHarness({ subscribe: false });
     const ticket = await handoff({ conversation_id: 'conv_photo' });
     const conversation = await h.app.ctx.client.conversations.get({ id: 'conv_photo' });
-    const event = sampleEvent('conversation.assigned', { data: { ...conversation, assignee: 'chloe', assigned_by: 'agent', previous_assignee: null } });
+    const event = sampleEvent('conversation.assigned', {
+      data: { ...conversation, assignee: 'chloe', assigned_by: 'agent', previous_assignee: null },
+    });
     await routingHandlers['conversation.assigned'](h.app.ctx, event.data);
     expect((await h.app.ctx.client.tickets.get({ id: ticket.id })).assignee).toBe('chloe');
     // A rule's assignment is not a person taking the conversation: nothing moves.
     const other = await handoff({ conversation_id: 'conv_photo' });
-    await routingHandlers['conversation.assigned'](h.app.ctx, { ...event.data, assignee: 'ana', assigned_by: 'routing_rule' });
+    await routingHandlers['conversation.assigned'](h.app.ctx, {
+      ...event.data,
+      assignee: 'ana',
+      assigned_by: 'routing_rule',
+    });
     expect((await h.app.ctx.client.tickets.get({ id: other.id })).assignee).toBeNull();
   });
 });

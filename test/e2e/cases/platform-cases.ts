@@ -1,12 +1,22 @@
 import { expect } from 'vitest';
-import { AuthenticationError, NotFoundError, PermissionError, ValidationError, type Client } from '../../../src/client/index.js';
+import {
+  AuthenticationError,
+  NotFoundError,
+  PermissionError,
+  ValidationError,
+  type Client,
+} from '../../../src/client/index.js';
 import { EMULATOR_KEY_IDS } from '../../../src/emulator/index.js';
 import { verify } from '../../../src/signature/index.js';
 import { findFirst, rejection } from '../harness.js';
 import type { RouteCases } from './route-case.js';
 
 /** A public URL (the contract refuses others); subscribed to an event these cases never cause, so nothing is posted to it. */
-const PUBLIC_HOOK = { url: 'https://hooks.example.com/convo-kit', events: ['template.status_update'], description: 'e2e public endpoint' };
+const PUBLIC_HOOK = {
+  url: 'https://hooks.example.com/convo-kit',
+  events: ['template.status_update'],
+  description: 'e2e public endpoint',
+};
 
 async function webhookIds(client: Client): Promise<string[]> {
   const ids: string[] = [];
@@ -25,7 +35,12 @@ export const platformCases = {
 
   'keys.create': async ({ client, clientFor }) => {
     const created = await client.keys.create({ label: 'e2e reader', scopes: ['contacts:read'], kind: 'live' });
-    expect(created).toMatchObject({ label: 'e2e reader', scopes: ['contacts:read'], kind: 'live', last4: created.key.slice(-4) });
+    expect(created).toMatchObject({
+      label: 'e2e reader',
+      scopes: ['contacts:read'],
+      kind: 'live',
+      last4: created.key.slice(-4),
+    });
     const reader = clientFor(created.key);
     expect((await reader.contacts.list({ limit: 1 })).data).toHaveLength(1);
     // Its scopes are all it has.
@@ -33,7 +48,11 @@ export const platformCases = {
     expect(refused).toBeInstanceOf(PermissionError);
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
     // A created test key behaves like the emulator's own: synthetic sends only.
-    const test = await client.keys.create({ label: 'e2e test key', scopes: ['contacts:read', 'messages:send'], kind: 'test' });
+    const test = await client.keys.create({
+      label: 'e2e test key',
+      scopes: ['contacts:read', 'messages:send'],
+      kind: 'test',
+    });
     expect(test.key).toMatch(/^svc_test_/);
     const tester = clientFor(test.key);
     expect(tester.isTestKey).toBe(true);
@@ -48,8 +67,12 @@ export const platformCases = {
     // Without downtime: the new value works, and the old one keeps working for 24 hours.
     expect((await clientFor(rotated.key).contacts.list({ limit: 1 })).data).toHaveLength(1);
     expect((await clientFor(created.key).contacts.list({ limit: 1 })).data).toHaveLength(1);
-    expect(Date.parse(rotated.previous_key_expires_at) - Date.parse(rotated.created_at)).toBeGreaterThanOrEqual(24 * 3600 * 1000 - 60_000);
-    expect(await rejection(client.keys.rotate({ id: EMULATOR_KEY_IDS.admin }))).toMatchObject({ code: 'INVALID_STATE' });
+    expect(Date.parse(rotated.previous_key_expires_at) - Date.parse(rotated.created_at)).toBeGreaterThanOrEqual(
+      24 * 3600 * 1000 - 60_000,
+    );
+    expect(await rejection(client.keys.rotate({ id: EMULATOR_KEY_IDS.admin }))).toMatchObject({
+      code: 'INVALID_STATE',
+    });
   },
 
   'keys.revoke': async ({ client, clientFor }) => {
@@ -107,10 +130,19 @@ export const platformCases = {
     const signed = await client.webhooks.signPayload({ webhook_id: created.id, payload });
     expect(signed.raw_body).toBe(JSON.stringify(payload));
     // Signed with the endpoint's own secret, the one shown at registration.
-    await expect(verify({ body: signed.raw_body, signature: signed.signature, timestamp: String(signed.timestamp), secrets: created.secret })).resolves.toMatchObject({
+    await expect(
+      verify({
+        body: signed.raw_body,
+        signature: signed.signature,
+        timestamp: String(signed.timestamp),
+        secrets: created.secret,
+      }),
+    ).resolves.toMatchObject({
       timestamp: signed.timestamp,
     });
     await client.webhooks.delete({ id: created.id });
-    expect(await rejection(client.webhooks.signPayload({ webhook_id: created.id, payload }))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.webhooks.signPayload({ webhook_id: created.id, payload }))).toBeInstanceOf(
+      NotFoundError,
+    );
   },
 } satisfies RouteCases;

@@ -17,7 +17,10 @@ export const workspaceCases = {
   },
 
   'channels.createConnectSession': async ({ client }) => {
-    const session = await client.channels.createConnectSession({ channel: 'social_page', return_url: 'https://app.example.com/connected' });
+    const session = await client.channels.createConnectSession({
+      channel: 'social_page',
+      return_url: 'https://app.example.com/connected',
+    });
     expect(session).toMatchObject({ channel: 'social_page', return_url: 'https://app.example.com/connected' });
     expect(session.url).toMatch(/^https:\/\//);
     expect(Date.parse(session.expires_at)).toBeGreaterThan(Date.parse(session.created_at));
@@ -26,15 +29,31 @@ export const workspaceCases = {
   'channels.update': async ({ client }) => {
     const photo = await findFirst(client.channels.list({ channel: 'photo_social' }), 'photo_social account');
     const grouped = await findFirst(client.channels.list(), 'account in a group', (a) => a.group_id !== null);
-    const updated = await client.channels.update({ integration_id: photo.integration_id, ai_comment_replies_enabled: !photo.ai_comment_replies_enabled, group_id: grouped.group_id });
-    expect(updated).toMatchObject({ integration_id: photo.integration_id, ai_comment_replies_enabled: !photo.ai_comment_replies_enabled, group_id: grouped.group_id });
+    const updated = await client.channels.update({
+      integration_id: photo.integration_id,
+      ai_comment_replies_enabled: !photo.ai_comment_replies_enabled,
+      group_id: grouped.group_id,
+    });
+    expect(updated).toMatchObject({
+      integration_id: photo.integration_id,
+      ai_comment_replies_enabled: !photo.ai_comment_replies_enabled,
+      group_id: grouped.group_id,
+    });
     const inGroup = await client.channels.list({ group_id: grouped.group_id ?? undefined });
     expect(inGroup.data.map((a) => a.integration_id)).toContain(photo.integration_id);
-    const back = await client.channels.update({ integration_id: photo.integration_id, ai_comment_replies_enabled: photo.ai_comment_replies_enabled, group_id: null });
+    const back = await client.channels.update({
+      integration_id: photo.integration_id,
+      ai_comment_replies_enabled: photo.ai_comment_replies_enabled,
+      group_id: null,
+    });
     expect(back).toMatchObject({ ai_comment_replies_enabled: photo.ai_comment_replies_enabled, group_id: null });
     // The phone channel has no comments.
     const phone = await findFirst(client.channels.list({ channel: 'phone' }), 'phone account');
-    expect(await rejection(client.channels.update({ integration_id: phone.integration_id, ai_comment_replies_enabled: true }))).toMatchObject({ status: 422, code: 'INVALID_PLATFORM' });
+    expect(
+      await rejection(
+        client.channels.update({ integration_id: phone.integration_id, ai_comment_replies_enabled: true }),
+      ),
+    ).toMatchObject({ status: 422, code: 'INVALID_PLATFORM' });
   },
 
   'analytics.summary': async ({ client }) => {
@@ -44,7 +63,12 @@ export const workspaceCases = {
     expect(recent.messages.sent + recent.messages.received).toBeGreaterThan(0);
     // Computed from the emulator's own data: a range before the workspace existed is empty.
     const past = await client.analytics.summary({ from: '2001-01-01', to: '2001-01-31' });
-    expect(past).toMatchObject({ from: '2001-01-01', to: '2001-01-31', conversations: { total: 0 }, messages: { sent: 0, received: 0 } });
+    expect(past).toMatchObject({
+      from: '2001-01-01',
+      to: '2001-01-31',
+      conversations: { total: 0 },
+      messages: { sent: 0, received: 0 },
+    });
   },
 
   'usage.get': async ({ client }) => {
@@ -63,7 +87,10 @@ export const workspaceCases = {
     expect(admin.plan).toBe('dev_pro');
     expect(admin.features.free_text_messages).toBe(true);
     // developer routes need only a live key: the test key is refused.
-    expect(await rejection(testClient.developer.capabilities())).toMatchObject({ status: 403, code: 'TEST_KEY_NOT_ALLOWED' });
+    expect(await rejection(testClient.developer.capabilities())).toMatchObject({
+      status: 403,
+      code: 'TEST_KEY_NOT_ALLOWED',
+    });
   },
 
   'developer.onboarding': async ({ client }) => {
@@ -74,7 +101,12 @@ export const workspaceCases = {
   },
 
   'developer.limits': async ({ client }) => {
-    expect(await client.developer.limits()).toMatchObject({ plan: 'dev_pro', rate_limit_per_minute: PLAN_RATE_LIMITS.dev_pro, window_seconds: 60, read_only: false });
+    expect(await client.developer.limits()).toMatchObject({
+      plan: 'dev_pro',
+      rate_limit_per_minute: PLAN_RATE_LIMITS.dev_pro,
+      window_seconds: 60,
+      read_only: false,
+    });
   },
 
   'developer.explainError': async ({ client }) => {
@@ -87,7 +119,9 @@ export const workspaceCases = {
 
   'status.get': async ({ clientFor }) => {
     // No authentication: even an unknown key reads it.
-    const { data, response } = await clientFor(`svc_live_${'u'.repeat(32)}`).status.get().withResponse();
+    const { data, response } = await clientFor(`svc_live_${'u'.repeat(32)}`)
+      .status.get()
+      .withResponse();
     expect(response.status).toBe(200);
     // Not counted against any key, so no rate-limit headers.
     expect(response.rateLimit).toBeNull();
