@@ -6,11 +6,11 @@ import type { Logger } from 'pino';
 import type { EventPattern } from '../events/index.js';
 import { createSqliteStore, type DeliveryStore } from '../store/index.js';
 import { createBackoff } from './backoff.js';
-import { dispatch, type DispatchDeps } from './dispatch.js';
+import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
 import { fetchHandler } from './fetch-adapter.js';
 import { createDeliveryHandler, type DeliveryInput } from './handle-delivery.js';
-import { HandlerRegistry } from './handler-registry.js';
-import type { ErrorListener, Handler } from './handler-types.js';
+import { EventHandlerRegistry } from './event-handler-registry.js';
+import type { ErrorListener, EventHandler } from './event-handler.js';
 import { nodeListener } from './node-adapter.js';
 import { receiverLogger } from './receiver-logger.js';
 import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
@@ -21,7 +21,7 @@ export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
 
 export interface Receiver {
   /** Adds a handler for an event name, `*` (also unknown events) or `ns.*`; `data` is typed by the event. */
-  on<P extends EventPattern>(pattern: P, handler: Handler<P>): Receiver;
+  on<P extends EventPattern>(pattern: P, handler: EventHandler<P>): Receiver;
   /** Hears of each delivery that went dead (attempts used up, or data failing its event's schema). */
   onError(listener: ErrorListener): Receiver;
   /** The transport-agnostic core: headers and raw bytes in, status and JSON body out. */
@@ -64,9 +64,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const ownsStore = options.store === undefined;
   const store = options.store ?? createSqliteStore({ path: options.dbPath!, durability: options.durability });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const registry = new HandlerRegistry();
+  const registry = new EventHandlerRegistry();
   const errorListeners: ErrorListener[] = [];
-  const deps: DispatchDeps = {
+  const deps: RunDeliveryDeps = {
     options: resolved,
     store,
     registry,
@@ -75,7 +75,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     owner,
     log,
   };
-  const worker = new Worker({ store, run: (record) => dispatch(record, deps), owner, log, ...resolved });
+  const worker = new Worker({ store, run: (record) => runDelivery(record, deps), owner, log, ...resolved });
   let started = false;
   let closing: Promise<void> | undefined;
   let warnedNotStarted = false;
@@ -93,7 +93,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         "Another request is running this delivery's handlers; the service will retry",
       );
     }
-    const result = await dispatch(record, deps);
+    const result = await runDelivery(record, deps);
     if (result.outcome === 'done') return accept(deliveryId, !inserted, true);
     return reject(
       500,
@@ -159,7 +159,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now });
       if (!record) return 'busy';
       // One attempt: with maxAttempts 1 a failure is final, so the outcome is done or dead.
-      const result = await dispatch(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
+      const result = await runDelivery(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
       return result.outcome === 'done' ? 'done' : 'dead';
     },
     close() {

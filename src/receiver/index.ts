@@ -3,13 +3,13 @@ export { type ReceiverOptions } from './receiver-options.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';
 export { type DeliveryInput, type HeaderInput } from './handle-delivery.js';
 export {
-  type Handler,
-  type HandlerContext,
+  type EventHandler,
+  type EventContext,
   type KnownEventContext,
   type UnknownEventContext,
   type ErrorListener,
   type ErrorInfo,
-} from './handler-types.js';
+} from './event-handler.js';
 export { ReceiverError, type ReceiverErrorCode } from './receiver-error.js';
 export { type ReceiverResponse, type RejectionCode, type Accepted, type Rejected } from './receiver-response.js';
 export { REDACT_PATHS } from './receiver-logger.js';

@@ -1,11 +1,11 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
-import type { DispatchResult } from './dispatch.js';
+import type { RunDeliveryResult } from './run-delivery.js';
 
 export interface WorkerDeps {
   store: DeliveryStore;
-  run: (record: DeliveryRecord) => Promise<DispatchResult>;
+  run: (record: DeliveryRecord) => Promise<RunDeliveryResult>;
   concurrency: number;
   leaseMs: number;
   pollIntervalMs: number;

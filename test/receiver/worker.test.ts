@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { createReceiver, ReceiverError, type HandlerContext, type Receiver } from '../../src/receiver/index.js';
+import { createReceiver, ReceiverError, type EventContext, type Receiver } from '../../src/receiver/index.js';
 import { createSqliteStore } from '../../src/store/index.js';
 import { signedDelivery, type SignedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
@@ -154,7 +154,7 @@ describe('routing', () => {
       expectTypeOf(event).toEqualTypeOf<'ticket.created' | 'ticket.updated' | 'ticket.assigned' | 'ticket.closed'>();
       seen.push(`ns:${event}`);
     });
-    receiver.on('*', (context: HandlerContext<'*'>) => {
+    receiver.on('*', (context: EventContext<'*'>) => {
       if (!context.known) expectTypeOf(context.data).toEqualTypeOf<Record<string, unknown>>();
       seen.push(`all:${context.event}:${context.known}`);
     });

@@ -1,4 +1,4 @@
-import { type Handler } from '../../receiver/index.js';
+import { type EventHandler } from '../../receiver/index.js';
 import { type DeliveryStore } from '../../store/index.js';
 import { postSigned } from '../post-signed.js';
 import { type LogEntry } from './delivery-log.js';
@@ -17,7 +17,7 @@ export interface ForwarderOptions {
  * same delivery id, so the app deduplicates) and POSTs them. A non-2xx or network failure throws, so the
  * receiver's worker retries it with backoff: an app that is down loses nothing.
  */
-export function forwarder(options: ForwarderOptions): Handler {
+export function forwarder(options: ForwarderOptions): EventHandler {
   return async ({ deliveryId, event, attempt, signal }) => {
     const record = await options.store.get(deliveryId);
     if (!record) throw new Error(`delivery ${deliveryId} vanished from the store`);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { isEventPattern, type EventPattern } from '../../events/index.js';
-import { createReceiver, type Handler, type Receiver } from '../../receiver/index.js';
+import { createReceiver, type EventHandler, type Receiver } from '../../receiver/index.js';
 import { type DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
 
@@ -14,7 +14,7 @@ export interface LoadedHandlers {
   close(): Promise<void>;
 }
 
-type HandlerMap = Record<string, Handler>;
+type HandlerMap = Record<string, EventHandler>;
 
 /** Replay never verifies a request (the rows were verified when they arrived), but createReceiver wants a secret. */
 const UNUSED_SECRET = 'whsec_replay_runs_stored_deliveries_only';
@@ -81,7 +81,7 @@ export async function loadHandlers(
     logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)),
   });
   for (const [pattern, handler] of Object.entries(map))
-    built.on(pattern as EventPattern, handler as Handler<EventPattern>);
+    built.on(pattern as EventPattern, handler as EventHandler<EventPattern>);
   return {
     receiver: built,
     ownStore: false,

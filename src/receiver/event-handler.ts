@@ -24,11 +24,11 @@ export type KnownEventContext<N extends EventName = EventName> = N extends Event
 /** An event this version does not know: it reaches `*` handlers with its data as it came. */
 export type UnknownEventContext = DeliveryContext & { known: false; event: string; data: Record<string, unknown> };
 
-export type HandlerContext<P extends EventPattern = '*'> = P extends '*'
+export type EventContext<P extends EventPattern = '*'> = P extends '*'
   ? KnownEventContext | UnknownEventContext
   : KnownEventContext<EventsMatching<P>>;
 
-export type Handler<P extends EventPattern = '*'> = (context: HandlerContext<P>) => unknown;
+export type EventHandler<P extends EventPattern = '*'> = (context: EventContext<P>) => unknown;
 
 export interface ErrorInfo {
   deliveryId: string;

@@ -1,22 +1,22 @@
 import type { Logger } from 'pino';
 import { Envelope, eventSchemas, isEventName } from '../events/index.js';
 import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
-import type { ErrorListener, HandlerContext } from './handler-types.js';
-import type { HandlerRegistry } from './handler-registry.js';
+import type { ErrorListener, EventContext } from './event-handler.js';
+import type { EventHandlerRegistry } from './event-handler-registry.js';
 import { isPermanent, ReceiverError } from './receiver-error.js';
 import type { ResolvedOptions } from './receiver-options.js';
 
-export interface DispatchDeps {
+export interface RunDeliveryDeps {
   options: ResolvedOptions;
   store: DeliveryStore;
-  registry: HandlerRegistry;
+  registry: EventHandlerRegistry;
   errorListeners: readonly ErrorListener[];
   backoff: (attempt: number) => number;
   owner: string;
   log: Logger;
 }
 
-export type DispatchResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
+export type RunDeliveryResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
 
 function problem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   return error.issues
@@ -28,8 +28,8 @@ function problem(error: { issues: { path: PropertyKey[]; message: string }[] }):
 /** Parses the stored body and applies the event's schema; a failure here is permanent (dead at once). */
 function buildContext(
   record: DeliveryRecord,
-  base: Omit<HandlerContext, 'known' | 'event' | 'data' | 'envelope'>,
-): HandlerContext {
+  base: Omit<EventContext, 'known' | 'event' | 'data' | 'envelope'>,
+): EventContext {
   let envelope: Envelope;
   try {
     envelope = Envelope.parse(JSON.parse(Buffer.from(record.body).toString('utf8')));
@@ -48,13 +48,13 @@ function buildContext(
       { cause: data.error },
     );
   }
-  return { ...base, envelope, known: true, event, data: data.data } as HandlerContext;
+  return { ...base, envelope, known: true, event, data: data.data } as EventContext;
 }
 
 /** Runs every matching handler in registration order, all of them within one timeout. */
 async function runHandlers(
-  context: HandlerContext,
-  handlers: ((c: HandlerContext) => unknown)[],
+  context: EventContext,
+  handlers: ((c: EventContext) => unknown)[],
   timeoutMs: number,
   abort: AbortController,
 ): Promise<void> {
@@ -93,7 +93,7 @@ async function runHandlers(
  * done, failed with a retry time (backoff with jitter), or dead (permanent failure or attempts used up),
  * in which case `onError` hears of it. Never throws: a store failure leaves the lease to expire and retry.
  */
-export async function dispatch(record: DeliveryRecord, deps: DispatchDeps): Promise<DispatchResult> {
+export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps): Promise<RunDeliveryResult> {
   const { options, store, owner } = deps;
   const attempt = record.attempts;
   const log = deps.log.child({ deliveryId: record.id, event: record.event, attempt });

@@ -1,13 +1,13 @@
 import { isEventName, isEventPattern, matchesPattern, type EventPattern } from '../events/index.js';
-import type { Handler, HandlerContext } from './handler-types.js';
+import type { EventHandler, EventContext } from './event-handler.js';
 
-type AnyHandler = (context: HandlerContext<'*'>) => unknown;
+type AnyHandler = (context: EventContext<'*'>) => unknown;
 
 /** Handlers by pattern, in registration order. */
-export class HandlerRegistry {
+export class EventHandlerRegistry {
   private readonly entries: { pattern: string; handler: AnyHandler }[] = [];
 
-  add<P extends EventPattern>(pattern: P, handler: Handler<P>): void {
+  add<P extends EventPattern>(pattern: P, handler: EventHandler<P>): void {
     if (typeof pattern !== 'string' || !isEventPattern(pattern)) {
       throw new TypeError(
         `Expected an event name, \`*\` or one of message.* conversation.* contact.* ticket.* template.*, got \`${String(pattern)}\``,
