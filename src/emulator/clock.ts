@@ -1,4 +1,4 @@
-import type { Clock } from './handler.js';
+import type { Clock } from './route-handler.js';
 
 /** The emulator's clock plus a way to hear when it moves (the dispatcher re-checks due retries then). */
 export interface EmulatorClock extends Clock {

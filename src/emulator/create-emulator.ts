@@ -9,12 +9,12 @@ import { SCOPES } from '../api/scopes.js';
 import { createClock, type EmulatorClock } from './clock.js';
 import { resourceControls } from './controls/index.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
-import type { EmulatorContext } from './handler.js';
+import type { EmulatorContext } from './route-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import { EMULATOR_KEY_IDS } from './handlers/keys.js';
 import { createApp } from './platform/create-app.js';
 import { IdempotencyGuard } from './platform/idempotency.js';
-import type { HandlerRegistry } from './platform/pending.js';
+import type { RouteHandlerTable } from './platform/pending.js';
 import { platformControls } from './platform/platform-controls.js';
 import { RateLimiter } from './platform/rate-limiter.js';
 import { isSeeded, seed } from './seed.js';
@@ -41,7 +41,7 @@ export interface EmulatorOptions {
   /** Check every handler's answer against its response schema (a mismatch answers 500). @default false */
   checkResponses?: boolean;
   /** The route handlers. @default the emulator's own (tests may wrap one, e.g. to hold a request in flight) */
-  handlers?: HandlerRegistry;
+  handlers?: RouteHandlerTable;
 }
 
 export interface Emulator {

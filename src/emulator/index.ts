@@ -4,14 +4,14 @@ export { createClock, type EmulatorClock } from './clock.js';
 export { ApiFailure, notFound } from './api-failure.js';
 export {
   reply,
-  type Handler,
-  type Handlers,
-  type HandlerRequest,
+  type RouteHandler,
+  type RouteHandlers,
+  type RouteRequest,
   type EmulatorContext,
   type EventBus,
   type Clock,
   type AuthenticatedKey,
-} from './handler.js';
+} from './route-handler.js';
 export {
   PENDING,
   isPending,
@@ -21,7 +21,7 @@ export {
   MAX_JSON_BODY_BYTES,
   IDEMPOTENCY_TTL_MS,
 } from './platform/index.js';
-export type { HandlerRegistry, ImplementedHandlers, EmulatorControl } from './platform/index.js';
+export type { RouteHandlerTable, ImplementedHandlers, EmulatorControl } from './platform/index.js';
 export {
   Dispatcher,
   DELIVERY_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { EmulatorContext } from './handler.js';
+import type { EmulatorContext } from './route-handler.js';
 import { seedGroups, seedStages, seedTemplates } from './state/seed-fixtures.js';
 import { buildWorkspace } from './state/seed-workspace.js';
 import { stores } from './state/stores.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import type { HandlerRegistry } from '../../src/emulator/index.js';
+import type { RouteHandlerTable } from '../../src/emulator/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, frozen, emulator } from './platform-harness.js';
 
@@ -116,7 +116,7 @@ describe('Idempotency-Key on the send routes', () => {
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
     // The real handler, held open so the second request arrives while the first runs.
-    const slow: HandlerRegistry = {
+    const slow: RouteHandlerTable = {
       ...handlers,
       conversations: {
         ...handlers.conversations,
@@ -146,7 +146,7 @@ describe('Idempotency-Key on the send routes', () => {
 
   it('does not keep a 5xx result: the same key may retry it', async () => {
     let failures = 1;
-    const flaky: HandlerRegistry = {
+    const flaky: RouteHandlerTable = {
       ...handlers,
       conversations: {
         ...handlers.conversations,

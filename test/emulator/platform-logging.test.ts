@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import { LOG_REDACT_PATHS, type HandlerRegistry } from '../../src/emulator/index.js';
+import { LOG_REDACT_PATHS, type RouteHandlerTable } from '../../src/emulator/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
 
@@ -17,7 +17,7 @@ it('logs a handler crash and failed deliveries without any key, secret or signat
     },
   });
   const logger = pino({ level: 'debug', redact: LOG_REDACT_PATHS }, sink);
-  const crashing: HandlerRegistry = {
+  const crashing: RouteHandlerTable = {
     ...handlers,
     tickets: {
       ...handlers.tickets,

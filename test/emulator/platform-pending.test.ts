@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import { isPending, PENDING, type HandlerRegistry } from '../../src/emulator/index.js';
+import { isPending, PENDING, type RouteHandlerTable } from '../../src/emulator/index.js';
 import { as, cleanup, concretePath, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -63,9 +63,9 @@ describe('the handler registry type', () => {
   it('makes a missing handler of an implemented route a compile error (checked by tsc)', () => {
     const { get: _dropped, ...withoutGet } = handlers.tickets;
     // @ts-expect-error tickets.get is implemented in part 1, so a registry without it must not compile
-    const broken: HandlerRegistry = { ...handlers, tickets: withoutGet };
+    const broken: RouteHandlerTable = { ...handlers, tickets: withoutGet };
     // @ts-expect-error a whole implemented group missing must not compile either
-    const missingGroup: HandlerRegistry = { ...handlers, contacts: undefined };
+    const missingGroup: RouteHandlerTable = { ...handlers, contacts: undefined };
     expect(Object.keys(broken.tickets)).not.toContain('get');
     expect(missingGroup.contacts).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id } from '../../api/index.js';
 import { TicketKind, TicketPriority, type Ticket } from '../../resources/index.js';
 import { slaDueAt } from '../domain/sla.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import { stores } from '../state/stores.js';
 

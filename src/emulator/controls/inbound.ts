@@ -4,7 +4,7 @@ import { PhoneNumber, type Contact, type Conversation, type Message } from '../.
 import { ApiFailure } from '../api-failure.js';
 import { preview } from '../domain/send-message.js';
 import { windowExpiry } from '../domain/service-window.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import type { Account } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdParams } from '../../api/index.js';
 import { TemplateQuality, TemplateStatus } from '../../resources/template.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import type { TemplateRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';

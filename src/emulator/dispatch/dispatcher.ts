@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { eventSchemas, type EventData, type EventName } from '../../events/index.js';
 import { newDeliveryId } from '../../signature/index.js';
 import type { EmulatorClock } from '../clock.js';
-import type { EventBus } from '../handler.js';
+import type { EventBus } from '../route-handler.js';
 import { WebhookStore } from '../state/webhook-store.js';
 import { DeliveryQueue, type QueuedDelivery } from './delivery-queue.js';
 import { postDelivery, type PostOutcome } from './post-delivery.js';

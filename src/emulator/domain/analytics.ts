@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AnalyticsQuery, AnalyticsSummary } from '../../api/index.js';
 import type { Message } from '../../resources/index.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 const DAY_MS = 86_400_000;

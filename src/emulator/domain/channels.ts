@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ConnectedAccountUpdate, ConnectSession, ConnectSessionCreate } from '../../api/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';

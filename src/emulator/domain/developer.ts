@@ -10,7 +10,7 @@ import {
   type Scope,
 } from '../../api/index.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
-import type { AuthenticatedKey, EmulatorContext } from '../handler.js';
+import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
 import { KEYS_KIND } from '../state/key-store.js';
 import { stores } from '../state/stores.js';

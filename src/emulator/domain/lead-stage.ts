@@ -1,6 +1,6 @@
 import type { Contact } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Lead, LeadUpdate } from '../../api/index.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';
 import { requireStage, updateContact } from './lead-stage.js';

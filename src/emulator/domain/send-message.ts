@@ -1,6 +1,6 @@
 import type { Conversation, Message, MessageInput } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { trackDelivery } from './delivery-progress.js';
 import { providerOutcome } from './provider-outcome.js';

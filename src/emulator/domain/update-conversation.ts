@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ConversationUpdate } from '../../api/index.js';
 import type { Conversation } from '../../resources/index.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';
 

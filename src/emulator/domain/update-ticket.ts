@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { TicketUpdate } from '../../api/index.js';
 import type { Ticket } from '../../resources/index.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';
 import { checkIfMatch } from './ticket-version.js';

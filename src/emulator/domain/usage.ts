@@ -1,5 +1,5 @@
 import { PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS, type Usage } from '../../api/index.js';
-import type { AuthenticatedKey, EmulatorContext } from '../handler.js';
+import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { requestStats, requestsThisWindow } from '../state/request-stats.js';
 import { outboundCounts } from '../state/outbound-counts.js';
 

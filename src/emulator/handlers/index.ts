@@ -1,4 +1,4 @@
-import type { HandlerRegistry } from '../platform/pending.js';
+import type { RouteHandlerTable } from '../platform/pending.js';
 import { analyticsHandlers } from './analytics.js';
 import { channelsHandlers } from './channels.js';
 import { contactsHandlers } from './contacts.js';
@@ -26,4 +26,4 @@ export const handlers = {
   keys: keysHandlers,
   webhooks: webhooksHandlers,
   status: statusHandlers,
-} satisfies HandlerRegistry;
+} satisfies RouteHandlerTable;

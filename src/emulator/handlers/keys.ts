@@ -1,6 +1,6 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext, Handlers } from '../handler.js';
+import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
 import { KeyStore, type KeyRecord } from '../state/key-store.js';
 
 /** The ids of the emulator's own keys, set at start (`--admin-key`, `--test-key`); the API cannot rotate or revoke them. */
@@ -64,4 +64,4 @@ export const keysHandlers = {
     refuseEmulatorKey(params.id);
     keysOf(ctx).revoke(params.id);
   },
-} satisfies Handlers<typeof endpoints.keys>;
+} satisfies RouteHandlers<typeof endpoints.keys>;

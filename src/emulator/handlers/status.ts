@@ -1,6 +1,6 @@
 import type { endpoints } from '../../api/endpoints/index.js';
-import type { Handlers } from '../handler.js';
-import { reply } from '../handler.js';
+import type { RouteHandlers } from '../route-handler.js';
+import { reply } from '../route-handler.js';
 import { errorRate } from '../state/request-stats.js';
 import { statement } from '../state/statement.js';
 
@@ -24,4 +24,4 @@ export const statusHandlers = {
     };
     return reply<typeof endpoints.status.get>(database === 'ok' ? 200 : 503, body);
   },
-} satisfies Handlers<typeof endpoints.status>;
+} satisfies RouteHandlers<typeof endpoints.status>;

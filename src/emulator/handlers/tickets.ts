@@ -1,5 +1,5 @@
 import type { endpoints } from '../../api/index.js';
-import { reply } from '../handler.js';
+import { reply } from '../route-handler.js';
 import { ticketEtag } from '../domain/ticket-version.js';
 import { updateTicket } from '../domain/update-ticket.js';
 import type { ImplementedHandlers } from '../platform/pending.js';

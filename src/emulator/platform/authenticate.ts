@@ -1,5 +1,5 @@
 import { ApiFailure } from '../api-failure.js';
-import type { AuthenticatedKey } from '../handler.js';
+import type { AuthenticatedKey } from '../route-handler.js';
 import { KEY_FORMAT, type KeyStore } from '../state/key-store.js';
 
 const BEARER = /^Bearer +(\S+)$/i;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { z } from 'zod';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
 import type { Platform } from './platform.js';
 import { readJsonBody } from './read-json-body.js';

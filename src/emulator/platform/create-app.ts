@@ -3,10 +3,10 @@ import { allEndpoints, type EndpointEntry } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoint.js';
 import { ApiFailure } from '../api-failure.js';
-import type { Handler } from '../handler.js';
+import type { RouteHandler } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
-import { isPending, type HandlerRegistry } from './pending.js';
+import { isPending, type RouteHandlerTable } from './pending.js';
 import type { Platform } from './platform.js';
 import { requestId } from './request-id.js';
 import { endpointRoute } from './route-endpoint.js';
@@ -27,9 +27,9 @@ function routingOrder(entries: EndpointEntry[]): EndpointEntry[] {
     .map(({ e }) => e);
 }
 
-function handlerOf(registry: HandlerRegistry, entry: EndpointEntry): Handler<EndpointDef> | undefined {
+function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHandler<EndpointDef> | undefined {
   if (isPending(entry.group, entry.name)) return undefined;
-  const handler = (registry as unknown as Record<string, Record<string, Handler<EndpointDef>> | undefined>)[
+  const handler = (registry as unknown as Record<string, Record<string, RouteHandler<EndpointDef>> | undefined>)[
     entry.group
   ]?.[entry.name];
   // The registry's type makes this unreachable; a JavaScript caller still gets a clear message.
@@ -63,7 +63,7 @@ function countRequests(platform: Platform) {
  */
 export function createApp(
   platform: Platform,
-  handlers: HandlerRegistry,
+  handlers: RouteHandlerTable,
   controls: readonly EmulatorControl[],
 ): Express {
   const app = express();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { IdempotencyKey } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
-import type { Clock } from '../handler.js';
+import type { Clock } from '../route-handler.js';
 import { canonicalJson } from './canonical-json.js';
 import { statement } from '../state/statement.js';
 

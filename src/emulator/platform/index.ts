@@ -1,7 +1,7 @@
 export { createApp, EMULATOR_OVERRIDES } from './create-app.js';
 export { control, controlsRouter, type EmulatorControl } from './controls-router.js';
 export { platformControls, ClockBody } from './platform-controls.js';
-export { PENDING, isPending, type HandlerRegistry, type ImplementedHandlers, type PendingNames } from './pending.js';
+export { PENDING, isPending, type RouteHandlerTable, type ImplementedHandlers, type PendingNames } from './pending.js';
 export { SYNTHETIC_BUILDERS, syntheticBuilder } from './synthetic.js';
 export { IdempotencyGuard, IDEMPOTENCY_TTL_MS, type StoredResult } from './idempotency.js';
 export { RateLimiter, type RateDecision } from './rate-limiter.js';

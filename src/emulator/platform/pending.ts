@@ -1,7 +1,7 @@
 import type { EndpointGroupName } from '../../api/all-endpoints.js';
 import type { Endpoints } from '../../api/endpoints/index.js';
 import type { EndpointDef } from '../../api/endpoint.js';
-import type { Handler } from '../handler.js';
+import type { RouteHandler } from '../route-handler.js';
 
 /**
  * The routes of part 2 (templates, journeys, campaigns, automations, comments, AI groups, providers):
@@ -40,12 +40,12 @@ type ImplementedGroup = {
 /** The handlers a group must have: every route of it that is not pending. */
 export type ImplementedHandlers<G extends EndpointGroupName> = {
   [K in Exclude<keyof Endpoints[G], PendingNames<G>>]: Endpoints[G][K] extends EndpointDef
-    ? Handler<Endpoints[G][K]>
+    ? RouteHandler<Endpoints[G][K]>
     : never;
 };
 
 /** The registry the app is built from: a missing handler of an implemented route is a compile error. */
-export type HandlerRegistry = { [G in ImplementedGroup]: ImplementedHandlers<G> };
+export type RouteHandlerTable = { [G in ImplementedGroup]: ImplementedHandlers<G> };
 
 /** Is route `group.name` one of the pending ones? */
 export function isPending(group: string, name: string): boolean {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { KeyStore } from '../state/key-store.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { RateLimiter } from './rate-limiter.js';

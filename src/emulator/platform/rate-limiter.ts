@@ -1,5 +1,5 @@
 import { PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS, type Plan } from '../../api/plans.js';
-import type { Clock } from '../handler.js';
+import type { Clock } from '../route-handler.js';
 
 export interface RateDecision {
   allowed: boolean;

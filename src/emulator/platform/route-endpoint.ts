@@ -3,7 +3,7 @@ import type { EndpointEntry } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
 import { ApiFailure } from '../api-failure.js';
-import type { AuthenticatedKey, Handler, HandlerRequest } from '../handler.js';
+import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
 import { IdempotencyGuard, type IdempotencyClaim, type StoredResult } from './idempotency.js';
@@ -71,7 +71,7 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
  */
 export function endpointRoute(
   entry: EndpointEntry,
-  handler: Handler<EndpointDef> | undefined,
+  handler: RouteHandler<EndpointDef> | undefined,
   platform: Platform,
 ): RequestHandler {
   const { id, def } = entry;
@@ -107,7 +107,7 @@ export function endpointRoute(
         if ('replay' in outcome) return send(res, replayed(outcome.replay, requestIdOf(res)));
         claim = outcome.claim;
       }
-      const request = { ...input, key, requestId: requestIdOf(res) } as HandlerRequest<EndpointDef>;
+      const request = { ...input, key, requestId: requestIdOf(res) } as RouteRequest<EndpointDef>;
       const result = normalize(def, await handler!(request, platform.ctx));
       if (platform.checkResponses && result.status < 300) checkResponse(id, def, result);
       if (claim) platform.idempotency.finish(claim, result);

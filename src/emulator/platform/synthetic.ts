@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Channel, MessageInput } from '../../resources/index.js';
 import { queuedMessage } from '../domain/queued-message.js';
-import type { Clock } from '../handler.js';
+import type { Clock } from '../route-handler.js';
 
 type Input = { params: Record<string, unknown>; body: Record<string, unknown> };
 

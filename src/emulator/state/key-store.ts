@@ -2,7 +2,7 @@ import { prefixedId } from '../../internal/prefixed-id.js';
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { SCOPES, type Scope } from '../../api/scopes.js';
-import type { AuthenticatedKey, Clock } from '../handler.js';
+import type { AuthenticatedKey, Clock } from '../route-handler.js';
 import { Collection, type ListOptions, type Page } from './collection.js';
 import { statement } from './statement.js';
 

@@ -17,7 +17,7 @@ export interface AuthenticatedKey {
 }
 
 /** A validated request, typed from the endpoint's schemas. */
-export interface HandlerRequest<E extends EndpointDef> {
+export interface RouteRequest<E extends EndpointDef> {
   params: Out<E['params']>;
   query: Out<E['query']>;
   body: Out<E['body']>;
@@ -27,23 +27,23 @@ export interface HandlerRequest<E extends EndpointDef> {
 }
 
 /** A handler answers the body (with the endpoint's declared status), or a full reply when it sets headers. */
-export type HandlerReply<E extends EndpointDef> =
+export type RouteReply<E extends EndpointDef> =
   | z.input<E['response']>
   | { status: number; body: z.input<E['response']> | undefined; headers?: Record<string, string>; reply: true };
 
-export type Handler<E extends EndpointDef> = (
-  req: HandlerRequest<E>,
+export type RouteHandler<E extends EndpointDef> = (
+  req: RouteRequest<E>,
   ctx: EmulatorContext,
-) => HandlerReply<E> | Promise<HandlerReply<E>>;
+) => RouteReply<E> | Promise<RouteReply<E>>;
 
-/** One handler per endpoint of a group: a missing one is a compile error (`satisfies Handlers<…>`). */
-export type Handlers<G extends EndpointGroup> = { [K in keyof G]: Handler<G[K]> };
+/** One handler per endpoint of a group: a missing one is a compile error (`satisfies RouteHandlers<…>`). */
+export type RouteHandlers<G extends EndpointGroup> = { [K in keyof G]: RouteHandler<G[K]> };
 
 export function reply<E extends EndpointDef>(
   status: number,
   body: z.input<E['response']> | undefined,
   headers?: Record<string, string>,
-): HandlerReply<E> {
+): RouteReply<E> {
   return { status, body, headers, reply: true };
 }
 
