@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * The schema, one step per version; `PRAGMA user_version` says how many have run. Append, never edit:
  * a file written by an older version is brought up to date on open.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE deliveries (
      seq INTEGER PRIMARY KEY,
      id TEXT NOT NULL UNIQUE,
@@ -40,6 +40,18 @@ const MIGRATIONS: readonly string[] = [
      error TEXT
    );
    CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, seq);`,
+  // 2: the receiver's tables are its inbox, so that no table shares a name with the emulator's outbound
+  // `deliveries`. RENAME carries the rows and rewrites the foreign keys; indexes cannot be renamed, so they
+  // are created again under the new names.
+  `ALTER TABLE deliveries RENAME TO inbox;
+   ALTER TABLE delivery_bodies RENAME TO inbox_bodies;
+   ALTER TABLE delivery_attempts RENAME TO inbox_attempts;
+   DROP INDEX deliveries_due;
+   DROP INDEX deliveries_done;
+   DROP INDEX delivery_attempts_delivery;
+   CREATE INDEX inbox_due ON inbox (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+   CREATE INDEX inbox_done ON inbox (updated_at) WHERE status = 'done';
+   CREATE INDEX inbox_attempts_delivery ON inbox_attempts (delivery_id, seq);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

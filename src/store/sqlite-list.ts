@@ -17,7 +17,7 @@ export function listSql(q: CheckedListQuery): { sql: string; args: (string | num
   if (q.before !== null) add('seq < ?', q.before);
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   return {
-    sql: `SELECT ${SUMMARY_COLUMNS} FROM deliveries ${filter} ORDER BY seq DESC LIMIT ?`,
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM inbox ${filter} ORDER BY seq DESC LIMIT ?`,
     args: [...args, q.limit + 1],
   };
 }

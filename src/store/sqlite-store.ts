@@ -94,36 +94,36 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
 
   const sql = {
     insert: db.prepare(
-      `INSERT INTO deliveries (id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
+      `INSERT INTO inbox (id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
-    insertBody: db.prepare('INSERT INTO delivery_bodies (seq, body) VALUES (?, ?)'),
-    body: db.prepare('SELECT body FROM delivery_bodies WHERE seq = ?').pluck(),
-    due: db.prepare('SELECT id, status FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?'),
-    state: db.prepare('SELECT status, lease_until FROM deliveries WHERE id = ?'),
+    insertBody: db.prepare('INSERT INTO inbox_bodies (seq, body) VALUES (?, ?)'),
+    body: db.prepare('SELECT body FROM inbox_bodies WHERE seq = ?').pluck(),
+    due: db.prepare('SELECT id, status FROM inbox WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?'),
+    state: db.prepare('SELECT status, lease_until FROM inbox WHERE id = ?'),
     // An attempt is written once, when it ends (or is found lost): its start is the lease time (updated_at while processing).
     logAttempt: db.prepare(
-      `INSERT INTO delivery_attempts (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
-       SELECT id, attempts, lease_owner, updated_at, ?, ?, ? FROM deliveries WHERE id = ? AND status = 'processing' AND lease_owner = coalesce(?, lease_owner)`,
+      `INSERT INTO inbox_attempts (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
+       SELECT id, attempts, lease_owner, updated_at, ?, ?, ? FROM inbox WHERE id = ? AND status = 'processing' AND lease_owner = coalesce(?, lease_owner)`,
     ),
     lease: db.prepare(
-      `UPDATE deliveries SET status = 'processing', attempts = attempts + 1, lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
+      `UPDATE inbox SET status = 'processing', attempts = attempts + 1, lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ? RETURNING ${RECORD_COLUMNS}`,
     ),
     finish: db.prepare(
-      `UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, updated_at = ?
+      `UPDATE inbox SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, updated_at = ?
        WHERE id = ? AND status = 'processing' AND lease_owner = ?`,
     ),
     requeue: db.prepare(
-      `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+      `UPDATE inbox SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
        WHERE id = ? AND NOT (status = 'processing' AND lease_until > ?)`,
     ),
-    get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM deliveries WHERE id = ?`),
+    get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM inbox WHERE id = ?`),
     attempts: db.prepare(
-      'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq',
+      'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM inbox_attempts WHERE delivery_id = ? ORDER BY seq',
     ),
     prune: db.prepare(
-      `DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`,
+      `DELETE FROM inbox WHERE seq IN (SELECT seq FROM inbox WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`,
     ),
   };
 

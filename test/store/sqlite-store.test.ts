@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore, DeliveryStoreError, type DeliveryStore, type NewDelivery } from '../../src/store/index.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { tempDir } from './temp-dir.js';
 
 const T0 = 1_763_683_200_000;
@@ -52,7 +53,7 @@ describe('record', () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => store.record(delivery(`dlv_${i}`))));
     expect(results.every((r) => r.inserted)).toBe(true);
     const other = new Database(dir.path('deliveries.db'), { readonly: true });
-    expect(other.prepare('SELECT count(*) FROM deliveries').pluck().get()).toBe(40);
+    expect(other.prepare('SELECT count(*) FROM inbox').pluck().get()).toBe(40);
     other.close();
   });
 
@@ -303,8 +304,60 @@ describe('opening and closing', () => {
     store = createSqliteStore({ path: dir.path('deliveries.db') });
     expect(await store.get('dlv_1')).toBeDefined();
     const db = new Database(dir.path('deliveries.db'), { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('upgrades a file written by the first schema: rows, bodies and attempts survive under the inbox tables', async () => {
+    await store.close();
+    const path = dir.path('v1.db');
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    const body = Buffer.from('{"id":"evt_old","event":"ticket.created","data":{}}');
+    old
+      .prepare(
+        `INSERT INTO deliveries (seq, id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, last_error, updated_at)
+         VALUES (1, 'dlv_old', 'ticket.created', ?, 'sha256=x', '1763683200', ?, 'failed', 1, ?, 'boom', ?)`,
+      )
+      .run(body.length, T0, T0 + 1000, T0);
+    old.prepare('INSERT INTO delivery_bodies (seq, body) VALUES (1, ?)').run(body);
+    old
+      .prepare(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
+         VALUES ('dlv_old', 1, 'worker-a', ?, ?, 'failed', 'boom')`,
+      )
+      .run(T0, T0 + 10);
+    old.close();
+
+    store = createSqliteStore({ path });
+    expect(await store.get('dlv_old')).toMatchObject({ status: 'failed', attempts: 1, lastError: 'boom' });
+    expect(Buffer.from((await store.get('dlv_old'))!.body).equals(body)).toBe(true);
+    expect(await store.attempts('dlv_old')).toEqual([
+      expect.objectContaining({ deliveryId: 'dlv_old', attempt: 1, outcome: 'failed', error: 'boom' }),
+    ]);
+    // The upgraded file works: the due row is claimed through the recreated index, and new rows go in.
+    expect((await store.claim({ limit: 5, ...LEASE, now: T0 + 1000 })).map((r) => r.id)).toEqual(['dlv_old']);
+    await expect(store.record(delivery('dlv_new'))).resolves.toEqual({ inserted: true });
+
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const names = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
+    expect(names).toEqual([
+      'inbox',
+      'inbox_attempts',
+      'inbox_attempts_delivery',
+      'inbox_bodies',
+      'inbox_done',
+      'inbox_due',
+    ]);
+    expect(db.prepare('PRAGMA foreign_key_list(inbox_bodies)').get()).toMatchObject({ table: 'inbox' });
     db.close();
   });
 
