@@ -7,11 +7,11 @@ import type { EventPattern } from '../events/index.js';
 import { createSqliteStore, type DeliveryStore } from '../store/index.js';
 import { createBackoff } from './backoff.js';
 import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
-import { fetchHandler } from './fetch-adapter.js';
+import { fetchHandler } from '../internal/fetch-handler.js';
 import { createDeliveryHandler, type DeliveryInput } from './handle-delivery.js';
 import { EventHandlerRegistry } from './event-handler-registry.js';
 import type { ErrorListener, EventHandler } from './event-handler.js';
-import { nodeListener } from './node-adapter.js';
+import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
 import { receiverLogger } from './receiver-logger.js';
 import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
 import { accept, reject, type ReceiverResponse } from './receiver-response.js';
@@ -48,6 +48,11 @@ export interface Receiver {
   readonly store: DeliveryStore;
   readonly log: Logger;
 }
+
+const MOUNT_HELP =
+  'The request body was already parsed by another middleware, so its exact bytes (which the signature covers) are gone. ' +
+  "Mount the receiver before any body parser: app.post('/webhooks', receiver.middleware()) above app.use(express.json()), " +
+  "or give it the raw bytes with express.raw({ type: 'application/json' }).";
 
 /**
  * A verified, deduplicated, durable webhook receiver: each delivery is checked, committed to the store
@@ -119,6 +124,14 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return accept(deliveryId, !inserted);
   }
 
+  const adapter: NodeListenerOptions = {
+    maxBodyBytes: resolved.maxBodyBytes,
+    log,
+    what: 'delivery',
+    mountHelp: MOUNT_HELP,
+    unexpected: reject(503, 'STORE_UNAVAILABLE', 'Unexpected receiver failure; the service will retry'),
+  };
+
   const handle = createDeliveryHandler({
     options: resolved,
     store,
@@ -139,9 +152,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return receiver;
     },
     handle,
-    middleware: () => nodeListener(handle, resolved.maxBodyBytes, log, true) as RequestHandler,
-    fetch: fetchHandler(handle, resolved.maxBodyBytes, log),
-    listener: nodeListener(handle, resolved.maxBodyBytes, log),
+    middleware: () => nodeListener(handle, { ...adapter, express: true }) as RequestHandler,
+    fetch: fetchHandler(handle, adapter),
+    listener: nodeListener(handle, adapter),
     async start() {
       if (closing) throw new Error('This receiver is closed; create a new one');
       started = true;

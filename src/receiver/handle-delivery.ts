@@ -1,19 +1,14 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  SIGNATURE_HEADER,
-  SignatureVerificationError,
-  TIMESTAMP_HEADER,
-  verify,
-} from '../signature/index.js';
+import { checkSignedJson } from '../internal/check-signed-json.js';
+import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
+import { logRefusal } from '../internal/http-answer.js';
+import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
 import type { DeliveryStore } from '../store/index.js';
-import { reject, tooLarge, type ReceiverResponse } from './receiver-response.js';
+import { reject, type ReceiverResponse } from './receiver-response.js';
 import type { ResolvedOptions } from './receiver-options.js';
 
-/** Headers as node:http gives them (lower-case keys) or as a fetch `Headers`. */
-export type HeaderInput = Headers | Record<string, string | string[] | undefined>;
+export type { HeaderInput };
 
 /** What the transport-agnostic core takes: the headers and the exact bytes that arrived. */
 export interface DeliveryInput {
@@ -32,32 +27,12 @@ export interface DeliveryHandlerDeps {
 
 /** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function header(headers: HeaderInput, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const value = (headers as Record<string, string | string[] | undefined>)[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
 function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0]!;
   const where = issue.path.length ? `\`${issue.path.map(String).join('.')}\`` : 'the body';
   return `Expected a JSON object with an \`event\` string and a \`data\` object; ${where}: ${issue.message}`;
-}
-
-/** Every refused request is logged with why (never with a secret or signature). */
-export function logRejection(
-  log: Logger,
-  response: ReceiverResponse,
-  context: Record<string, unknown> = {},
-): ReceiverResponse {
-  if ('error' in response.body) {
-    const { code, message } = response.body.error;
-    log.warn({ status: response.status, code, ...context }, `rejected delivery: ${message}`);
-  }
-  return response;
 }
 
 /**
@@ -69,42 +44,15 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
   const { options, store, log } = deps;
   const announcedSecrets = new Set<number>();
   const refuse = (response: ReceiverResponse, context?: Record<string, unknown>) =>
-    logRejection(log, response, context);
+    logRefusal(log, response, 'delivery', context);
 
   return async function handleDelivery({ headers, rawBody }: DeliveryInput): Promise<ReceiverResponse> {
     const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
     if (deps.isClosing())
       return refuse(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
-    if (body.byteLength > options.maxBodyBytes) return refuse(tooLarge(options.maxBodyBytes));
-    const contentType = header(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
-    if (!JSON_TYPE.test(contentType)) {
-      return refuse(
-        reject(
-          415,
-          'UNSUPPORTED_MEDIA_TYPE',
-          `Expected Content-Type application/json, got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none'}`,
-        ),
-      );
-    }
-    const signature = header(headers, SIGNATURE_HEADER);
-    const timestamp = header(headers, TIMESTAMP_HEADER);
-    let secretIndex: number;
-    try {
-      ({ secretIndex } = await verify({
-        body,
-        signature,
-        timestamp,
-        secrets: options.secrets,
-        toleranceSeconds: options.toleranceSeconds,
-        now: options.now,
-      }));
-    } catch (error) {
-      if (error instanceof SignatureVerificationError) return refuse(reject(401, error.code, error.message));
-      log.error({ err: error }, 'could not resolve the webhook secrets');
-      return refuse(
-        reject(503, 'SECRETS_UNAVAILABLE', 'The receiver could not load its webhook secrets; the service will retry'),
-      );
-    }
+    const signed = await checkSignedJson(headers, body, options, log);
+    if (!signed.ok) return refuse(signed.answer);
+    const { signature, timestamp, secretIndex } = signed;
     if (!announcedSecrets.has(secretIndex)) {
       announcedSecrets.add(secretIndex);
       log.info(
@@ -156,8 +104,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
         id: deliveryId,
         event,
         body,
-        signature: signature!,
-        timestamp: timestamp!,
+        signature,
+        timestamp,
         receivedAt: options.now(),
       }));
     } catch (error) {

@@ -1,3 +1,5 @@
+import { errorAnswer, type ErrorBody, type HttpAnswer } from '../internal/http-answer.js';
+
 /** What the receiver answers the service; the adapters turn it into an HTTP response. */
 export type RejectionCode =
   | 'PAYLOAD_TOO_LARGE'
@@ -29,24 +31,16 @@ export interface Accepted {
   processed?: boolean;
 }
 
-export interface Rejected {
-  error: { code: RejectionCode; message: string };
-}
+export type Rejected = ErrorBody<RejectionCode>;
 
-export interface ReceiverResponse {
-  status: number;
-  body: Accepted | Rejected;
-  headers?: Record<string, string>;
-}
+export type ReceiverResponse = HttpAnswer<Accepted | Rejected>;
 
-export function reject(
+export const reject: (
   status: number,
   code: RejectionCode,
   message: string,
   headers?: Record<string, string>,
-): ReceiverResponse {
-  return { status, body: { error: { code, message } }, ...(headers && { headers }) };
-}
+) => ReceiverResponse = errorAnswer;
 
 export function accept(deliveryId: string, duplicate: boolean, processed?: boolean): ReceiverResponse {
   return {
@@ -54,11 +48,3 @@ export function accept(deliveryId: string, duplicate: boolean, processed?: boole
     body: { received: true, delivery_id: deliveryId, duplicate, ...(processed !== undefined && { processed }) },
   };
 }
-
-export const tooLarge = (maxBodyBytes: number): ReceiverResponse =>
-  reject(413, 'PAYLOAD_TOO_LARGE', `Body is over the receiver's limit of ${maxBodyBytes} bytes (maxBodyBytes)`, {
-    connection: 'close',
-  });
-
-export const methodNotAllowed = (method: string | undefined): ReceiverResponse =>
-  reject(405, 'METHOD_NOT_ALLOWED', `Deliveries are POSTed; got ${String(method)}`, { allow: 'POST' });

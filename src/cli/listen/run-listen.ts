@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { createReceiver, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
 // The node adapter's body reader and writer, reused so listen reads requests exactly as receiver.listener does.
-import { readNodeBody } from '../../receiver/read-node-body.js';
-import { writeResponse } from '../../receiver/node-adapter.js';
-import { tooLarge } from '../../receiver/receiver-response.js';
+import { readNodeBody } from '../../internal/read-node-body.js';
+import { writeAnswer } from '../../internal/node-listener.js';
+import { tooLarge } from '../../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
 import { CliError } from '../cli-error.js';
 import { err } from '../output.js';
@@ -65,7 +65,7 @@ function createListenServer(receiver: Receiver, path: string, log: (entry: LogEn
       }
       if (req.method !== 'POST') {
         req.resume();
-        return writeResponse(res, {
+        return writeAnswer(res, {
           status: 405,
           body: { error: { code: 'METHOD_NOT_ALLOWED', message: `Deliveries are POSTed to ${path}` } },
           headers: { allow: 'POST' },
@@ -76,14 +76,14 @@ function createListenServer(receiver: Receiver, path: string, log: (entry: LogEn
         if (read.reason === 'aborted') return res.destroy();
         const response = tooLarge(MAX_BODY_BYTES);
         log(entryFor(req, response));
-        return writeResponse(res, response);
+        return writeAnswer(res, response);
       }
       const response = await receiver.handle({ headers: req.headers, rawBody: read.body });
       log(entryFor(req, response));
-      writeResponse(res, response);
+      writeAnswer(res, response);
     })().catch((error: unknown) => {
       err.line(err.c.red(`unexpected failure: ${(error as Error).message}`));
-      writeResponse(res, {
+      writeAnswer(res, {
         status: 503,
         body: { error: { code: 'STORE_UNAVAILABLE', message: 'Unexpected failure; the service will retry' } },
       });
