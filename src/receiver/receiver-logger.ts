@@ -1,21 +1,8 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { redactedLogger } from '../internal/redacted-logger.js';
 
-/**
- * Paths that must never reach a log: the secrets and the signature (a valid signature replays within
- * the tolerance window). Our own log calls never include them; redaction also catches a user's.
- */
-export const REDACT_PATHS = [
-  'secret',
-  'secrets',
-  'signature',
-  'headers["x-service-signature"]',
-  'req.headers["x-service-signature"]',
-  'headers.authorization',
-  'req.headers.authorization',
-];
+export { REDACT_PATHS } from '../internal/redacted-logger.js';
 
 export function receiverLogger(logger: Logger | undefined): Logger {
-  const redact = { paths: REDACT_PATHS, censor: '[redacted]' };
-  if (logger) return logger.child({ component: 'convo-kit-receiver' }, { redact });
-  return pino({ name: 'convo-kit-receiver', level: process.env.LOG_LEVEL ?? 'info', redact });
+  return redactedLogger('convo-kit-receiver', logger);
 }

@@ -10,7 +10,14 @@ export {
   type VerifyInput,
   type Verified,
 } from './verify.js';
-export { signedHeaders, newDeliveryId, type SignedHeaders, type SignedHeadersInput } from './signed-headers.js';
+export {
+  signedHeaders,
+  signingHeaders,
+  newDeliveryId,
+  type SignedHeaders,
+  type SignedHeadersInput,
+  type SigningHeaders,
+} from './signed-headers.js';
 export { SignatureVerificationError, type SignatureErrorCode } from './signature-error.js';
 export {
   SIGNATURE_HEADER,

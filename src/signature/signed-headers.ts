@@ -35,16 +35,25 @@ function eventOf(body: Body): string {
   return '';
 }
 
-/**
- * The four headers the service sends with a delivery, signed for `body`: for your own tests.
- * @example await request(app).post('/webhooks').set(signedHeaders({ secret, body })).send(body)
- */
-export function signedHeaders(input: SignedHeadersInput): SignedHeaders {
+export type SigningHeaders = Record<'content-type' | typeof SIGNATURE_HEADER | typeof TIMESTAMP_HEADER, string>;
+
+/** The content type and the two signing headers: what the custom reply call carries (it is no delivery). */
+export function signingHeaders(input: { secret: string; body: Body; timestamp?: number }): SigningHeaders {
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
   return {
     'content-type': 'application/json',
     [SIGNATURE_HEADER]: sign({ secret: input.secret, timestamp, body: input.body }),
     [TIMESTAMP_HEADER]: String(timestamp),
+  } as SigningHeaders;
+}
+
+/**
+ * The four headers the service sends with a delivery, signed for `body`: for your own tests.
+ * @example await request(app).post('/webhooks').set(signedHeaders({ secret, body })).send(body)
+ */
+export function signedHeaders(input: SignedHeadersInput): SignedHeaders {
+  return {
+    ...signingHeaders(input),
     [DELIVERY_HEADER]: input.deliveryId ?? newDeliveryId(),
     [EVENT_HEADER]: input.event ?? eventOf(input.body),
   } as SignedHeaders;

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { fetchHandler } from '../internal/fetch-handler.js';
+import { errorAnswer } from '../internal/http-answer.js';
+import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
+import { redactedLogger } from '../internal/redacted-logger.js';
+import { createReplyRequestHandler, type ReplyRequestInput } from './handle-reply-request.js';
+import type { ReplyEndpointAnswer } from './reply-answer.js';
+import { resolveReplyOptions, type ReplyEndpointOptions } from './reply-options.js';
+
+export interface ReplyEndpoint {
+  /** The transport-agnostic core: headers and raw bytes in, status and JSON body out. */
+  handle(input: ReplyRequestInput): Promise<ReplyEndpointAnswer>;
+  /** Express middleware; reads the raw bytes itself, so mount it before any body parser. */
+  middleware(): RequestHandler;
+  /** A fetch-standard handler for other frameworks. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** A node:http listener: `http.createServer(endpoint.listener)`. */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly log: Logger;
+}
+
+const MOUNT_HELP =
+  'The request body was already parsed by another middleware, so its exact bytes (which the signature covers) are gone. ' +
+  "Mount the reply endpoint before any body parser: app.post('/reply', endpoint.middleware()) above app.use(express.json()), " +
+  "or give it the raw bytes with express.raw({ type: 'application/json' }).";
+
+/**
+ * Your side of the service's custom reply endpoint: verifies the signed request, hands your function
+ * the typed context (history, knowledge, verified tool context, instructions) and answers `{ reply }`
+ * within `timeoutMs`. Anything else it answers (a timeout, a throw, nothing to say) makes the service
+ * hand the conversation to a person. See docs/custom-reply.md.
+ * @example
+ * const endpoint = createReplyEndpoint({
+ *   secret: process.env.REPLY_SECRET!,
+ *   reply: async ({ conversation_history }) => `You said: ${conversation_history.at(-1)!.content}`,
+ * });
+ * app.post('/reply', endpoint.middleware());
+ */
+export function createReplyEndpoint(options: ReplyEndpointOptions): ReplyEndpoint {
+  const resolved = resolveReplyOptions(options);
+  const log = redactedLogger('convo-kit-reply', options.logger);
+  const handle = createReplyRequestHandler(resolved, log);
+  const adapter: NodeListenerOptions = {
+    maxBodyBytes: resolved.maxBodyBytes,
+    log,
+    what: 'reply request',
+    mountHelp: MOUNT_HELP,
+    unexpected: errorAnswer(500, 'REPLY_FAILED', 'Unexpected reply endpoint failure (the log says why)'),
+  };
+  return {
+    handle,
+    middleware: () => nodeListener(handle, { ...adapter, express: true }) as RequestHandler,
+    fetch: fetchHandler(handle, adapter),
+    listener: nodeListener(handle, adapter),
+    log,
+  };
+}

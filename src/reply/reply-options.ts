@@ -1,0 +1,80 @@
+import type { Logger } from 'pino';
+import type { CustomReplyRequest } from '../api/schemas/custom-reply.js';
+import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
+
+export interface ReplyContext {
+  /** Aborted when `timeoutMs` passes: the answer is already a 504, so stop the work (fetch, LLM call). */
+  signal: AbortSignal;
+  log: Logger;
+  /** The signed `X-Service-Timestamp`, Unix seconds. */
+  timestamp: number;
+}
+
+/** A reply, `{ reply }`, or null/undefined to answer nothing (the service then hands the conversation to a person). */
+export type ReplyResult = string | { reply: string } | null | undefined;
+
+export type ReplyFunction = (request: CustomReplyRequest, context: ReplyContext) => ReplyResult | Promise<ReplyResult>;
+
+export interface ReplyEndpointOptions {
+  /** The provider's signing secret (the `secret` of its PUT). Pass this or `secrets`. */
+  secret?: string;
+  /** Several secrets during a rotation (old and new both verify), or an async provider. */
+  secrets?: SecretSource;
+  /** Writes the reply to one request; see {@link ReplyResult}. */
+  reply: ReplyFunction;
+  /**
+   * The reply function has this long; past it the endpoint answers 504 `REPLY_TIMEOUT` and aborts
+   * `context.signal`. Keep it under the provider's `timeout_ms` (the service's default is 5000), so
+   * the service hears a clear answer rather than its own timeout. @default 4000
+   */
+  timeoutMs?: number;
+  /** How far the signed timestamp may be from our clock, either way (the replay window). @default 300 */
+  toleranceSeconds?: number;
+  /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** A pino logger; secrets and signatures are redacted. @default pino at LOG_LEVEL or 'info' */
+  logger?: Logger;
+  /** Milliseconds since the epoch; injectable for tests. @default Date.now */
+  now?: () => number;
+}
+
+/** The custom reply endpoint's `timeout_ms` is 1,000 to 10,000 ms; the endpoint answers within its own bound. */
+const DEFAULT_TIMEOUT_MS = 4000;
+const MAX_TIMEOUT_MS = 10_000;
+
+export interface ResolvedReplyOptions {
+  secrets: SecretSource;
+  reply: ReplyFunction;
+  timeoutMs: number;
+  toleranceSeconds: number;
+  maxBodyBytes: number;
+  now: () => number;
+}
+
+function integer(name: string, value: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new TypeError(`Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
+  return value;
+}
+
+export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedReplyOptions {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('createReplyEndpoint() needs an options object with `secret` and `reply`');
+  if ((options.secret === undefined) === (options.secrets === undefined))
+    throw new TypeError(
+      "Pass exactly one of `secret` (the provider's signing secret) or `secrets` (several, or a provider)",
+    );
+  if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === ''))
+    throw new TypeError("Expected `secret` to be the provider's signing secret, got an empty or non-string value");
+  if (typeof options.reply !== 'function')
+    throw new TypeError(`Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`);
+  return {
+    secrets: options.secret ?? options.secrets!,
+    reply: options.reply,
+    timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS),
+    toleranceSeconds: integer('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, 0),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    now: options.now ?? Date.now,
+  };
+}
