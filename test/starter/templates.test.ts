@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,4 +101,66 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     },
     INSTALL_TIMEOUT_MS,
   );
+
+  it(
+    'npm run dev starts the app against an emulator with no file edits, and a customer message reaches it',
+    async () => {
+      const port = await freePort();
+      // Its own process group, so Ctrl-C reaches npm, convo-kit dev and the app as it does in a terminal.
+      const dev = spawn('npm', ['run', 'dev', '--', '--emulator-port', '0'], {
+        cwd: target(),
+        env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let output = '';
+      dev.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      dev.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => dev.once('close', resolve));
+      try {
+        await until(
+          async () => /convo-kit dev: /.test(output),
+          () => `the dev banner:\n${output}`,
+        );
+        expect(output).not.toContain('whsec_');
+        // Every starter answers on its port; crm-sync also shows the sample customer `dev` wrote in as.
+        const probe = name === 'crm-sync' ? '/api/contacts' : '/api/routing';
+        await until(
+          async () => {
+            const response = await fetch(`http://127.0.0.1:${port}${probe}`).catch(() => undefined);
+            return response?.ok === true && (name !== 'crm-sync' || (await response.text()).includes('Dana Example'));
+          },
+          () => `GET ${probe} on the app:\n${output}`,
+        );
+      } finally {
+        process.kill(-dev.pid!, 'SIGINT');
+      }
+      // npm itself dies of the SIGINT; what counts is that `convo-kit dev` closed the app and the emulator.
+      await exited;
+      expect(output).toContain('dev stopped');
+      expect(
+        await fetch(`http://127.0.0.1:${port}/`).then(
+          () => 'answered',
+          () => 'closed',
+        ),
+      ).toBe('closed');
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });
+
+async function until(check: () => Promise<boolean>, what: () => string, timeoutMs = 90_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Timed out waiting for ${what()}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'replay', load: async () => (await import('./replay.js')).registerReplay },
   { name: 'trigger', load: async () => (await import('./trigger.js')).registerTrigger },
   { name: 'sign', load: async () => (await import('./sign.js')).registerSign },
+  { name: 'dev', load: async () => (await import('./dev.js')).registerDev },
   { name: 'emulator', load: async () => (await import('./emulator.js')).registerEmulator },
   { name: 'openapi', load: async () => (await import('./openapi.js')).registerOpenapi },
 ];

@@ -6,8 +6,8 @@ export function nextSteps(targetDir: string, installed: boolean, cwd: string = p
   return [
     ...(where === '.' ? [] : [`cd ${where.includes(' ') ? JSON.stringify(where) : where}`]),
     ...(installed ? [] : ['npm install']),
+    'npm run dev         # a local emulator, the webhook registered, your app in watch mode',
     'npm test            # the tests run against an in-process emulator',
-    'cp .env.example .env  # then set the service URL, API key and webhook secret',
-    'npm start',
+    'npm start           # against the service: set CONVO_KIT_* in .env first (see .env.example)',
   ];
 }

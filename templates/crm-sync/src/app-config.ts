@@ -3,7 +3,7 @@ export interface AppConfig {
   baseUrl: string;
   apiKey: string;
   webhookSecret: string;
-  /** @default 3000 */
+  /** @default 3100 */
   port: number;
   /** @default './data/crm.db' */
   crmDbPath: string;
@@ -11,11 +11,21 @@ export interface AppConfig {
   deliveriesDbPath: string;
 }
 
+/** Settings the app cannot start without; `npm start` prints its message as one line. */
+export class MissingSettingsError extends Error {
+  constructor(readonly names: readonly string[]) {
+    super(
+      `Missing ${names.join(', ')}: run \`npm run dev\` (a local emulator sets them for you), or set them in .env (see .env.example).`,
+    );
+    this.name = 'MissingSettingsError';
+  }
+}
+
 /** Reads `.env` when it exists (Node's own parser), then the environment; names every missing variable at once. */
 export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
   const missing = ['CONVO_KIT_BASE_URL', 'CONVO_KIT_API_KEY', 'CONVO_KIT_WEBHOOK_SECRET'].filter((name) => !env[name]);
-  if (missing.length > 0) throw new Error(`Missing ${missing.join(', ')}: copy .env.example to .env and fill it in`);
-  const port = Number(env.PORT ?? 3000);
+  if (missing.length > 0) throw new MissingSettingsError(missing);
+  const port = Number(env.PORT ?? 3100);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   return {

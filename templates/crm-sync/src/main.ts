@@ -1,11 +1,22 @@
-import { readConfig } from './app-config.js';
+import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
 import { startCrmSync } from './crm-sync-app.js';
 
 // `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C.
-const app = await startCrmSync(readConfig());
+const app = await startCrmSync(config());
 console.log(`CRM page and API: ${app.url}`);
 console.log(
   `Webhook URL:      ${app.webhookUrl}  (register it with POST /v1/webhooks, events contact.* conversation.* message.*)`,
 );
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+
+/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
+function config(): AppConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (!(error instanceof MissingSettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

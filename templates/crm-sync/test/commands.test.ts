@@ -31,10 +31,12 @@ function runEntry(
 }
 
 describe('the commands', () => {
-  it('npm start names every missing setting and exits', async () => {
+  it('npm start names every missing setting and the command that fixes it, in one line', async () => {
     const result = await runEntry('src/main.ts', {});
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('Missing CONVO_KIT_BASE_URL, CONVO_KIT_API_KEY, CONVO_KIT_WEBHOOK_SECRET');
+    expect(result.stderr.trim()).toBe(
+      'Missing CONVO_KIT_BASE_URL, CONVO_KIT_API_KEY, CONVO_KIT_WEBHOOK_SECRET: run `npm run dev` (a local emulator sets them for you), or set them in .env (see .env.example).',
+    );
   });
 
   describe('npm run backfill', () => {

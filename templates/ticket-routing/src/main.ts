@@ -1,11 +1,22 @@
-import { readConfig } from './app-config.js';
+import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
 import { startTicketRouting } from './ticket-routing-app.js';
 
 // `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C.
-const app = await startTicketRouting(readConfig());
+const app = await startTicketRouting(config());
 console.log(`Routing state:  ${app.url}/api/routing`);
 console.log(
   `Webhook URL:    ${app.webhookUrl}  (register it with POST /v1/webhooks, events ticket.* conversation.assigned)`,
 );
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+
+/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
+function config(): AppConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (!(error instanceof MissingSettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { CliError } from '../cli-error.js';
+import { err, out } from '../output.js';
+import { interrupted } from '../shutdown.js';
+import { accepts, startApp } from './app-process.js';
+import { connectDevService, startDevEmulator, type DevService } from './dev-service.js';
+import { appPort, readProjectSettings } from './project-settings.js';
+
+export interface DevFlags {
+  dir: string;
+  emulator?: boolean;
+  emulatorPort: number;
+  adminKey?: string;
+  publicUrl?: string;
+  watch: boolean;
+  sample: boolean;
+}
+
+/** The customer `dev` writes in as once the app is up, so the first synced message needs no typing. */
+const SAMPLE_INBOUND = {
+  channel: 'phone',
+  from: { handle: '+14155550142', name: 'Dana Example' },
+  content: 'Hi! Is my order on its way?',
+} as const;
+
+/**
+ * `convo-kit dev`: the emulator (or the service the settings name), the app's webhook registered, the app
+ * in watch mode with its key and secret in its environment, and what to try next. Runs until Ctrl-C.
+ */
+export async function runDev(flags: DevFlags): Promise<void> {
+  const settings = readProjectSettings(resolve(flags.dir));
+  const port = appPort(settings);
+  if (await accepts(port)) {
+    throw new CliError('FAILED', `Port ${port} is already in use (another app, or the sample CRM?).`, {
+      hint: 'Stop it, or set PORT to a free port in .env (the webhook is registered with it).',
+    });
+  }
+  const webhookUrl = `http://127.0.0.1:${port}${settings.manifest.webhookPath}`;
+  const { CONVO_KIT_BASE_URL: baseUrl, CONVO_KIT_API_KEY: apiKey } = settings.env;
+  const useService = !flags.emulator && Boolean(baseUrl && apiKey);
+  const service: DevService = useService
+    ? await connectDevService({
+        baseUrl: baseUrl!,
+        apiKey: apiKey!,
+        webhookSecret: settings.env.CONVO_KIT_WEBHOOK_SECRET || undefined,
+        publicUrl: flags.publicUrl,
+        appName: settings.name,
+        manifest: settings.manifest,
+      })
+    : await startDevEmulator({
+        port: flags.emulatorPort,
+        adminKey: flags.adminKey,
+        appName: settings.name,
+        webhookUrl,
+        manifest: settings.manifest,
+      });
+  const app = startApp({
+    dir: settings.dir,
+    entry: settings.manifest.entry,
+    port,
+    watch: flags.watch,
+    env: {
+      CONVO_KIT_BASE_URL: service.baseUrl,
+      CONVO_KIT_API_KEY: service.apiKey,
+      CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
+      PORT: String(port),
+    },
+  });
+  const stop = async () => {
+    await app.stop();
+    await service.close();
+  };
+  try {
+    await app.ready();
+    const lines = [
+      '',
+      out.c.bold(`convo-kit dev: ${settings.name}`),
+      `  app:       http://127.0.0.1:${port}  (${flags.watch ? 'restarts when you save a file' : 'no watch'})`,
+      `  webhook:   ${webhookUrl}  (${settings.manifest.events.join(' ')}; the secret is in the app's environment)`,
+    ];
+    if (service.emulator) {
+      const { url, adminKey, adminKeyGenerated, movedFrom } = service.emulator;
+      const shownKey = adminKeyGenerated ? adminKey : '$CONVO_KIT_EMULATOR_ADMIN_KEY';
+      lines.push(
+        `  emulator:  ${url}${movedFrom ? `  (port ${movedFrom} was taken)` : ''}`,
+        `  admin key: ${adminKeyGenerated ? adminKey : '(the one you gave)'}  (plays the customer through /_emulator)`,
+      );
+      if (flags.sample) {
+        await fetch(`${url}/_emulator/inbound`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(SAMPLE_INBOUND),
+        }).then((response) => {
+          if (!response.ok)
+            throw new CliError('FAILED', `The sample inbound message was refused (${response.status}).`);
+        });
+        lines.push(`  sent:      "${SAMPLE_INBOUND.content}" from ${SAMPLE_INBOUND.from.name} (phone), as a customer`);
+      }
+      lines.push(
+        '',
+        'Try next:',
+        `  curl -s ${url}/_emulator/inbound -H "Authorization: Bearer ${shownKey}" -H 'content-type: application/json' \\`,
+        `    -d '{"channel":"phone","from":{"handle":"+14155550199","name":"Sam"},"content":"I want a refund"}'`,
+      );
+    } else {
+      lines.push(
+        `  service:   ${service.baseUrl}`,
+        '',
+        'Try next: write to one of your channels; each delivery reaches the app.',
+      );
+    }
+    lines.push('  edit a file under src/: the app restarts; Ctrl-C stops everything', '');
+    err.line(lines.join('\n'));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const appExited = new Promise<void>((done) => app.child.once('exit', () => done()));
+  await Promise.race([interrupted(), appExited]);
+  await stop();
+  err.line('dev stopped');
+}

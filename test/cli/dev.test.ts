@@ -1,0 +1,133 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort, waitUntil } from './helpers.js';
+import { CliProcess, killAllCli, runCli } from './run-cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const src = (path: string) => JSON.stringify(join(ROOT, 'src', path));
+
+/**
+ * A user's app as `convo-kit dev` starts it: it reads its settings from the environment, receives at
+ * /webhooks, and uses its key against the service. It prints what it saw, which the test reads.
+ */
+const APP = (version: string) => `
+import { createServer } from 'node:http';
+import { createReceiver } from ${src('receiver/index.ts')};
+import { createClient } from ${src('client/index.ts')};
+const env = process.env;
+const client = createClient({ baseUrl: env.CONVO_KIT_BASE_URL, apiKey: env.CONVO_KIT_API_KEY });
+const receiver = createReceiver({ secret: env.CONVO_KIT_WEBHOOK_SECRET, dbPath: ':memory:' });
+receiver.on('message.received', async ({ data }) => {
+  const contacts = await client.contacts.list({});
+  console.log('APP received: ' + data.content + ' | contacts via the API: ' + contacts.data.length);
+});
+await receiver.start();
+createServer(receiver.listener).listen(Number(env.PORT), '127.0.0.1', () => console.log('APP ${version} listening on ' + env.PORT));
+`;
+
+let project: string;
+beforeEach(() => {
+  // Inside the checkout, so the project's tsx resolves from this repository's node_modules.
+  project = join(ROOT, '.tmp', `dev-test-${process.pid}-${Date.now()}`);
+  mkdirSync(join(project, 'src'), { recursive: true });
+});
+afterEach(async () => {
+  await killAllCli();
+  rmSync(project, { recursive: true, force: true });
+});
+
+function writeProject(manifest: Record<string, unknown> = {}, env = ''): void {
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'dev-fixture', type: 'module', 'convo-kit': manifest }),
+  );
+  writeFileSync(join(project, 'src', 'main.ts'), APP('v1'));
+  if (env) writeFileSync(join(project, '.env'), env);
+}
+
+describe('convo-kit dev', () => {
+  it('starts the emulator, registers the webhook, hands the app its key and secret, and writes in once', async () => {
+    const port = await freePort();
+    writeProject({ events: ['message.*'] });
+    const dev = new CliProcess(['dev', '--emulator-port', '0'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+    });
+    // The sample customer's message reached the app through a signed delivery, and the app's key works.
+    await dev.waitFor(/APP received: Hi! Is my order on its way\? \| contacts via the API: \d+/, 60_000);
+    await dev.waitFor(/convo-kit dev: dev-fixture/);
+    const output = dev.stdout + dev.stderr;
+    expect(output).toContain(`webhook:   http://127.0.0.1:${port}/webhooks  (message.*;`);
+    expect(output).toMatch(/emulator: {2}http:\/\/127\.0\.0\.1:\d+/);
+    // The secret and the app's key are handed over, never printed; the generated admin key is (it plays the customer).
+    expect(output).not.toMatch(/whsec_/);
+    expect(
+      output
+        .match(/svc_live_[\w-]{32}/g)
+        ?.every((key) => output.includes(`admin key: ${key}`) || output.includes(`Bearer ${key}`)),
+    ).toBe(true);
+
+    // Watch mode: saving a file restarts the app with the same settings.
+    writeFileSync(join(project, 'src', 'main.ts'), APP('v2'));
+    await dev.waitFor(new RegExp(`APP v2 listening on ${port}`), 30_000);
+
+    const result = await dev.stop('SIGINT');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('dev stopped');
+    // The app stopped with it: nothing listens on its port any more.
+    await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
+  }, 120_000);
+
+  it('refuses a taken app port in one line that names it', async () => {
+    writeProject();
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = await runCli(['dev', '--no-sample'], { cwd: project, env: { PORT: String(port) } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`Port ${port} is already in use`);
+      expect(result.stderr).toContain('set PORT to a free port in .env');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names a bad PORT, a bad manifest field and a folder with no package.json', async () => {
+    writeProject({}, 'PORT=0\n');
+    const zero = await runCli(['dev'], { cwd: project });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('PORT must be a port number from 1 to 65535, got "0"');
+
+    writeProject({ events: ['not an event'] });
+    const manifest = await runCli(['dev'], { cwd: project });
+    expect(manifest.code).toBe(2);
+    expect(manifest.stderr).toContain('package.json "convo-kit".events.0');
+
+    const empty = await runCli(['dev', '--dir', join(project, 'src')], { cwd: project });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('No package.json in');
+  });
+
+  it('asks for a public URL before registering with a real service', async () => {
+    writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
+    const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'CONVO_KIT_WEBHOOK_SECRET is not set, and the service delivers only to a public https URL',
+    );
+    expect(result.stderr).toContain('--public-url');
+  });
+});
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createServer();
+    socket.once('error', () => resolve(true));
+    socket.listen(port, '127.0.0.1', () => socket.close(() => resolve(false)));
+  });
+}
