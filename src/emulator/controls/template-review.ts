@@ -21,6 +21,7 @@ export function reviewTemplate(ctx: EmulatorContext, templateId: string, body: T
     ...t,
     status: body.status,
     quality: body.quality ?? t.quality,
+    rejection_reason: body.status === 'rejected' ? (body.reason ?? 'Rejected by the provider') : null,
     updated_at: ctx.clock.iso(),
   }));
   ctx.events.emit('template.status_update', {

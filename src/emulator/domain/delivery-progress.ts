@@ -48,7 +48,8 @@ function step(ctx: EmulatorContext, entry: InFlight): void {
     error: { code: THROTTLED_ERROR.code, reason: THROTTLED_ERROR.reason },
   });
   ctx.events.emit('message.delivery_failed', {
-    template_name: null,
+    // Template sends keep their template's name on the message (send-template.ts).
+    template_name: typeof failed.template_name === 'string' ? failed.template_name : null,
     error_code: THROTTLED_ERROR.code,
     error_reason: THROTTLED_ERROR.reason,
     throttled: true,

@@ -10,6 +10,7 @@ import { pipelineHandlers } from './pipeline.js';
 import { statusHandlers } from './status.js';
 import { ticketsHandlers } from './tickets.js';
 import { usageHandlers } from './usage.js';
+import { templatesHandlers } from './templates.js';
 import { webhooksHandlers } from './webhooks.js';
 
 /** One handler object per implemented group of the contract; a missing group or route fails to compile. */
@@ -26,4 +27,5 @@ export const handlers = {
   keys: keysHandlers,
   webhooks: webhooksHandlers,
   status: statusHandlers,
+  templates: templatesHandlers,
 } satisfies RouteHandlerTable;

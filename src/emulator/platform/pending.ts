@@ -15,7 +15,6 @@ export const PENDING = {
   trigger: 'all',
   events: 'all',
   campaigns: 'all',
-  templates: 'all',
   automations: 'all',
   comments: 'all',
   channels: ['listProviders', 'putProvider', 'deleteProvider'],

@@ -1,4 +1,6 @@
 import type { Stage } from '../../api/index.js';
+import { templateVariables } from '../domain/template-variables.js';
+import { validateTemplateCopy } from '../domain/template-validation.js';
 import type { Account, Group, TemplateRecord } from './records.js';
 
 /** The seeded workspace's fixed ids, for tests, demos and docs. */
@@ -27,6 +29,10 @@ export const SEED_IDS = {
     pending: 'tpl_spring_sale',
     rejected: 'tpl_winback',
     draft: 'tpl_feedback',
+    /** Approved and not pinned: with two active numbers, a send without integration_id is AMBIGUOUS_INTEGRATION. */
+    approvedUnpinned: 'tpl_appointment_reminder',
+    /** Approved MARKETING template (campaigns; 131049 throttling counts against it). */
+    approvedMarketing: 'tpl_weekend_offer',
   },
 } as const;
 
@@ -102,16 +108,22 @@ export function seedGroups(createdAt: string): Group[] {
 }
 
 export function seedTemplates(createdAt: string): TemplateRecord[] {
-  const base = {
-    quality: 'unknown' as const,
+  const ids = SEED_IDS.templates;
+  const template = (
+    fields: Pick<TemplateRecord, 'id' | 'name' | 'category' | 'status' | 'body'> & Partial<TemplateRecord>,
+  ): TemplateRecord => ({
+    language: 'en',
+    quality: 'unknown',
     pinned_integration_id: null,
+    rejection_reason: null,
+    variables: templateVariables(fields.body),
+    validation: validateTemplateCopy(fields.body, fields.category),
     created_at: createdAt,
     updated_at: createdAt,
-  };
-  const ids = SEED_IDS.templates;
+    ...fields,
+  });
   return [
-    {
-      ...base,
+    template({
       id: ids.approved,
       name: 'order_update',
       category: 'UTILITY',
@@ -119,31 +131,46 @@ export function seedTemplates(createdAt: string): TemplateRecord[] {
       quality: 'high',
       pinned_integration_id: SEED_IDS.phoneMain,
       body: 'Your order {{1}} has shipped and arrives {{2}}.',
-    },
-    {
-      ...base,
+    }),
+    template({
       id: ids.pending,
       name: 'spring_sale',
       category: 'MARKETING',
       status: 'pending_review',
       body: 'Spring sale: {{1}} off everything until Sunday.',
-    },
-    {
-      ...base,
+    }),
+    template({
       id: ids.rejected,
       name: 'winback',
       category: 'MARKETING',
       status: 'rejected',
       quality: 'low',
+      rejection_reason: 'The copy reads as promotional but was submitted without an opt-out line',
       body: 'We miss you! Come back for a surprise.',
-    },
-    {
-      ...base,
+    }),
+    template({
       id: ids.draft,
       name: 'feedback_request',
       category: 'UTILITY',
       status: 'draft',
       body: 'How was your visit on {{1}}? Reply 1-5.',
-    },
+    }),
+    template({
+      id: ids.approvedUnpinned,
+      name: 'appointment_reminder',
+      category: 'UTILITY',
+      status: 'approved',
+      quality: 'high',
+      body: 'Reminder: your appointment is on {{1}}.',
+    }),
+    template({
+      id: ids.approvedMarketing,
+      name: 'weekend_offer',
+      category: 'MARKETING',
+      status: 'approved',
+      quality: 'medium',
+      pinned_integration_id: SEED_IDS.phoneMain,
+      body: 'Hi {{1}}, this weekend only: a special offer for you in store.',
+    }),
   ];
 }

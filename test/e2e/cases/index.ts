@@ -1,5 +1,6 @@
 import { crmCases } from './crm-cases.js';
 import { messagingCases } from './messaging-cases.js';
+import { outboundCases } from './outbound-cases.js';
 import { platformCases } from './platform-cases.js';
 import type { ImplementedId, RouteCase } from './route-case.js';
 import { workspaceCases } from './workspace-cases.js';
@@ -12,4 +13,5 @@ export const ROUTE_CASES = {
   ...crmCases,
   ...workspaceCases,
   ...platformCases,
+  ...outboundCases,
 } satisfies Record<ImplementedId, RouteCase>;
