@@ -56,7 +56,7 @@ describe('seed', () => {
         .all()
         .map((t) => t.status)
         .sort(),
-    ).toEqual(['approved', 'draft', 'pending_review', 'rejected']);
+    ).toEqual(['approved', 'approved', 'approved', 'draft', 'pending_review', 'rejected']);
   });
 
   it('scales with size, keeps generated numbers out of the sandbox suffixes, and replaces rather than adds on a second run', () => {

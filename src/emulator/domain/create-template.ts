@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { TemplateCreate } from '../../api/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { TemplateRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';
 import { resolveTemplateSender } from './template-sender.js';

@@ -1,5 +1,5 @@
 import type { Contact, Conversation } from '../../resources/index.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
 import type { Stores } from '../state/stores.js';
 

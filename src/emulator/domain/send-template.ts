@@ -1,6 +1,6 @@
 import type { Contact, Message } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { TemplateRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';
 import { trackDelivery } from './delivery-progress.js';

@@ -1,4 +1,4 @@
-import type { EmulatorContext } from '../handler.js';
+import type { EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
 import { stores } from '../state/stores.js';
 import { THROTTLED_ERROR } from './provider-outcome.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import { ChannelGroup, ConnectedAccount, Template } from '../../api/index.js';
 import { PhoneNumber } from '../../resources/index.js';
 
