@@ -15,7 +15,6 @@ const phone = '+14155550123';
 const trigger = { trigger_name: 'welcome', phone };
 const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }];
 const group_id = SEED_IDS.group;
-const integration_id = SEED_IDS.photo;
 
 /**
  * A valid input for every pending route, so the call passes the client's own validation and reaches the
@@ -23,31 +22,12 @@ const integration_id = SEED_IDS.photo;
  * from here to the case table (an entry for a route that is not pending fails to compile).
  */
 export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
-  'channels.listProviders': { integration_id },
-  'channels.putProvider': { integration_id, provider: 'voice', enabled: true, config: { voice_id: 'voice_e2e' } },
-  'channels.deleteProvider': { integration_id, provider: 'voice' },
-  'groups.list': {},
-  'groups.create': { name: 'E2E group' },
-  'groups.update': { group_id, name: 'E2E renamed' },
-  'groups.delete': { group_id },
-  'groups.listKnowledge': { group_id },
-  'groups.addKnowledge': { group_id, type: 'faq', title: 'Hours', content: 'We open at 9.' },
   'groups.uploadKnowledge': {
     group_id,
     type: 'faq',
     title: 'Hours',
     file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }),
   },
-  'groups.deleteKnowledge': { group_id, entry_id: 'kn_e2e' },
-  'groups.listProviders': { group_id },
-  'groups.putProvider': {
-    group_id,
-    provider: 'custom_reply',
-    enabled: true,
-    config: { url: 'https://reply.example.com/hook' },
-    secret: 'e2e-signing-secret',
-  },
-  'groups.deleteProvider': { group_id, provider: 'custom_reply' },
   'webhooks.send': trigger,
   'webhooks.triggerCampaign': trigger,
   'journeys.list': {},

@@ -62,11 +62,15 @@ export {
   ProviderName,
   VoiceConfig,
   CustomReplyConfig,
+  LoopbackTolerantCustomReplyConfig,
   PROVIDER_CONFIGS,
+  LOOPBACK_TOLERANT_PROVIDER_CONFIGS,
   ProviderPut,
+  ProviderPutByPath,
   ProviderConfig,
   GroupProviderParams,
   ChannelProviderParams,
+  MASK_MIN_SECRET_CHARS,
   maskSecret,
 } from './provider-config.js';
 export {

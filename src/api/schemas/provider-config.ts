@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HttpsUrl, Timestamp } from '../../resources/common.js';
 import { Id, text } from './common.js';
+import { LoopbackTolerantWebhookUrl } from './webhook-endpoint.js';
 
 /** The `:provider` path values (decisions §2). */
 export const ProviderName = z.enum(['voice', 'custom_reply']);
@@ -33,27 +34,48 @@ export const VoiceConfig = z.strictObject({
 });
 export type VoiceConfig = z.output<typeof VoiceConfig>;
 
+function customReplyConfig(url: z.ZodType<string>) {
+  return z.strictObject({
+    url,
+    /** @default 5000 */
+    timeout_ms: z.number().int().min(1_000).max(10_000).optional(),
+    send_knowledge_context: z.boolean().optional(),
+    send_conversation_history: z.boolean().optional(),
+    send_verified_tool_context: z.boolean().optional(),
+  });
+}
+
 /** Custom reply endpoint `config` (spec: https URL, timeout_ms 1,000-10,000). */
-export const CustomReplyConfig = z.strictObject({
-  url: HttpsUrl,
-  /** @default 5000 */
-  timeout_ms: z.number().int().min(1_000).max(10_000).optional(),
-  send_knowledge_context: z.boolean().optional(),
-  send_conversation_history: z.boolean().optional(),
-  send_verified_tool_context: z.boolean().optional(),
-});
+export const CustomReplyConfig = customReplyConfig(HttpsUrl);
 export type CustomReplyConfig = z.output<typeof CustomReplyConfig>;
+
+/** The emulator's relaxation, as for webhooks: the reply endpoint may also be `http://` on a loopback host. */
+export const LoopbackTolerantCustomReplyConfig = customReplyConfig(LoopbackTolerantWebhookUrl);
 
 /** The `config` schema of each provider: a server checks the body's `config` against the one its path names. */
 export const PROVIDER_CONFIGS = { voice: VoiceConfig, custom_reply: CustomReplyConfig } as const;
+/** {@link PROVIDER_CONFIGS} as the emulator checks them (loopback reply endpoints allowed). */
+export const LOOPBACK_TOLERANT_PROVIDER_CONFIGS = {
+  voice: VoiceConfig,
+  custom_reply: LoopbackTolerantCustomReplyConfig,
+} as const;
+
+function providerPut<C extends z.ZodType>(config: C) {
+  return z.strictObject({
+    enabled: z.boolean(),
+    config,
+    /** Omitted: the stored secret is kept. */
+    secret: text(500).optional(),
+  });
+}
 
 /** PUT …/providers/:provider. `secret` is write-only (the third-party key, or the signing secret). */
-export const ProviderPut = z.strictObject({
-  enabled: z.boolean(),
-  config: z.union([VoiceConfig, CustomReplyConfig]),
-  /** Omitted: the stored secret is kept. */
-  secret: text(500).optional(),
-});
+export const ProviderPut = providerPut(z.union([VoiceConfig, CustomReplyConfig]));
+/**
+ * The same body as a server first reads it: `config` is then checked against the table of the provider
+ * the path names, so that a refusal names the field (`config.voice_settings.speed`), not the union.
+ */
+export const ProviderPutByPath = providerPut(z.record(z.string(), z.unknown()));
 
 /** A provider as read back: the secret masked as `"****"` + its last 4 characters. */
 export const ProviderConfig = z.looseObject({
@@ -72,7 +94,10 @@ export type ProviderConfig = z.output<typeof ProviderConfig>;
 export const GroupProviderParams = z.object({ group_id: Id, provider: ProviderName });
 export const ChannelProviderParams = z.object({ integration_id: Id, provider: ProviderName });
 
-/** Masks a stored secret for reading back (decisions §2). */
+/** Secrets shorter than this read back as `"****"` alone: showing their last 4 characters would show most of them. */
+export const MASK_MIN_SECRET_CHARS = 12;
+
+/** Masks a stored secret for reading back: `"****"` + its last 4 characters (docs/ai-and-knowledge.md). */
 export function maskSecret(secret: string): string {
-  return `****${secret.slice(-4)}`;
+  return secret.length >= MASK_MIN_SECRET_CHARS ? `****${secret.slice(-4)}` : '****';
 }

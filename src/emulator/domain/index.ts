@@ -17,3 +17,21 @@ export { usageOf, currentPeriod } from './usage.js';
 export { capabilitiesOf, limitsFor, onboardingOf, FEATURE_SCOPES, GUIDES_BASE_URL } from './developer.js';
 export { PLAN_QUOTAS, type PlanQuotas } from './plan-quotas.js';
 export { applyPatch } from './changed-fields.js';
+export { createGroup, updateGroup, deleteGroup, listGroups, groupView } from './groups.js';
+export {
+  addKnowledge,
+  deleteKnowledge,
+  groupKnowledge,
+  KNOWLEDGE_ENTRIES_PER_GROUP,
+  type NewKnowledge,
+} from './knowledge.js';
+export { findInjection, requireNoInjection, INJECTION_PHRASES, type InjectionMatch } from './prompt-injection.js';
+export {
+  putProvider,
+  deleteProvider,
+  listProviders,
+  resolveReplyProvider,
+  DEFAULT_REPLY_TIMEOUT_MS,
+  type ResolvedReplyProvider,
+  type ProviderOwnerRef,
+} from './providers.js';

@@ -18,9 +18,15 @@ export function preview(content: string): string {
 /**
  * A live free-text send on a conversation: the account, opt-out and service-window rules, then the
  * provider sandbox. Returns the stored message (`queued`; it advances off the request). A refusal
- * throws before anything is stored, sent, charged or announced.
+ * throws before anything is stored, sent, charged or announced. `source` is what `message.sent` reports
+ * (`automation` for an automation's send, `ai` for an AI reply).
  */
-export function sendMessage(ctx: EmulatorContext, conversation: Conversation, input: MessageInput): Message {
+export function sendMessage(
+  ctx: EmulatorContext,
+  conversation: Conversation,
+  input: MessageInput,
+  source: NonNullable<Message['source']> = 'api',
+): Message {
   const s = stores(ctx.db);
   requireSameAccount(conversation, input.integration_id);
   const contact = s.contacts.require(conversation.contact_id, 'contact');
@@ -60,6 +66,7 @@ export function sendMessage(ctx: EmulatorContext, conversation: Conversation, in
       created_at: new Date(now).toISOString(),
     },
     input,
+    source,
   );
   ctx.db.transaction(() => {
     s.messages.insert(message);

@@ -1,6 +1,9 @@
 import { createConnectSession, updateAccount } from '../domain/channels.js';
+import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
 import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
+
+const account = (id: string) => ({ owner: 'channel' as const, id });
 
 export const channelsHandlers = {
   list: ({ query }, ctx) =>
@@ -11,4 +14,7 @@ export const channelsHandlers = {
     }),
   createConnectSession: ({ body }, ctx) => createConnectSession(ctx, body),
   update: ({ params, body }, ctx) => updateAccount(ctx, params.integration_id, body),
+  listProviders: ({ params, query }, ctx) => listProviders(ctx, account(params.integration_id), query),
+  putProvider: ({ params, body }, ctx) => putProvider(ctx, account(params.integration_id), params.provider, body),
+  deleteProvider: ({ params }, ctx) => deleteProvider(ctx, account(params.integration_id), params.provider),
 } satisfies ImplementedHandlers<'channels'>;

@@ -4,6 +4,7 @@ import { channelsHandlers } from './channels.js';
 import { contactsHandlers } from './contacts.js';
 import { conversationsHandlers } from './conversations.js';
 import { developerHandlers } from './developer.js';
+import { groupsHandlers } from './groups.js';
 import { keysHandlers } from './keys.js';
 import { messagesHandlers } from './messages.js';
 import { pipelineHandlers } from './pipeline.js';
@@ -21,6 +22,7 @@ export const handlers = {
   contacts: contactsHandlers,
   pipeline: pipelineHandlers,
   channels: channelsHandlers,
+  groups: groupsHandlers,
   analytics: analyticsHandlers,
   usage: usageHandlers,
   developer: developerHandlers,

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { allEndpoints, type EndpointEntry } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
+import { ProviderPutByPath } from '../../api/schemas/provider-config.js';
 import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoint.js';
 import { ApiFailure } from '../api-failure.js';
 import type { RouteHandler } from '../route-handler.js';
@@ -12,9 +13,15 @@ import { requestId } from './request-id.js';
 import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
 
-/** Where the emulator knowingly differs from the service (decisions §5: loopback webhook URLs for local receivers). */
+/**
+ * Where the emulator reads a body differently from the table: loopback URLs for local receivers (decisions §5);
+ * provider `config`, checked by the handler against the table of the provider the path names, which also
+ * lets a local custom reply endpoint in (docs/ai-and-knowledge.md).
+ */
 export const EMULATOR_OVERRIDES: Record<string, Partial<EndpointDef>> = {
   'webhooks.create': { body: LoopbackTolerantWebhookCreate },
+  'groups.putProvider': { body: ProviderPutByPath },
+  'channels.putProvider': { body: ProviderPutByPath },
 };
 
 const paramCount = (path: string) => path.split('/').filter((s) => s.startsWith(':')).length;

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Contact, Conversation, Message, Ticket } from '../../resources/index.js';
 import { Collection } from './collection.js';
-import type { ConnectSession, Lead, Stage } from '../../api/index.js';
-import type { Account, Group, TemplateRecord } from './records.js';
+import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../api/index.js';
+import type { Account, Group, ProviderRecord, TemplateRecord } from './records.js';
 
 /** Every resource collection of the emulator's workspace, over one database. */
 export function stores(db: Database.Database) {
@@ -17,6 +17,8 @@ export function stores(db: Database.Database) {
     stages: new Collection<Stage>(db, 'stages'),
     templates: new Collection<TemplateRecord>(db, 'templates'),
     connectSessions: new Collection<ConnectSession>(db, 'connect_sessions'),
+    knowledge: new Collection<KnowledgeEntry>(db, 'knowledge', 'entry_id'),
+    providers: new Collection<ProviderRecord>(db, 'providers'),
   };
 }
 export type Stores = ReturnType<typeof stores>;

@@ -1,3 +1,4 @@
+import { aiCases } from './ai-cases.js';
 import { crmCases } from './crm-cases.js';
 import { messagingCases } from './messaging-cases.js';
 import { outboundCases } from './outbound-cases.js';
@@ -14,4 +15,5 @@ export const ROUTE_CASES = {
   ...workspaceCases,
   ...platformCases,
   ...outboundCases,
+  ...aiCases,
 } satisfies Record<ImplementedId, RouteCase>;
