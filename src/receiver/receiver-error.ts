@@ -6,7 +6,9 @@ export type ReceiverErrorCode =
   | 'HANDLER_TIMEOUT'
   | 'EVENT_SCHEMA_MISMATCH'
   | 'STORED_BODY_UNREADABLE'
-  | 'ATTEMPTS_EXHAUSTED';
+  | 'ATTEMPTS_EXHAUSTED'
+  /** The lease lapsed (the process stalled) and another worker took the row: this attempt stopped. */
+  | 'LEASE_LOST';
 
 export class ReceiverError extends ConvoKitError<ReceiverErrorCode> {}
 

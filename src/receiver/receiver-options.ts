@@ -26,6 +26,11 @@ export interface ReceiverOptions {
   backoff?: BackoffOptions | ((attempt: number) => number);
   /** One attempt (all matching handlers) longer than this fails with HANDLER_TIMEOUT. @default 30000, or 7000 with processBeforeResponse */
   handlerTimeoutMs?: number;
+  /**
+   * How long a claim holds unless renewed; it is renewed every quarter of this while handlers run. When a
+   * process dies, its deliveries go to another worker after at most this plus one poll. @default 8000
+   */
+  leaseMs?: number;
   /** How often the worker looks for due retries, expired leases and rows other processes stored. @default 1000 */
   pollIntervalMs?: number;
   /** A pino logger; the receiver adds redaction of secrets and signatures. @default pino at LOG_LEVEL or 'info' */
@@ -51,7 +56,7 @@ export interface ResolvedOptions {
   concurrency: number;
   maxAttempts: number;
   handlerTimeoutMs: number;
-  /** A lease outlives the handler timeout, so a live worker never loses a row it is still running. */
+  /** Short, and renewed while handlers run: a live worker keeps its row, a dead one's rows come back soon. */
   leaseMs: number;
   pollIntervalMs: number;
   processBeforeResponse: boolean;
@@ -96,7 +101,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     concurrency: number('concurrency', options.concurrency, 10),
     maxAttempts: number('maxAttempts', options.maxAttempts, 5),
     handlerTimeoutMs,
-    leaseMs: handlerTimeoutMs + 30_000,
+    leaseMs: number('leaseMs', options.leaseMs, 8000, { min: 1000 }),
     pollIntervalMs: number('pollIntervalMs', options.pollIntervalMs, 1000),
     processBeforeResponse,
     now: options.now ?? Date.now,

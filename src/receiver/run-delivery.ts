@@ -5,6 +5,7 @@ import type { ErrorListener, EventContext } from './event-handler.js';
 import type { EventHandlerRegistry } from './event-handler-registry.js';
 import { isPermanent, ReceiverError } from './receiver-error.js';
 import type { ResolvedOptions } from './receiver-options.js';
+import { renewLease } from './renew-lease.js';
 
 export interface RunDeliveryDeps {
   options: ResolvedOptions;
@@ -51,29 +52,34 @@ function buildContext(
   return { ...base, envelope, known: true, event, data: data.data } as EventContext;
 }
 
-/** Runs every matching handler in registration order, all of them within one timeout. */
+/**
+ * Runs every matching handler in registration order, all of them within one timeout. Aborting `abort`
+ * (the timeout, or a lease lost to another worker) ends the attempt with the abort's reason.
+ */
 async function runHandlers(
   context: EventContext,
   handlers: ((c: EventContext) => unknown)[],
   timeoutMs: number,
   abort: AbortController,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, rejectTimeout) => {
-    timer = setTimeout(() => {
-      const error = new ReceiverError(
+  const timer = setTimeout(() => {
+    abort.abort(
+      new ReceiverError(
         'HANDLER_TIMEOUT',
         `Handlers for ${context.event} took longer than ${timeoutMs} ms (handlerTimeoutMs)`,
-      );
-      abort.abort(error);
-      rejectTimeout(error);
-    }, timeoutMs);
+      ),
+    );
+  }, timeoutMs);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, rejectAborted) => {
+    onAbort = () => rejectAborted(abort.signal.reason);
+    abort.signal.addEventListener('abort', onAbort, { once: true });
   });
   const run = (async () => {
     for (const handler of handlers) await handler(context);
   })();
   try {
-    await Promise.race([run, timeout]);
+    await Promise.race([run, aborted]);
   } catch (error) {
     if (error instanceof ReceiverError) throw error;
     throw new ReceiverError(
@@ -83,6 +89,7 @@ async function runHandlers(
     );
   } finally {
     clearTimeout(timer);
+    abort.signal.removeEventListener('abort', onAbort!);
     // A handler that ignores the signal keeps running after a timeout; its result no longer counts.
     run.catch(() => undefined);
   }
@@ -112,10 +119,31 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
       log,
       signal: abort.signal,
     });
-    await runHandlers(context, deps.registry.matching(record.event), options.handlerTimeoutMs, abort);
+    const stopRenewing = renewLease({
+      store,
+      id: record.id,
+      owner,
+      leaseMs: options.leaseMs,
+      now: options.now,
+      log,
+      onLost: () =>
+        abort.abort(
+          new ReceiverError('LEASE_LOST', `The lease on ${record.id} lapsed and another worker took it; stopped here`),
+        ),
+    });
+    try {
+      await runHandlers(context, deps.registry.matching(record.event), options.handlerTimeoutMs, abort);
+    } finally {
+      stopRenewing();
+    }
   } catch (error) {
     const failure =
       error instanceof ReceiverError ? error : new ReceiverError('HANDLER_FAILED', String(error), { cause: error });
+    if (failure.code === 'LEASE_LOST') {
+      // The row is the other worker's now: nothing here may settle it.
+      log.warn({ err: failure }, failure.message);
+      return { outcome: 'failed', retryAt: options.now() };
+    }
     const dead = isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts;
     const now = options.now();
     const retryAt = now + deps.backoff(attempt);

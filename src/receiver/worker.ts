@@ -16,8 +16,8 @@ export interface WorkerDeps {
 
 /**
  * The inbox worker: claims due rows only as fast as the queue has room, so a flood waits in the store,
- * not in memory. It wakes on a new delivery, when a task finishes, at the next retry time, and on a
- * poll (which also finds leases expired by a process that died, and rows other processes stored).
+ * not in memory. It wakes on a new delivery, when a task finishes, at the next retry time, when the store
+ * says another process stored one, and on a poll (which also finds leases expired by a process that died).
  */
 export class Worker {
   private readonly queue: PQueue;
@@ -27,6 +27,7 @@ export class Worker {
   private poll: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryAt = Infinity;
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly deps: WorkerDeps) {
     this.queue = new PQueue({ concurrency: deps.concurrency });
@@ -37,6 +38,8 @@ export class Worker {
     this.running = true;
     this.poll = setInterval(() => this.wake(), this.deps.pollIntervalMs);
     this.poll.unref();
+    // Rows another process stored wake us at once where the store can tell (PostgreSQL); else the poll finds them.
+    this.unwatch = this.deps.store.watch?.(() => this.wake());
     this.wake();
   }
 
@@ -76,6 +79,7 @@ export class Worker {
     this.running = false;
     clearInterval(this.poll);
     clearTimeout(this.retryTimer);
+    this.unwatch?.();
     await this.pumping;
     await this.queue.onIdle();
   }

@@ -71,6 +71,13 @@ export interface ClaimOptions {
   now?: number;
 }
 
+export interface RenewOptions {
+  /** The lease runs this long from `now` again. */
+  leaseMs: number;
+  /** @default Date.now() */
+  now?: number;
+}
+
 export type FailOptions = { error: string; now?: number } & (
   | { retryAt: number; dead?: false }
   | { dead: true; retryAt?: undefined }
@@ -107,6 +114,11 @@ export interface DeliveryStore {
   claim(options: ClaimOptions): Promise<DeliveryRecord[]>;
   /** Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the service's retry is the trigger). */
   claimById(id: string, options: Omit<ClaimOptions, 'limit'>): Promise<DeliveryRecord | undefined>;
+  /**
+   * Extends `owner`'s lease while its handler runs, so a lease can be short (a dead process's rows come
+   * back soon) and a long handler still keeps its row. False when `owner` no longer holds the row.
+   */
+  renew(id: string, owner: string, options: RenewOptions): Promise<boolean>;
   complete(id: string, owner: string, now?: number): Promise<boolean>;
   fail(id: string, owner: string, options: FailOptions): Promise<boolean>;
   get(id: string): Promise<DeliveryRecord | undefined>;
@@ -117,6 +129,11 @@ export interface DeliveryStore {
   requeue(ids: readonly string[], now?: number): Promise<number>;
   /** Deletes done rows last updated before `olderThan` (ms since the epoch) and their history; answers how many. */
   prune(olderThan: number): Promise<number>;
+  /**
+   * Calls `listener` when another process may have stored a delivery (PostgreSQL's LISTEN/NOTIFY), so an
+   * idle worker claims it at once; answers a function that stops listening. Without it, the poll finds them.
+   */
+  watch?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -11,6 +11,7 @@ export {
   type AttemptRecord,
   type ClaimOptions,
   type FailOptions,
+  type RenewOptions,
   type ListQuery,
   type DeliveryPage,
 } from './delivery-store.js';

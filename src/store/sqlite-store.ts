@@ -1,19 +1,19 @@
 import { resolve } from 'node:path';
 import {
-  REQUEUE_MAX_IDS,
   type ClaimOptions,
   type DeliveryRecord,
   type DeliveryStore,
   type FailOptions,
   type NewDelivery,
+  type RenewOptions,
 } from './delivery-store.js';
 import { GroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
 import { SAFETY_NET_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
-import { checkListQuery, encodeCursor } from './list-query.js';
+import { checkListQuery } from './list-query.js';
 import { migrate } from './migrations.js';
 import { openDatabase, type Durability } from './open-database.js';
-import { listSql } from './sqlite-list.js';
+import { listSql } from './list-sql.js';
 import {
   RECORD_COLUMNS,
   toAttempt,
@@ -22,8 +22,19 @@ import {
   type AttemptRow,
   type RecordRow,
   type SummaryRow,
-} from './sqlite-rows.js';
+} from './delivery-rows.js';
 import { DeliveryStoreError } from './store-error.js';
+import {
+  checkClaimLimit,
+  checkLease,
+  checkRequeueIds,
+  listPage,
+  LOST_ERROR,
+  MAX_ERROR_CHARS,
+  PRUNE_CHUNK,
+  pruneAfterOption,
+  schedulePruning,
+} from './store-rules.js';
 
 export interface SqliteStoreOptions {
   /** The database file; created with its schema when absent. `:memory:` works for tests (one process only). */
@@ -42,18 +53,12 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const PRUNE_CHUNK = 5000;
-/** last_error and attempt errors are for humans; a handler that throws a megabyte is cut short. */
-const MAX_ERROR_CHARS = 2000;
 /**
  * The worker's own writes (claims, outcomes) need not wait for an fsync: lost on power loss, a row is
  * claimed and run again, as at-least-once delivery allows. Only record() (an ack waits on it) and
  * requeue() (a person asked for it) are durable before they resolve.
  */
 const BOOKKEEPING = { durable: false } as const;
-const LOST_ERROR = 'lease expired before the attempt finished: the process stopped or the handler overran its lease';
 
 type RowState = { status: string; lease_until: number | null };
 
@@ -69,12 +74,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   if (typeof options?.path !== 'string' || options.path === '') {
     throw new TypeError(`Expected \`path\` to be a database file path, got \`${String(options?.path)}\``);
   }
-  const pruneAfter = options.pruneDoneAfterMs === undefined ? 7 * DAY_MS : options.pruneDoneAfterMs;
-  if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= 0)) {
-    throw new TypeError(
-      `Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``,
-    );
-  }
+  const pruneAfter = pruneAfterOption(options.pruneDoneAfterMs);
   const durability = options.durability ?? 'full';
   const db = openDatabase(options.path, { durability, busyTimeoutMs: options.busyTimeoutMs });
   try {
@@ -109,6 +109,10 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     lease: db.prepare(
       `UPDATE inbox SET status = 'processing', attempts = attempts + 1, lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ? RETURNING ${RECORD_COLUMNS}`,
+    ),
+    // updated_at stays the lease time: it is the attempt's start (logAttempt).
+    renew: db.prepare(
+      `UPDATE inbox SET lease_until = ?, next_attempt_at = ? WHERE id = ? AND status = 'processing' AND lease_owner = ?`,
     ),
     finish: db.prepare(
       `UPDATE inbox SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?, updated_at = ?
@@ -152,13 +156,6 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     return true;
   }
 
-  function checkLease(options: Omit<ClaimOptions, 'limit'>): void {
-    if (!(Number.isFinite(options.leaseMs) && options.leaseMs > 0))
-      throw new TypeError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
-    if (typeof options.owner !== 'string' || options.owner === '')
-      throw new TypeError('Expected `owner` to be a non-empty string');
-  }
-
   const prune = (olderThan: number): number => {
     open();
     let total = 0;
@@ -168,17 +165,13 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       if (n < PRUNE_CHUNK) return total;
     }
   };
-  const pruneNow = () => {
+  const stopPruning = schedulePruning(pruneAfter, (olderThan) => {
     try {
-      if (pruneAfter !== null) prune(Date.now() - pruneAfter);
+      prune(olderThan);
     } catch {
       // Busy (another process is writing) or closing: pruning is housekeeping, the next round catches up.
     }
-  };
-  const pruneTimer =
-    pruneAfter === null ? undefined : setInterval(pruneNow, Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
-  pruneTimer?.unref();
-  pruneNow();
+  });
 
   return {
     async record(delivery: NewDelivery) {
@@ -203,8 +196,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async claim(options: ClaimOptions) {
       open();
       checkLease(options);
-      if (!Number.isInteger(options.limit) || options.limit < 0)
-        throw new TypeError(`Expected \`limit\` to be a whole number, got \`${String(options.limit)}\``);
+      checkClaimLimit(options.limit);
       if (options.limit === 0) return [];
       return writes.run(() => {
         const now = options.now ?? Date.now();
@@ -224,6 +216,14 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
           state.status === 'failed' ||
           (state.status === 'processing' && !leasedAt(state, now));
         return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
+      }, BOOKKEEPING);
+    },
+    async renew(id: string, owner: string, options: RenewOptions) {
+      open();
+      checkLease({ ...options, owner });
+      return writes.run(() => {
+        const until = (options.now ?? Date.now()) + options.leaseMs;
+        return sql.renew.run(until, until, id, owner).changes > 0;
       }, BOOKKEEPING);
     },
     async complete(id: string, owner: string, now = Date.now()) {
@@ -258,21 +258,13 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async list(query) {
       open();
       const q = checkListQuery(query);
-      const { sql: select, args } = listSql(q);
+      const { sql: select, args } = listSql(q, { table: 'inbox', param: () => '?' });
       const rows = db.prepare(select).all(...args) as SummaryRow[];
-      const page = rows.slice(0, q.limit);
-      return {
-        data: page.map(toSummary),
-        nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.seq) : null,
-      };
+      return listPage(rows, q.limit, toSummary);
     },
     async requeue(ids: readonly string[], now = Date.now()) {
       open();
-      if (ids.length > REQUEUE_MAX_IDS)
-        throw new DeliveryStoreError(
-          'INVALID_QUERY',
-          `requeue takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`,
-        );
+      checkRequeueIds(ids);
       return writes.run(() => {
         let moved = 0;
         for (const id of new Set(ids)) {
@@ -290,7 +282,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(pruneTimer);
+      stopPruning();
       await writes.settled();
       await walSync?.close();
       await checkpointer?.close();

@@ -6,7 +6,7 @@ import type {
   DeliverySummary,
 } from './delivery-store.js';
 
-/** Column lists and row mappers of the SQLite schema (migrations.ts), kept beside each other. */
+/** Column lists and row mappers of the delivery tables; SQLite and PostgreSQL name their columns alike. */
 export const SUMMARY_COLUMNS =
   'seq, id, event, size, received_at, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, updated_at';
 export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, signature, timestamp`;

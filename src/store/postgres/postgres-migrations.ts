@@ -1,0 +1,116 @@
+import type pg from 'pg';
+
+/**
+ * The schema, one step per version, each a function of the (quoted) schema name. Append, never edit:
+ * a database set up by an older version is brought up to date when a store opens it.
+ */
+const MIGRATIONS: readonly ((schema: string) => string)[] = [
+  (s) => `
+    CREATE TABLE ${s}.inbox (
+      seq bigserial PRIMARY KEY,
+      id text NOT NULL UNIQUE,
+      event text NOT NULL,
+      size integer NOT NULL,
+      signature text NOT NULL,
+      timestamp text NOT NULL,
+      received_at bigint NOT NULL,
+      status text NOT NULL CHECK (status IN ('pending', 'processing', 'done', 'failed', 'dead')),
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at bigint,
+      lease_owner text,
+      lease_until bigint,
+      last_error text,
+      updated_at bigint NOT NULL
+    );
+    -- One index serves claims: next_attempt_at is the retry time, or the lease end while processing, null when finished.
+    CREATE INDEX inbox_due ON ${s}.inbox (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+    CREATE INDEX inbox_done ON ${s}.inbox (updated_at) WHERE status = 'done';
+    -- Bodies apart: every status change writes a new version of a small row, not of the payload.
+    CREATE TABLE ${s}.inbox_bodies (
+      seq bigint PRIMARY KEY REFERENCES ${s}.inbox (seq) ON DELETE CASCADE,
+      body bytea NOT NULL
+    );
+    CREATE TABLE ${s}.inbox_attempts (
+      seq bigserial PRIMARY KEY,
+      delivery_id text NOT NULL REFERENCES ${s}.inbox (id) ON DELETE CASCADE,
+      attempt integer NOT NULL,
+      owner text NOT NULL,
+      started_at bigint NOT NULL,
+      finished_at bigint,
+      outcome text CHECK (outcome IN ('done', 'failed', 'dead', 'lost')),
+      error text
+    );
+    CREATE INDEX inbox_attempts_delivery ON ${s}.inbox_attempts (delivery_id, seq);
+    -- Wakes idle workers in every process (LISTEN) once per statement that stored at least one delivery.
+    CREATE FUNCTION ${s}.notify_inbox_stored() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM stored) THEN
+        PERFORM pg_notify(TG_TABLE_SCHEMA || '.inbox', '');
+      END IF;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER inbox_stored AFTER INSERT ON ${s}.inbox
+      REFERENCING NEW TABLE AS stored FOR EACH STATEMENT EXECUTE FUNCTION ${s}.notify_inbox_stored();`,
+];
+
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The channel the store NOTIFYs on and LISTENs to: one per schema, so separate inboxes never wake each other. */
+export const storedChannel = (schemaName: string) => `${schemaName}.inbox`;
+
+async function versionOf(client: pg.PoolClient, schema: string): Promise<number | null> {
+  const table = await client.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [
+    `${schema}.convo_kit_schema`,
+  ]);
+  if (!table.rows[0]!.exists) return null;
+  const result = await client.query<{ version: number }>(
+    `SELECT max(version) AS version FROM ${schema}.convo_kit_schema`,
+  );
+  return result.rows[0]!.version ?? 0;
+}
+
+function tooNew(version: number): Error {
+  return new Error(
+    `Delivery database schema version ${version} is newer than this convo-kit understands (${MIGRATIONS.length}); upgrade convo-kit`,
+  );
+}
+
+/**
+ * Runs the missing migrations in one transaction under an advisory lock on the schema's name, so that N
+ * processes starting at once migrate once: the others wait for the lock, then find nothing left to do.
+ * `create: false` only checks, for readers that must not create an inbox (the CLI).
+ */
+export async function migratePostgres(pool: pg.Pool, schema: string, options: { create: boolean }): Promise<void> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    if (!options.create) {
+      const version = await versionOf(client, schema);
+      if (version === null) throw new Error(`No convo-kit delivery schema ${schema} in this database`);
+      if (version > MIGRATIONS.length) throw tooNew(version);
+      if (version < MIGRATIONS.length)
+        throw new Error(`The delivery schema ${schema} is at version ${version}; start a receiver once to migrate it`);
+      return;
+    }
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`convo-kit:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.convo_kit_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const version = (await versionOf(client, schema)) ?? 0;
+    if (version > MIGRATIONS.length) throw tooNew(version);
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      await client.query(MIGRATIONS[v]!(schema));
+      await client.query(`INSERT INTO ${schema}.convo_kit_schema (version) VALUES ($1)`, [v + 1]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = true;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    // A failed connection is not handed to the next caller.
+    client.release(failed);
+  }
+}

@@ -1,0 +1,69 @@
+import { REQUEUE_MAX_IDS, type ClaimOptions, type DeliverySummary } from './delivery-store.js';
+import { encodeCursor } from './list-query.js';
+import { DeliveryStoreError } from './store-error.js';
+
+/** What every store shares beyond the interface: option checks, limits and the words it stores. */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Rows deleted per statement, so pruning a large backlog never holds a long lock. */
+export const PRUNE_CHUNK = 5000;
+/** last_error and attempt errors are for humans; a handler that throws a megabyte is cut short. */
+export const MAX_ERROR_CHARS = 2000;
+export const LOST_ERROR =
+  'lease expired before the attempt finished: the process stopped or the handler overran its lease';
+
+/** The lease options every store checks before it claims or renews, with the option named. */
+export function checkLease(options: Pick<ClaimOptions, 'leaseMs' | 'owner'>): void {
+  if (!(Number.isFinite(options.leaseMs) && options.leaseMs > 0))
+    throw new TypeError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
+  if (typeof options.owner !== 'string' || options.owner === '')
+    throw new TypeError('Expected `owner` to be a non-empty string');
+}
+
+export function checkClaimLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new TypeError(`Expected \`limit\` to be a whole number, got \`${String(limit)}\``);
+}
+
+export function checkRequeueIds(ids: readonly string[]): void {
+  if (ids.length > REQUEUE_MAX_IDS)
+    throw new DeliveryStoreError(
+      'INVALID_QUERY',
+      `requeue takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`,
+    );
+}
+
+/** `pruneDoneAfterMs` checked: done rows are kept 7 days by default, so the service's retries and manual replays still find them. */
+export function pruneAfterOption(value: number | null | undefined): number | null {
+  const pruneAfter = value === undefined ? 7 * DAY_MS : value;
+  if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= 0)) {
+    throw new TypeError(
+      `Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``,
+    );
+  }
+  return pruneAfter;
+}
+
+/** Runs `prune` on open and then hourly (or sooner for short windows); answers a stop function. */
+export function schedulePruning(pruneAfter: number | null, prune: (olderThan: number) => void): () => void {
+  if (pruneAfter === null) return () => undefined;
+  const run = () => prune(Date.now() - pruneAfter);
+  const timer = setInterval(run, Math.min(PRUNE_EVERY_MS, Math.max(pruneAfter, 1000)));
+  timer.unref();
+  run();
+  return () => clearInterval(timer);
+}
+
+/** A list page from rows fetched one past the limit: the extra row says another page follows. */
+export function listPage<R extends { seq: number }>(
+  rows: R[],
+  limit: number,
+  toSummary: (row: R) => DeliverySummary,
+): { data: DeliverySummary[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  return {
+    data: page.map(toSummary),
+    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.seq) : null,
+  };
+}

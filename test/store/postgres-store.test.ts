@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryStore } from '../../src/store/index.js';
+import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { delivery, deliveryStoreContract, LEASE, T0 } from './delivery-store-contract.js';
+import { PG_HOW_TO, PG_URL, pgTestSchema } from './pg-schema.js';
+
+describe.skipIf(!PG_URL)(`the DeliveryStore contract, on PostgreSQL ${PG_HOW_TO}`, () => {
+  deliveryStoreContract(() => {
+    const schema = pgTestSchema();
+    return {
+      open: (options) =>
+        createPostgresStore({ connectionString: PG_URL, schema: schema.name, poolSize: 4, ...options }),
+      remove: schema.drop,
+    };
+  });
+});
+
+describe.skipIf(!PG_URL)(`PostgreSQL only ${PG_HOW_TO}`, () => {
+  let schema: ReturnType<typeof pgTestSchema>;
+  let pool: pg.Pool;
+  const stores: DeliveryStore[] = [];
+  const open = (options: Partial<Parameters<typeof createPostgresStore>[0]> = {}) => {
+    const store = createPostgresStore({ pool, schema: schema.name, ...options });
+    stores.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    schema = pgTestSchema();
+    pool = new pg.Pool({ connectionString: PG_URL, max: 6 });
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    await pool.end();
+    await schema.drop();
+  });
+
+  it('N stores opening one empty database at once migrate it once', async () => {
+    const many = Array.from({ length: 6 }, () => open());
+    await Promise.all(many.map((s, i) => s.record(delivery(`dlv_${i}`))));
+    const versions = await pool.query(`SELECT version FROM "${schema.name}".convo_kit_schema`);
+    expect(versions.rows).toEqual([{ version: 1 }]);
+    expect((await many[0]!.list()).data).toHaveLength(6);
+  });
+
+  it('leaves a pool it was given open on close, and uses the schema it was told', async () => {
+    const store = open();
+    await store.record(delivery('dlv_1'));
+    await store.close();
+    const rows = await pool.query(`SELECT id FROM "${schema.name}".inbox`);
+    expect(rows.rows).toEqual([{ id: 'dlv_1' }]);
+  });
+
+  it('ends the pool it opened on close', async () => {
+    const store = createPostgresStore({ connectionString: PG_URL, schema: schema.name });
+    await store.record(delivery('dlv_1'));
+    await store.close();
+    await expect(store.get('dlv_1')).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+  });
+
+  it('wakes a watcher in another process when a delivery is stored or requeued there', async () => {
+    const writer = open();
+    const watcher = open();
+    await writer.record(delivery('dlv_0'));
+    let wakes = 0;
+    const stop = watcher.watch!(() => wakes++);
+    // The first wake comes once the LISTEN connection is up (rows may have arrived before it).
+    await expect.poll(() => wakes, { timeout: 5000 }).toBeGreaterThan(0);
+    const before = wakes;
+    await writer.record(delivery('dlv_1'));
+    await expect.poll(() => wakes, { timeout: 5000 }).toBeGreaterThan(before);
+    const afterStore = wakes;
+    // A duplicate stores nothing and wakes nobody.
+    await writer.record(delivery('dlv_1'));
+    await writer.claim({ ...LEASE, limit: 5, now: T0 });
+    await writer.fail('dlv_1', 'worker-a', { error: 'e', dead: true, now: T0 + 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(wakes).toBe(afterStore);
+    await writer.requeue(['dlv_1'], T0 + 2);
+    await expect.poll(() => wakes, { timeout: 5000 }).toBeGreaterThan(afterStore);
+    stop();
+  });
+
+  it('a schema from a newer convo-kit is refused, and `migrate: false` refuses an absent one', async () => {
+    await expect(open({ migrate: false }).list()).rejects.toThrow(/No convo-kit delivery schema/);
+    await open().list();
+    await pool.query(`INSERT INTO "${schema.name}".convo_kit_schema (version) VALUES (99)`);
+    await expect(open().list()).rejects.toThrow(/newer than this convo-kit/);
+    await expect(open({ migrate: false }).list()).rejects.toThrow(/newer than this convo-kit/);
+  });
+
+  it('a server that cannot be reached fails the call (the receiver answers 503), and the next call tries again', async () => {
+    const store = createPostgresStore({
+      connectionString: 'postgres://postgres@127.0.0.1:1/test',
+      schema: schema.name,
+    });
+    stores.push(store);
+    await expect(store.record(delivery('dlv_1'))).rejects.toThrow(/ECONNREFUSED/);
+    await expect(store.list()).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('refuses bad options with the option named', () => {
+    expect(() => createPostgresStore({} as never)).toThrow(/`connectionString`/);
+    expect(() => createPostgresStore({ connectionString: PG_URL, pool })).toThrow(/exactly one/);
+    expect(() => createPostgresStore({ connectionString: 'mysql://x' })).toThrow(/`connectionString`/);
+    expect(() => createPostgresStore({ pool, schema: 'Robert"; DROP' })).toThrow(/`schema`/);
+    expect(() => createPostgresStore({ pool, pruneDoneAfterMs: -1 })).toThrow(/`pruneDoneAfterMs`/);
+    expect(() => createPostgresStore({ pool, poolSize: 1 })).toThrow(/`poolSize`/);
+  });
+});
