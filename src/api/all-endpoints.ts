@@ -8,6 +8,11 @@ export type EndpointId = {
   [G in EndpointGroupName]: `${G}.${Extract<keyof Endpoints[G], string>}`;
 }[EndpointGroupName];
 
+/** The declaration of route `Id`: `EndpointOf<'tickets.get'>` is `typeof endpoints.tickets.get`. */
+export type EndpointOf<Id extends EndpointId> = Id extends `${infer G extends EndpointGroupName}.${infer N}`
+  ? Endpoints[G][N & keyof Endpoints[G]]
+  : never;
+
 export interface EndpointEntry {
   id: EndpointId;
   group: EndpointGroupName;
@@ -47,4 +52,10 @@ export function compareRoutePrecedence(a: Pick<EndpointDef, 'path'>, b: Pick<End
   }
   // Paths of different lengths never match the same URL; ordering them keeps the comparator total.
   return sa.length - sb.length;
+}
+
+/** The table in the order the emulator registers its routes: `compareRoutePrecedence`, declaration order otherwise. */
+export function routingOrder(): EndpointEntry[] {
+  // Array.prototype.sort is stable, so routes that do not compete keep the table's order.
+  return allEndpoints().sort((a, b) => compareRoutePrecedence(a.def, b.def));
 }

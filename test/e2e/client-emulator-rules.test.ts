@@ -10,6 +10,7 @@ import {
   ValidationFailedError,
 } from '../../src/client/index.js';
 import { findFirst, methodOf, rejection, startE2e, type E2e } from './harness.js';
+import type { SyntheticRouteId } from '../../src/emulator/platform/synthetic.js';
 
 // One emulator seeded with 260 generated chats, so the lists pass 250 rows.
 let t: E2e;
@@ -152,13 +153,14 @@ describe('test keys through the client', () => {
 
   it('gets a synthetic 201 that passes the contract on every route the table marks test-key synthetic', async () => {
     const conversation = await photoConversation();
+    // Typed by the table's flags: a route newly marked synthetic fails to compile until it has an input here.
     const inputs: Record<string, object> = {
       'messages.send': { conversation_id: conversation.id, content: 'synthetic' },
       'conversations.sendMessage': { id: conversation.id, content: 'synthetic' },
       'campaigns.send': { id: 'cmp_e2e' },
       'automations.trigger': { id: 'aut_e2e', conversation_id: conversation.id },
       'comments.reply': { id: 'cmt_e2e', content: 'Thanks!' },
-    };
+    } satisfies { [Id in SyntheticRouteId]: object };
     const synthetic = allEndpoints().filter((e) => e.def.testKeySynthetic);
     expect(synthetic.map((e) => e.id).sort()).toEqual(Object.keys(inputs).sort());
     for (const entry of synthetic) {

@@ -1,15 +1,10 @@
-import type { EndpointDef, EndpointGroupName } from '../../src/api/index.js';
-import type { Endpoints } from '../../src/api/endpoints/index.js';
+import type { EndpointId, EndpointOf } from '../../src/api/all-endpoints.js';
+import type { EndpointDef } from '../../src/api/index.js';
 import type { EndpointInput } from '../../src/client/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { PendingId } from './cases/route-case.js';
 
-type DefOf<Id> = Id extends `${infer G extends EndpointGroupName}.${infer N}`
-  ? N extends keyof Endpoints[G]
-    ? Endpoints[G][N]
-    : never
-  : never;
-type InputOf<Id> = DefOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
+type InputOf<Id extends EndpointId> = EndpointOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
 
 const phone = '+14155550123';
 const trigger = { trigger_name: 'welcome', phone };

@@ -1,6 +1,7 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { analyticsSummary } from '../domain/analytics.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 
 export const analyticsHandlers = {
   summary: ({ query }, ctx) => analyticsSummary(ctx, query),
-} satisfies ImplementedHandlers<'analytics'>;
+} satisfies RouteHandlers<typeof endpoints.analytics>;

@@ -1,5 +1,6 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { updateContact } from '../domain/lead-stage.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
 
 export const contactsHandlers = {
@@ -11,4 +12,4 @@ export const contactsHandlers = {
     }),
   get: ({ params }, ctx) => stores(ctx.db).contacts.require(params.id, 'contact'),
   update: ({ params, body }, ctx) => updateContact(ctx, params.id, body),
-} satisfies ImplementedHandlers<'contacts'>;
+} satisfies RouteHandlers<typeof endpoints.contacts>;

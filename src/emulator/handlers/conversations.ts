@@ -1,7 +1,8 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { catchUpDeliveries } from '../domain/delivery-progress.js';
 import { sendMessage } from '../domain/send-message.js';
 import { updateConversation } from '../domain/update-conversation.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
 
 export const conversationsHandlers = {
@@ -21,4 +22,4 @@ export const conversationsHandlers = {
   },
   sendMessage: ({ params, body }, ctx) =>
     sendMessage(ctx, stores(ctx.db).conversations.require(params.id, 'conversation'), body),
-} satisfies ImplementedHandlers<'conversations'>;
+} satisfies RouteHandlers<typeof endpoints.conversations>;

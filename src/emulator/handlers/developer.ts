@@ -1,7 +1,8 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { ApiFailure } from '../api-failure.js';
 import { capabilitiesOf, limitsFor, onboardingOf } from '../domain/developer.js';
 import { explainErrorCode } from '../error-explanations.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 
 export const developerHandlers = {
   capabilities: ({ key }, ctx) => capabilitiesOf(key, ctx.plan),
@@ -16,4 +17,4 @@ export const developerHandlers = {
       );
     return explanation;
   },
-} satisfies ImplementedHandlers<'developer'>;
+} satisfies RouteHandlers<typeof endpoints.developer>;

@@ -1,8 +1,9 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { ApiFailure } from '../api-failure.js';
 import { catchUpDeliveries } from '../domain/delivery-progress.js';
 import { resolveConversation } from '../domain/resolve-conversation.js';
 import { sendMessage } from '../domain/send-message.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
 
 export const messagesHandlers = {
@@ -53,4 +54,4 @@ export const messagesHandlers = {
     messages.put({ ...message, reaction: emoji });
     return { message_id: message.id, emoji };
   },
-} satisfies ImplementedHandlers<'messages'>;
+} satisfies RouteHandlers<typeof endpoints.messages>;

@@ -1,5 +1,6 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { moveLead, updateLead } from '../domain/pipeline.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
 
 export const pipelineHandlers = {
@@ -14,4 +15,4 @@ export const pipelineHandlers = {
   moveLead: ({ params, body }, ctx) => moveLead(ctx, params.id, body.stage),
   // Stored so that newest first is board order (see seed).
   listStages: ({ query }, ctx) => stores(ctx.db).stages.list({ limit: query.limit, cursor: query.cursor }),
-} satisfies ImplementedHandlers<'pipeline'>;
+} satisfies RouteHandlers<typeof endpoints.pipeline>;

@@ -1,8 +1,7 @@
 import type { endpoints } from '../../api/index.js';
-import { reply } from '../route-handler.js';
+import { reply, type RouteHandlers } from '../route-handler.js';
 import { ticketEtag } from '../domain/ticket-version.js';
 import { updateTicket } from '../domain/update-ticket.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
 
 export const ticketsHandlers = {
@@ -26,4 +25,4 @@ export const ticketsHandlers = {
     const ticket = updateTicket(ctx, params.id, body, headers['if-match']);
     return reply<typeof endpoints.tickets.update>(200, ticket, { ETag: ticketEtag(ticket) });
   },
-} satisfies ImplementedHandlers<'tickets'>;
+} satisfies RouteHandlers<typeof endpoints.tickets>;

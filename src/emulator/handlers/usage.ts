@@ -1,6 +1,7 @@
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { usageOf } from '../domain/usage.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
 
 export const usageHandlers = {
   get: ({ key }, ctx) => usageOf(ctx, key),
-} satisfies ImplementedHandlers<'usage'>;
+} satisfies RouteHandlers<typeof endpoints.usage>;

@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { allEndpoints, type EndpointEntry } from '../../api/all-endpoints.js';
+import { routingOrder, type EndpointEntry } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { ProviderPutByPath } from '../../api/schemas/provider-config.js';
 import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoint.js';
@@ -23,16 +23,6 @@ export const EMULATOR_OVERRIDES: Record<string, Partial<EndpointDef>> = {
   'groups.putProvider': { body: ProviderPutByPath },
   'channels.putProvider': { body: ProviderPutByPath },
 };
-
-const paramCount = (path: string) => path.split('/').filter((s) => s.startsWith(':')).length;
-
-/** Literal segments before parameters (`/v1/comments/settings` before `/v1/comments/:id`), declaration order otherwise. */
-function routingOrder(entries: EndpointEntry[]): EndpointEntry[] {
-  return entries
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => paramCount(a.e.def.path) - paramCount(b.e.def.path) || a.i - b.i)
-    .map(({ e }) => e);
-}
 
 function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHandler<EndpointDef> | undefined {
   if (isPending(entry.group, entry.name)) return undefined;
@@ -80,7 +70,7 @@ export function createApp(
   app.use(requestId);
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
-  for (const entry of routingOrder(allEndpoints())) {
+  for (const entry of routingOrder()) {
     const def = { ...entry.def, ...EMULATOR_OVERRIDES[entry.id] };
     const route = endpointRoute({ ...entry, def }, handlerOf(handlers, entry), platform);
     const paths = [def.path, def.path.replace(/^\/v1\//, '/api/v1/')];

@@ -1,13 +1,12 @@
-import type { EndpointGroupName } from '../../api/all-endpoints.js';
+import { allEndpoints, type EndpointEntry, type EndpointGroupName } from '../../api/all-endpoints.js';
 import type { Endpoints } from '../../api/endpoints/index.js';
-import type { EndpointDef } from '../../api/endpoint.js';
-import type { RouteHandler } from '../route-handler.js';
+import type { RouteHandlers } from '../route-handler.js';
 
 /**
  * The routes of part 2 (templates, journeys, campaigns, automations, comments, AI groups, providers):
  * they answer 501 NOT_IMPLEMENTED after the auth, test-key, scope and plan checks, so nothing pretends
- * to work. `'all'` covers a whole group (including routes the table adds to it later). The one list the
- * contract test reads as pending.
+ * to work. `'all'` covers a whole group. Names are typed by the table, so a typo fails to compile.
+ * The router, the capabilities route, `convo-kit emulator --help` and the tests all read this one list.
  */
 export const PENDING = {
   groups: ['uploadKnowledge'],
@@ -18,29 +17,29 @@ export const PENDING = {
   automations: 'all',
   comments: 'all',
   webhooks: ['send', 'triggerCampaign'],
-} as const satisfies Record<string, 'all' | readonly string[]>;
+} as const satisfies { [G in EndpointGroupName]?: 'all' | readonly (keyof Endpoints[G])[] };
 
 type Pending = typeof PENDING;
 
 /** Route names of group G that are pending. */
-export type PendingNames<G extends string> = G extends keyof Pending
+export type PendingNames<G extends EndpointGroupName> = G extends keyof Pending
   ? Pending[G] extends 'all'
-    ? string
+    ? keyof Endpoints[G]
     : Pending[G] extends readonly (infer N)[]
       ? N
       : never
   : never;
 
 type ImplementedGroup = {
-  [G in EndpointGroupName]: PendingNames<G> extends string ? (string extends PendingNames<G> ? never : G) : G;
+  [G in EndpointGroupName]: G extends keyof Pending ? (Pending[G] extends 'all' ? never : G) : G;
 }[EndpointGroupName];
 
-/** The handlers a group must have: every route of it that is not pending. */
-export type ImplementedHandlers<G extends EndpointGroupName> = {
-  [K in Exclude<keyof Endpoints[G], PendingNames<G>>]: Endpoints[G][K] extends EndpointDef
-    ? RouteHandler<Endpoints[G][K]>
-    : never;
-};
+/**
+ * The handlers of a group with some routes pending. `Omit` keeps every key linked to its contract entry,
+ * so find-references from `endpoints.channels.update` reaches the handler. A group with no pending route
+ * is typed `satisfies RouteHandlers<typeof endpoints.<group>>` instead.
+ */
+export type ImplementedHandlers<G extends EndpointGroupName> = Omit<RouteHandlers<Endpoints[G]>, PendingNames<G>>;
 
 /** The registry the app is built from: a missing handler of an implemented route is a compile error. */
 export type RouteHandlerTable = { [G in ImplementedGroup]: ImplementedHandlers<G> };
@@ -49,4 +48,9 @@ export type RouteHandlerTable = { [G in ImplementedGroup]: ImplementedHandlers<G
 export function isPending(group: string, name: string): boolean {
   const entry = (PENDING as Record<string, 'all' | readonly string[]>)[group];
   return entry === 'all' || (entry !== undefined && entry.includes(name));
+}
+
+/** The routes that answer 501 NOT_IMPLEMENTED, in table order. */
+export function pendingEndpoints(): EndpointEntry[] {
+  return allEndpoints().filter((e) => isPending(e.group, e.name));
 }

@@ -92,10 +92,8 @@ export function endpointRoute(
       const idempotencyKey =
         def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
       if (key.kind === 'test' && synthetic) {
-        const body = synthetic(
-          input as { params: Record<string, unknown>; body: Record<string, unknown> },
-          platform.clock,
-        );
+        // validateRequest checked the input against this route's own schemas.
+        const body = synthetic(input as RouteRequest<EndpointDef>, platform.clock);
         return send(res, { status: 201, body, headers: {} });
       }
       if (idempotencyKey !== undefined) {
