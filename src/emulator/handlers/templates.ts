@@ -1,8 +1,9 @@
+import type { endpoints } from '../../api/endpoints/index.js';
 import { ApiFailure } from '../api-failure.js';
 import { createTemplate, submitTemplate } from '../domain/create-template.js';
 import { sendTemplate } from '../domain/send-template.js';
 import { validateTemplateCopy } from '../domain/template-validation.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 export const templatesHandlers = {
@@ -44,4 +45,4 @@ export const templatesHandlers = {
       variables: body.variables ?? {},
       source: 'api',
     }),
-} satisfies ImplementedHandlers<'templates'>;
+} satisfies RouteHandlers<typeof endpoints.templates>;
