@@ -1,6 +1,7 @@
+import type { endpoints } from '../../api/endpoints/index.js';
 import { createConnectSession, updateAccount } from '../domain/channels.js';
 import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 const account = (id: string) => ({ owner: 'channel' as const, id });
@@ -17,4 +18,4 @@ export const channelsHandlers = {
   listProviders: ({ params, query }, ctx) => listProviders(ctx, account(params.integration_id), query),
   putProvider: ({ params, body }, ctx) => putProvider(ctx, account(params.integration_id), params.provider, body),
   deleteProvider: ({ params }, ctx) => deleteProvider(ctx, account(params.integration_id), params.provider),
-} satisfies ImplementedHandlers<'channels'>;
+} satisfies RouteHandlers<typeof endpoints.channels>;
