@@ -16,6 +16,12 @@ import { receiverLogger } from './receiver-logger.js';
 import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
 import { accept, reject, type ReceiverResponse } from './receiver-response.js';
 import { Worker } from './worker.js';
+import {
+  createInspector,
+  type InspectorHandler,
+  type InspectorOptions,
+  type InspectorReplayOutcome,
+} from '../console/inspector/index.js';
 
 export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
 
@@ -44,6 +50,13 @@ export interface Receiver {
   replay(deliveryId: string): Promise<ReplayOutcome>;
   /** Graceful: refuses new deliveries (503, the service retries), lets running handlers finish, closes a store it opened. */
   close(): Promise<void>;
+  /**
+   * The delivery inspector, a page over this receiver's store: deliveries by status, event and time, each
+   * one's headers and body (signature and secret-looking fields redacted) and attempts, and replay.
+   * Nothing serves it until you mount it: `app.use('/_inspector', receiver.inspector())`. It answers this
+   * machine only, unless given a `token` that other machines then present.
+   */
+  inspector(options?: InspectorOptions): InspectorHandler;
   /** The delivery store, for listing and replaying (the CLI uses it). */
   readonly store: DeliveryStore;
   readonly log: Logger;
@@ -140,6 +153,19 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     afterRecord,
   });
 
+  /**
+   * A started receiver hands a replayed delivery to its own worker (requeued, due now), so a page click never
+   * races the worker for the row; one that is not started runs it here, as `convo-kit replay` does.
+   */
+  async function replayFromInspector(deliveryId: string): Promise<InspectorReplayOutcome> {
+    if (!started || closing) return receiver.replay(deliveryId);
+    if ((await store.requeue([deliveryId], resolved.now())) === 1) {
+      worker.wake();
+      return 'queued';
+    }
+    return (await store.get(deliveryId)) ? 'busy' : 'missing';
+  }
+
   const receiver: Receiver = {
     on(pattern, handler) {
       registry.add(pattern, handler);
@@ -175,6 +201,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       const result = await runDelivery(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
       return result.outcome === 'done' ? 'done' : 'dead';
     },
+    inspector: (inspectorOptions) =>
+      createInspector({ store, replay: replayFromInspector, now: resolved.now }, inspectorOptions),
     close() {
       closing ??= (async () => {
         await worker.stop();

@@ -64,6 +64,20 @@ describe('convo-kit listen', () => {
     expect(rows.every((r) => r.status === 'done')).toBe(true);
   }, 180_000);
 
+  it('serves the delivery inspector beside the webhook path, to this machine only', async () => {
+    const { listen, url } = await startListen();
+    const [, inspector] = await listen.waitFor(/inspector: (http:\/\/\S+)/);
+    const id = await trigger('ticket.created', url);
+    await listen.waitFor(new RegExp(`${escapeRegExp(id)}  stored 200`));
+    const listed = (await (await fetch(`${inspector}/api/deliveries?event=ticket.*`)).json()) as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((d) => d.id)).toEqual([id]);
+    const page = await fetch(`${inspector}/`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain(id);
+  });
+
   it('prints a rejected delivery with its reason and stores nothing for it', async () => {
     const { listen, url, db } = await startListen('--json');
     const bad = await runCli([

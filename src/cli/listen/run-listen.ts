@@ -28,6 +28,8 @@ export interface ListenOptions {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Where `listen` serves the delivery inspector, beside the webhook path. */
+export const INSPECTOR_PATH = '/_inspector';
 /** Retries double from --retry-delay up to this, so a long outage of the app is retried about once a minute. */
 const MAX_RETRY_DELAY_MS = 60_000;
 
@@ -53,9 +55,15 @@ function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
 
 /** A node:http server in front of receiver.handle(), so each request's outcome can be printed. */
 function createListenServer(receiver: Receiver, path: string, log: (entry: LogEntry) => void): Server {
+  const inspector = receiver.inspector();
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname === INSPECTOR_PATH || url.pathname.startsWith(`${INSPECTOR_PATH}/`)) {
+        // Mounted as Express would mount it: the inspector reads its own path from url, its base from originalUrl.
+        Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
+        return inspector(req, res);
+      }
       if (url.pathname !== path) {
         req.resume();
         res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
@@ -154,6 +162,8 @@ export async function runListen(options: ListenOptions): Promise<void> {
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   err.line(`convo-kit listen: receiving at ${err.c.bold(`http://${host}:${port}${options.path}`)}`);
   err.line(`  deliveries stored in ${dbPath}`);
+  const local = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : host;
+  err.line(`  inspector: ${err.c.bold(`http://${local}:${port}${INSPECTOR_PATH}`)} (this machine only)`);
   if (options.forwardTo) err.line(`  forwarding each to ${options.forwardTo}, re-signed with the same secret`);
   err.line(err.c.dim('  Ctrl-C to stop'));
 

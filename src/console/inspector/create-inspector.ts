@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { allowedPeer, sameOriginJson, type PageAccess } from '../local-only.js';
+import { mountPath, readJsonBody, sendError, sendJson, sendPage } from '../serve-page.js';
+import {
+  InspectorListQuery,
+  listDeliveries,
+  replayDeliveries,
+  ReplayRequest,
+  showDelivery,
+  type InspectorSource,
+} from './inspector-api.js';
+import { inspectorPage } from './inspector-page.js';
+
+export interface InspectorOptions {
+  /**
+   * Lets other machines open the inspector when they present this token (`Authorization: Bearer …`, or
+   * `?token=` on the page's address). Without it the inspector answers this machine only.
+   */
+  token?: string;
+}
+
+/** A node:http / Express handler; Express's `next` is accepted and never needed. */
+export type InspectorHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+const MAX_REQUEST_BYTES = 16 * 1024;
+const DELIVERY_PATH = /^\/api\/deliveries\/([A-Za-z0-9._:-]{1,200})$/;
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.join('.') || 'query'}: ${issue.message}`;
+}
+
+/**
+ * The delivery inspector: a page and a small JSON API over the receiver's store. Mount it where you like
+ * (`app.use('/_inspector', receiver.inspector())`); it answers only this machine unless given a token.
+ */
+export function createInspector(source: InspectorSource, options: InspectorOptions = {}): InspectorHandler {
+  if (options.token !== undefined && options.token.length < 16) {
+    throw new TypeError('inspector({ token }) needs a token of at least 16 characters');
+  }
+  const access: PageAccess =
+    options.token === undefined ? { kind: 'loopback' } : { kind: 'token', token: options.token };
+
+  async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
+    const { base, path, query } = mountPath(req);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ?? query.get('token') ?? undefined;
+    if (!allowedPeer(req, access, token)) {
+      req.resume();
+      return sendError(
+        res,
+        403,
+        'FORBIDDEN',
+        access.kind === 'loopback'
+          ? 'The inspector answers this machine only (open it on localhost or 127.0.0.1)'
+          : 'A valid inspector token is needed',
+      );
+    }
+    if (req.method === 'GET' && (path === '/' || path === '')) {
+      const parsed = InspectorListQuery.safeParse(Object.fromEntries(query));
+      const first = await listDeliveries(source, parsed.success ? parsed.data : InspectorListQuery.parse({}));
+      return sendPage(res, inspectorPage({ base, first, token: access.kind === 'token' ? token : undefined }));
+    }
+    if (req.method === 'GET' && path === '/api/deliveries') {
+      const parsed = InspectorListQuery.safeParse(Object.fromEntries(query));
+      if (!parsed.success) return sendError(res, 400, 'VALIDATION_FAILED', firstIssue(parsed.error));
+      return sendJson(res, 200, await listDeliveries(source, parsed.data));
+    }
+    const one = DELIVERY_PATH.exec(path);
+    if (req.method === 'GET' && one) {
+      const delivery = await showDelivery(source, one[1]!);
+      return delivery ? sendJson(res, 200, delivery) : sendError(res, 404, 'NOT_FOUND', `No delivery ${one[1]}`);
+    }
+    if (req.method === 'POST' && path === '/api/replay') {
+      if (!sameOriginJson(req)) {
+        req.resume();
+        return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json from the inspector page itself');
+      }
+      const parsed = ReplayRequest.safeParse(await readJsonBody(req, MAX_REQUEST_BYTES));
+      if (!parsed.success) return sendError(res, 400, 'VALIDATION_FAILED', firstIssue(parsed.error));
+      return sendJson(res, 200, await replayDeliveries(source, parsed.data.ids));
+    }
+    req.resume();
+    sendError(res, 404, 'NOT_FOUND', `No inspector route ${req.method} ${path}`);
+  }
+
+  return (req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      sendError(
+        res,
+        503,
+        'STORE_UNAVAILABLE',
+        `The delivery store could not answer: ${(error as Error).message.slice(0, 200)}`,
+      );
+    });
+  };
+}

@@ -1,0 +1,2 @@
+export { createInspector, type InspectorHandler, type InspectorOptions } from './create-inspector.js';
+export { REPLAY_MAX_IDS, type InspectorReplayOutcome, type InspectorSource } from './inspector-api.js';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { isEventPattern } from '../../events/index.js';
+import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
+import { bodyForPage } from './redact.js';
+
+/** The list filters the page sends; every one is optional, and each bad one is named in the error. */
+export const InspectorListQuery = z.strictObject({
+  status: z.union([DeliveryStatus, z.literal('all')]).default('all'),
+  event: z
+    .string()
+    .max(100)
+    .refine(
+      (p) => p === '' || isEventPattern(p),
+      'expected an event name, "*" or a namespace wildcard such as "ticket.*"',
+    )
+    .default(''),
+  /** Received within the last this-many minutes. */
+  within: z.coerce.number().int().min(1).max(525_600).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+/** At most this many deliveries replayed by one click, so one request never runs unbounded work. */
+export const REPLAY_MAX_IDS = 100;
+export const ReplayRequest = z.strictObject({
+  ids: z.array(z.string().min(1).max(200)).min(1).max(REPLAY_MAX_IDS),
+});
+
+/** `queued`: handed to the receiver's running worker, the list shows how it ends. */
+export type InspectorReplayOutcome = 'done' | 'dead' | 'busy' | 'missing' | 'queued';
+
+export interface InspectorSource {
+  store: DeliveryStore;
+  /** Runs one stored delivery's handlers now (the receiver's `replay`). */
+  replay(deliveryId: string): Promise<InspectorReplayOutcome>;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/** A delivery as the list shows it: times as ISO strings, so the page formats them in the viewer's zone. */
+function row(d: DeliverySummary) {
+  return {
+    id: d.id,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts,
+    size: d.size,
+    received_at: new Date(d.receivedAt).toISOString(),
+    updated_at: new Date(d.updatedAt).toISOString(),
+    next_attempt_at: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+    last_error: d.lastError,
+  };
+}
+export type InspectorRow = ReturnType<typeof row>;
+
+export async function listDeliveries(source: InspectorSource, query: z.output<typeof InspectorListQuery>) {
+  const now = (source.now ?? Date.now)();
+  const page = await source.store.list({
+    status: query.status === 'all' ? undefined : query.status,
+    eventPattern: query.event || undefined,
+    since: query.within === undefined ? undefined : now - query.within * 60_000,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+  return { data: page.data.map(row), next_cursor: page.nextCursor };
+}
+
+/** One delivery in full: headers as they arrived with the signature redacted, the body with secret-looking fields redacted, and its attempts. */
+export async function showDelivery(source: InspectorSource, id: string) {
+  const record = await source.store.get(id);
+  if (!record) return undefined;
+  const attempts = await source.store.attempts(id);
+  return {
+    ...row(record),
+    dead_letter: record.status === 'dead',
+    headers: {
+      'X-Service-Delivery': record.id,
+      'X-Service-Event': record.event,
+      'X-Service-Timestamp': record.timestamp,
+      'X-Service-Signature': '[redacted]',
+    },
+    body: bodyForPage(record.body),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      outcome: a.outcome,
+      error: a.error,
+      started_at: new Date(a.startedAt).toISOString(),
+      finished_at: a.finishedAt === null ? null : new Date(a.finishedAt).toISOString(),
+    })),
+  };
+}
+
+/** Replays each id in turn (handlers run one delivery at a time, as a person clicked them). */
+export async function replayDeliveries(source: InspectorSource, ids: readonly string[]) {
+  const results: { id: string; outcome: InspectorReplayOutcome }[] = [];
+  for (const id of new Set(ids)) results.push({ id, outcome: await source.replay(id) });
+  return { results };
+}

@@ -1,0 +1,53 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+
+/** Who may open a local page: this machine only (the default), or anyone who presents the token. */
+export type PageAccess = { kind: 'loopback' } | { kind: 'token'; token: string };
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (isIP(plain) === 4) return plain.startsWith('127.');
+  return plain === '::1';
+}
+
+/** The host part of a Host header (`localhost:3000`, `[::1]:3000`). */
+function hostName(host: string | undefined): string {
+  if (!host) return '';
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  return host.split(':')[0]!.toLowerCase();
+}
+
+/**
+ * Is this request one the page may answer? In loopback mode the peer must be this machine AND the Host
+ * header a loopback name: a web page elsewhere that points a DNS name at 127.0.0.1 (DNS rebinding)
+ * arrives with its own host name and is refused.
+ */
+export function allowedPeer(req: IncomingMessage, access: PageAccess, token?: string): boolean {
+  if (access.kind === 'token') return token !== undefined && safeEqual(token, access.token);
+  return isLoopbackAddress(req.socket.remoteAddress) && LOOPBACK_NAMES.has(hostName(req.headers.host));
+}
+
+/**
+ * A state-changing request must come from the page itself: JSON (a form elsewhere cannot send it without
+ * a CORS preflight, which these pages never grant) and, when the browser says where it comes from, the same origin.
+ */
+export function sameOriginJson(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/** Constant time whatever the lengths: both sides are hashed first. */
+function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}

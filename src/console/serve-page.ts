@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readNodeBody } from '../internal/read-node-body.js';
+import { renderPage, type Page } from './page-shell.js';
+
+const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { ...NO_STORE, 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+export function sendError(res: ServerResponse, status: number, code: string, message: string): void {
+  sendJson(res, status, { error: { code, message } });
+}
+
+export function sendPage(res: ServerResponse, page: Page): void {
+  const { html, csp } = renderPage(page);
+  res.writeHead(200, {
+    ...NO_STORE,
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+  });
+  res.end(html);
+}
+
+/** Reads a small JSON body (the pages' own requests); undefined when it is too large or not JSON. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const read = await readNodeBody(req, maxBytes);
+  if (!read.ok) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(read.body));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the page is mounted, from what Express left in `req.url` and the full `originalUrl`
+ * (`app.use('/_inspector', …)`), so the page's own links work under any prefix.
+ */
+export function mountPath(req: IncomingMessage & { originalUrl?: string }): {
+  base: string;
+  path: string;
+  query: URLSearchParams;
+} {
+  const inner = new URL(req.url ?? '/', 'http://page.local');
+  const outer = new URL(req.originalUrl ?? req.url ?? '/', 'http://page.local');
+  const base = outer.pathname.slice(0, outer.pathname.length - inner.pathname.length).replace(/\/$/, '');
+  return { base, path: inner.pathname, query: inner.searchParams };
+}

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { HAS_CHROMIUM, launchBrowser, NO_CHROMIUM_MESSAGE, screenshot } from '../support/browser.js';
+
+const SECRET = `whsec_${'k'.repeat(32)}`;
+
+/** A receiver whose ticket handler fails until it is "fixed", in an Express app with the inspector mounted. */
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
+  const state = { fixed: false, handled: [] as string[] };
+  const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1 });
+  receiver.on('ticket.created', async ({ data }) => {
+    if (!state.fixed) throw new Error('the CRM was down');
+    state.handled.push(data.id);
+  });
+  const app = express();
+  app.post('/webhooks', receiver.middleware());
+  app.use('/_inspector', receiver.inspector());
+  return { dir, state, receiver, app };
+}
+
+async function deliver(app: express.Express, receiver: Receiver, overrides: object = {}): Promise<string> {
+  const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'ticket.created', overrides });
+  await request(app).post('/webhooks').set(headers).send(body).expect(200);
+  await receiver.idle();
+  return deliveryId;
+}
+
+describe('the delivery inspector over HTTP', () => {
+  let s: ReturnType<typeof setup>;
+  let deadId: string;
+  beforeAll(async () => {
+    s = setup();
+    await s.receiver.start();
+    deadId = await deliver(s.app, s.receiver, { data: { metadata: { api_token: 'tok_very_secret' } } });
+  });
+  afterAll(async () => {
+    await s.receiver.close();
+    rmSync(s.dir, { recursive: true, force: true });
+  });
+
+  it('lists deliveries by status and event, newest first', async () => {
+    const dead = await request(s.app).get('/_inspector/api/deliveries?status=dead&event=ticket.*').expect(200);
+    expect(dead.body.data.map((d: { id: string }) => d.id)).toEqual([deadId]);
+    expect(dead.body.data[0]).toMatchObject({
+      status: 'dead',
+      event: 'ticket.created',
+      last_error: expect.stringContaining('the CRM was down'),
+    });
+    const none = await request(s.app).get('/_inspector/api/deliveries?status=done').expect(200);
+    expect(none.body.data).toEqual([]);
+    const recent = await request(s.app).get('/_inspector/api/deliveries?within=15').expect(200);
+    expect(recent.body.data).toHaveLength(1);
+  });
+
+  it('shows one delivery with its signature and secret-looking fields redacted, and its attempts', async () => {
+    const res = await request(s.app).get(`/_inspector/api/deliveries/${deadId}`).expect(200);
+    expect(res.body.headers['X-Service-Signature']).toBe('[redacted]');
+    expect(res.body.dead_letter).toBe(true);
+    expect(JSON.stringify(res.body)).not.toContain('tok_very_secret');
+    expect(res.body.body.json.data.metadata.api_token).toBe('[redacted]');
+    expect(res.body.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'dead' })]);
+  });
+
+  it('names each bad filter, and answers 404 for an unknown delivery', async () => {
+    const status = await request(s.app).get('/_inspector/api/deliveries?status=lost').expect(400);
+    expect(status.body.error.message).toMatch(/^status: /);
+    const event = await request(s.app).get('/_inspector/api/deliveries?event=billing.*').expect(400);
+    expect(event.body.error.message).toMatch(/^event: /);
+    const extra = await request(s.app).get('/_inspector/api/deliveries?order=asc').expect(400);
+    expect(extra.body.error.code).toBe('VALIDATION_FAILED');
+    await request(s.app).get('/_inspector/api/deliveries/dlv_nope').expect(404);
+  });
+
+  it('replays only JSON from the page itself, at most 100 ids at once', async () => {
+    await request(s.app)
+      .post('/_inspector/api/replay')
+      .set('content-type', 'text/plain')
+      .send(JSON.stringify({ ids: [deadId] }))
+      .expect(415);
+    await request(s.app)
+      .post('/_inspector/api/replay')
+      .set('origin', 'http://evil.example')
+      .send({ ids: [deadId] })
+      .expect(415);
+    await request(s.app).post('/_inspector/api/replay').send({ ids: [] }).expect(400);
+    await request(s.app)
+      .post('/_inspector/api/replay')
+      .send({ ids: Array.from({ length: 101 }, (_, i) => `dlv_${i}`) })
+      .expect(400);
+    // Still dead: none of the refused requests ran the handler.
+    const row = await request(s.app).get(`/_inspector/api/deliveries/${deadId}`).expect(200);
+    expect(row.body.status).toBe('dead');
+    expect(s.state.handled).toEqual([]);
+  });
+
+  it('answers only this machine: a DNS name pointed at 127.0.0.1 is refused', async () => {
+    const res = await request(s.app).get('/_inspector/').set('host', 'attacker.example:3000').expect(403);
+    expect(res.body.error.code).toBe('FORBIDDEN');
+  });
+
+  it('with a token, answers whoever presents it and nobody else', async () => {
+    const app = express();
+    app.use('/inspect', s.receiver.inspector({ token: 'a-long-inspector-token' }));
+    await request(app).get('/inspect/api/deliveries').set('host', 'ops.example').expect(403);
+    await request(app).get('/inspect/api/deliveries').set('authorization', 'Bearer wrong-token-but-long').expect(403);
+    const ok = await request(app)
+      .get('/inspect/api/deliveries')
+      .set('authorization', 'Bearer a-long-inspector-token')
+      .expect(200);
+    expect(ok.body.data).toHaveLength(1);
+    expect(() => s.receiver.inspector({ token: 'short' })).toThrow(/at least 16 characters/);
+  });
+
+  it('serves its page with the first deliveries already in it, under a strict CSP', async () => {
+    const res = await request(s.app).get('/_inspector/').expect(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.text).toContain(deadId);
+    expect(res.text).toContain('dead letter');
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the delivery inspector in Chromium', () => {
+  it('shows a dead delivery, replays it after the fix, and it turns done', async () => {
+    const s = setup();
+    await s.receiver.start();
+    const server: Server = await new Promise((resolve) => {
+      const srv = s.app.listen(0, '127.0.0.1', () => resolve(srv));
+    });
+    const browser = await launchBrowser();
+    try {
+      const deadId = await deliver(s.app, s.receiver);
+      const { port } = server.address() as { port: number };
+      const page = await browser.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      // The page's own requests are judged by their responses; Chromium's favicon probe is not one of them.
+      page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && failures.push(m.text()),
+      );
+      await page.goto(`http://127.0.0.1:${port}/_inspector/`);
+
+      const row = page.locator(`tr[data-id="${deadId}"]`);
+      await expect.poll(() => row.locator('.status').textContent()).toBe('dead letter');
+      await row.click();
+      await expect.poll(() => page.locator('#d-headers').textContent()).toContain('X-Service-Signature: [redacted]');
+      expect(await page.locator('#d-body').textContent()).toContain('"event": "ticket.created"');
+      await screenshot(page, 'inspector-dead-letter');
+
+      s.state.fixed = true;
+      await page.locator('#d-replay').click();
+      await expect.poll(() => row.locator('.status').textContent(), { timeout: 10_000 }).toBe('done');
+      await expect.poll(() => page.locator('#notice').textContent()).toBe('Replayed: 1 queued');
+      expect(s.state.handled).toHaveLength(1);
+      await screenshot(page, 'inspector-replayed');
+      expect(failures).toEqual([]);
+    } finally {
+      await browser.close();
+      server.close();
+      await s.receiver.close();
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+if (!HAS_CHROMIUM) console.warn(NO_CHROMIUM_MESSAGE);
