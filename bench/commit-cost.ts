@@ -20,6 +20,7 @@ async function microsPerCommit(durability: Durability, rowsPerCommit: number): P
         Array.from({ length: rowsPerCommit }, (_, i) =>
           store.record({
             id: `dlv_${c}_${i}`,
+            eventId: `evt_${c}_${i}`,
             event: 'message.received',
             body,
             signature: 'sha256=',

@@ -99,10 +99,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   let warnedNotStarted = false;
 
   /** processBeforeResponse: run the handlers now; a failure answers 500 so the service's retry runs them again. */
-  async function processNow(deliveryId: string, inserted: boolean): Promise<ReceiverResponse> {
-    const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now: resolved.now() });
+  async function processNow(deliveryId: string, inserted: boolean, storedId: string): Promise<ReceiverResponse> {
+    const record = await store.claimById(storedId, { leaseMs: resolved.leaseMs, owner, now: resolved.now() });
     if (!record) {
-      const row = await store.get(deliveryId);
+      const row = await store.get(storedId);
       if (row?.status === 'done') return accept(deliveryId, true, true);
       if (row?.status === 'dead') return accept(deliveryId, true, false);
       return reject(
@@ -120,10 +120,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     );
   }
 
-  async function afterRecord(deliveryId: string, inserted: boolean): Promise<ReceiverResponse> {
+  async function afterRecord(deliveryId: string, inserted: boolean, storedId: string): Promise<ReceiverResponse> {
     if (resolved.processBeforeResponse) {
       try {
-        return await processNow(deliveryId, inserted);
+        return await processNow(deliveryId, inserted, storedId);
       } catch (error) {
         log.error({ err: error, deliveryId }, 'could not run a delivery before responding');
         return reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be processed; the service will retry');

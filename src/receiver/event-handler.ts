@@ -3,8 +3,13 @@ import type { Envelope, EventData, EventName, EventPattern, EventsMatching } fro
 import type { ReceiverError } from './receiver-error.js';
 
 interface DeliveryContext {
-  /** The `X-Service-Delivery` id: the same on every retry, so use it as your idempotency key. */
+  /** The `X-Service-Delivery` id: the same on every retry of one delivery. */
   deliveryId: string;
+  /**
+   * The event's own id (`id` in the signed body, `evt_…`; null if the body has none): the receiver
+   * stores each event once, so this is the idempotency key to use for your side effects.
+   */
+  eventId: string | null;
   /** 1 on the first run, counting afresh after a replay. */
   attempt: number;
   receivedAt: Date;

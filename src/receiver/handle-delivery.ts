@@ -21,8 +21,11 @@ export interface DeliveryHandlerDeps {
   store: DeliveryStore;
   log: Logger;
   isClosing: () => boolean;
-  /** Runs once the row is committed: wakes the worker and acks, or (processBeforeResponse) runs the handlers first. */
-  afterRecord: (deliveryId: string, inserted: boolean) => Promise<ReceiverResponse>;
+  /**
+   * Runs once the row is committed: wakes the worker and acks, or (processBeforeResponse) runs the handlers
+   * first. `storedId` is the stored row's delivery id: on a duplicate by event id, the first delivery's.
+   */
+  afterRecord: (deliveryId: string, inserted: boolean, storedId: string) => Promise<ReceiverResponse>;
 }
 
 /** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
@@ -98,23 +101,28 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
         "X-Service-Event differs from the body's event; routing by the signed body",
       );
     }
-    let inserted: boolean;
+    let stored: { inserted: boolean; id: string };
     try {
-      ({ inserted } = await store.record({
+      stored = await store.record({
         id: deliveryId,
+        eventId: envelope.data.id ?? null,
         event,
         body,
         signature,
         timestamp,
         receivedAt: options.now(),
-      }));
+      });
     } catch (error) {
       log.error({ err: error, deliveryId }, 'could not store a delivery');
       return refuse(reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry'), {
         deliveryId,
       });
     }
-    log.debug({ deliveryId, event, duplicate: !inserted }, inserted ? 'stored delivery' : 'duplicate delivery');
-    return deps.afterRecord(deliveryId, inserted);
+    const { inserted, id: storedId } = stored;
+    log.debug(
+      { deliveryId, event, duplicate: !inserted, ...(storedId !== deliveryId && { duplicateOf: storedId }) },
+      inserted ? 'stored delivery' : 'duplicate delivery',
+    );
+    return deps.afterRecord(deliveryId, inserted, storedId);
   };
 }

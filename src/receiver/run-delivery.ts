@@ -29,7 +29,7 @@ function problem(error: { issues: { path: PropertyKey[]; message: string }[] }):
 /** Parses the stored body and applies the event's schema; a failure here is permanent (dead at once). */
 function buildContext(
   record: DeliveryRecord,
-  base: Omit<EventContext, 'known' | 'event' | 'data' | 'envelope'>,
+  base: Omit<EventContext, 'known' | 'event' | 'data' | 'envelope' | 'eventId'>,
 ): EventContext {
   let envelope: Envelope;
   try {
@@ -40,7 +40,8 @@ function buildContext(
     });
   }
   const event = envelope.event;
-  if (!isEventName(event)) return { ...base, envelope, known: false, event, data: envelope.data };
+  const ids = { ...base, envelope, eventId: envelope.id ?? null };
+  if (!isEventName(event)) return { ...ids, known: false, event, data: envelope.data };
   const data = eventSchemas[event].safeParse(envelope.data);
   if (!data.success) {
     throw new ReceiverError(
@@ -49,7 +50,7 @@ function buildContext(
       { cause: data.error },
     );
   }
-  return { ...base, envelope, known: true, event, data: data.data } as EventContext;
+  return { ...ids, known: true, event, data: data.data } as EventContext;
 }
 
 /**

@@ -15,6 +15,12 @@ export type AttemptOutcome = z.output<typeof AttemptOutcome>;
 export interface NewDelivery {
   /** The `X-Service-Delivery` id: the same on every retry of one delivery, so it is the primary key. */
   id: string;
+  /**
+   * The event's own id (`id` in the signed body, `evt_…`), or null when the body has none. Unique too:
+   * the delivery id header is not signed, so a captured delivery resent under a new delivery id, or one
+   * event delivered to two registrations of the same URL, must still be a duplicate.
+   */
+  eventId: string | null;
   event: string;
   /** The exact bytes that arrived: what the signature covers, so the row can be verified again. */
   body: Uint8Array;
@@ -108,8 +114,12 @@ export interface DeliveryPage {
  * `complete` and `fail` apply only while `owner` still holds the row's lease and answer whether they did.
  */
 export interface DeliveryStore {
-  /** Stores a delivery unless its id exists (then nothing changes); resolves once committed. */
-  record(delivery: NewDelivery): Promise<{ inserted: boolean }>;
+  /**
+   * Stores a delivery unless its delivery id or its (non-null) event id is already stored: then nothing
+   * changes, `inserted` is false and `id` is the delivery id of the row already stored. One write: both
+   * ids are unique keys of the same row. Resolves once committed.
+   */
+  record(delivery: NewDelivery): Promise<{ inserted: boolean; id: string }>;
   /** Atomically leases due rows: pending or failed rows whose time has come, and processing rows whose lease expired. */
   claim(options: ClaimOptions): Promise<DeliveryRecord[]>;
   /** Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the service's retry is the trigger). */

@@ -52,6 +52,16 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX inbox_due ON inbox (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
    CREATE INDEX inbox_done ON inbox (updated_at) WHERE status = 'done';
    CREATE INDEX inbox_attempts_delivery ON inbox_attempts (delivery_id, seq);`,
+  // 3: the signed event id is a unique key too (a replay under a new delivery id is a duplicate). Rows
+  // stored before keep their event id where their body has one; of older duplicates the first keeps it.
+  `ALTER TABLE inbox ADD COLUMN event_id TEXT;
+   UPDATE inbox SET event_id = (
+     SELECT CASE WHEN json_valid(CAST(b.body AS TEXT)) AND json_type(CAST(b.body AS TEXT), '$.id') = 'text'
+                 THEN json_extract(CAST(b.body AS TEXT), '$.id') END
+     FROM inbox_bodies b WHERE b.seq = inbox.seq);
+   UPDATE inbox SET event_id = NULL
+     WHERE event_id IS NOT NULL AND seq NOT IN (SELECT min(seq) FROM inbox WHERE event_id IS NOT NULL GROUP BY event_id);
+   CREATE UNIQUE INDEX inbox_event_id ON inbox (event_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

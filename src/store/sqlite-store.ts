@@ -94,9 +94,12 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
 
   const sql = {
     insert: db.prepare(
-      `INSERT INTO inbox (id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      // No conflict target: a clash on the delivery id or on the event id is a duplicate alike.
+      `INSERT INTO inbox (id, event_id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT DO NOTHING`,
     ),
+    // Only on a duplicate: which stored row it duplicates.
+    existing: db.prepare('SELECT id FROM inbox WHERE id = ? OR event_id = ? LIMIT 1').pluck(),
     insertBody: db.prepare('INSERT INTO inbox_bodies (seq, body) VALUES (?, ?)'),
     body: db.prepare('SELECT body FROM inbox_bodies WHERE seq = ?').pluck(),
     due: db.prepare('SELECT id, status FROM inbox WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?'),
@@ -178,8 +181,10 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       open();
       return writes.run(() => {
         const { id, event, body, signature, timestamp, receivedAt } = delivery;
+        const eventId = delivery.eventId ?? null;
         const result = sql.insert.run(
           id,
+          eventId,
           event,
           body.byteLength,
           signature,
@@ -188,9 +193,9 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
           receivedAt,
           receivedAt,
         );
-        if (result.changes === 0) return { inserted: false };
+        if (result.changes === 0) return { inserted: false, id: (sql.existing.get(id, eventId) as string) ?? id };
         sql.insertBody.run(result.lastInsertRowid, body);
-        return { inserted: true };
+        return { inserted: true, id };
       });
     },
     async claim(options: ClaimOptions) {

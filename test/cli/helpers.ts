@@ -105,6 +105,7 @@ export async function recordSigned(
   const timestamp = String(Math.floor(receivedAt / 1000));
   await store.record({
     id,
+    eventId: `evt_${id}`,
     event,
     body,
     signature: sign({ secret: delivery.secret, timestamp, body }),

@@ -54,6 +54,21 @@ describe('a valid delivery', () => {
     expect(await rows()).toHaveLength(1);
   });
 
+  it('resent with its exact bytes and signature under new delivery ids, is a duplicate of the first (one row, one run)', async () => {
+    const eventIds: (string | null)[] = [];
+    receiver.on('ticket.created', ({ eventId }) => void eventIds.push(eventId));
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    await post(app, delivery).expect(200);
+    for (const replayId of ['dlv_replay_1', 'dlv_replay_2', 'dlv_replay_3']) {
+      const res = await post(app, delivery, { 'x-service-delivery': replayId }).expect(200);
+      expect(res.body).toEqual({ received: true, delivery_id: replayId, duplicate: true });
+    }
+    await receiver.idle();
+    expect(runs).toEqual([delivery.deliveryId]);
+    expect(eventIds).toEqual([(delivery.envelope as { id: string }).id]);
+    expect((await rows()).map((r) => r.id)).toEqual([delivery.deliveryId]);
+  });
+
   it('signed with the older of two secrets during a rotation is accepted', async () => {
     const rotating = testReceiver(dir.path('rot.db'), {
       secret: undefined,

@@ -30,6 +30,17 @@ describe('processBeforeResponse (serverless hosts)', () => {
     expect(order).toEqual(['handled tkt_3Rf9Wc2Nd6Ue', 'answered']);
   });
 
+  it('answers a replay under a new delivery id with the first run: processed, not run again', async () => {
+    let runs = 0;
+    receiver.on('*', () => void runs++);
+    const app = expressApp(receiver);
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    await post(app, delivery).expect(200);
+    const replay = await post(app, delivery, { 'x-service-delivery': 'dlv_replayed' }).expect(200);
+    expect(replay.body).toEqual({ received: true, delivery_id: 'dlv_replayed', duplicate: true, processed: true });
+    expect(runs).toBe(1);
+  });
+
   it("answers 500 when a handler fails, and processes the service's retry instead of deduplicating it", async () => {
     let calls = 0;
     receiver.on('*', () => {

@@ -8,6 +8,7 @@ export function delivery(id: string, overrides: Partial<NewDelivery> = {}): NewD
   const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event: overrides.event ?? 'message.received', data: {} }));
   return {
     id,
+    eventId: `evt_${id}`,
     event: 'message.received',
     body,
     signature: 'sha256=' + 'a'.repeat(64),
@@ -51,10 +52,10 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
 
   describe('record', () => {
     it('stores a delivery once; recording the same id again changes nothing', async () => {
-      await expect(store.record(delivery('dlv_1'))).resolves.toEqual({ inserted: true });
+      await expect(store.record(delivery('dlv_1'))).resolves.toEqual({ inserted: true, id: 'dlv_1' });
       await expect(
-        store.record(delivery('dlv_1', { event: 'ticket.created', body: Buffer.from('{}') })),
-      ).resolves.toEqual({ inserted: false });
+        store.record(delivery('dlv_1', { eventId: 'evt_other', event: 'ticket.created', body: Buffer.from('{}') })),
+      ).resolves.toEqual({ inserted: false, id: 'dlv_1' });
       const row = await store.get('dlv_1');
       expect(row).toMatchObject({
         id: 'dlv_1',
@@ -69,6 +70,29 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       });
       expect(Buffer.from(row!.body).toString()).toContain('evt_dlv_1');
       expect(await store.get('dlv_missing')).toBeUndefined();
+    });
+
+    it('treats a second delivery id for an event id already stored as a duplicate of the first row', async () => {
+      await store.record(delivery('dlv_1', { eventId: 'evt_same' }));
+      await expect(store.record(delivery('dlv_2', { eventId: 'evt_same' }))).resolves.toEqual({
+        inserted: false,
+        id: 'dlv_1',
+      });
+      expect(await store.get('dlv_2')).toBeUndefined();
+      // In one turn too (one batch), and bodies without an event id never clash with each other.
+      const storm = await Promise.all([
+        store.record(delivery('dlv_3', { eventId: 'evt_storm' })),
+        store.record(delivery('dlv_4', { eventId: 'evt_storm' })),
+        store.record(delivery('dlv_5', { eventId: null })),
+        store.record(delivery('dlv_6', { eventId: null })),
+      ]);
+      expect(storm).toEqual([
+        { inserted: true, id: 'dlv_3' },
+        { inserted: false, id: 'dlv_3' },
+        { inserted: true, id: 'dlv_5' },
+        { inserted: true, id: 'dlv_6' },
+      ]);
+      expect((await store.list()).data.map((d) => d.id)).toEqual(['dlv_6', 'dlv_5', 'dlv_3', 'dlv_1']);
     });
 
     it('inserts one row when the same id arrives 50 times at once', async () => {
@@ -282,7 +306,7 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       expect(await store.get('dlv_new')).toBeDefined();
       expect(await store.get('dlv_failed')).toBeDefined();
       // A pruned id arriving again is a new delivery: after days, the service no longer retries it.
-      await expect(store.record(delivery('dlv_old'))).resolves.toEqual({ inserted: true });
+      await expect(store.record(delivery('dlv_old'))).resolves.toEqual({ inserted: true, id: 'dlv_old' });
     });
 
     it('prunes old done rows by itself on open when pruneDoneAfterMs is set, and keeps them with null', async () => {
@@ -369,7 +393,7 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
     it('a record() made just before close() still commits', async () => {
       const pending = store.record(delivery('dlv_last'));
       await store.close();
-      await expect(pending).resolves.toEqual({ inserted: true });
+      await expect(pending).resolves.toEqual({ inserted: true, id: 'dlv_last' });
       store = inbox.open();
       expect(await store.get('dlv_last')).toBeDefined();
     });

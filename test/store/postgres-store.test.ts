@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryStore } from '../../src/store/index.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/postgres-migrations.js';
 import { delivery, deliveryStoreContract, LEASE, T0 } from './delivery-store-contract.js';
 import { PG_HOW_TO, PG_URL, pgTestSchema } from './pg-schema.js';
 
@@ -39,8 +40,42 @@ describe.skipIf(!PG_URL)(`PostgreSQL only ${PG_HOW_TO}`, () => {
     const many = Array.from({ length: 6 }, () => open());
     await Promise.all(many.map((s, i) => s.record(delivery(`dlv_${i}`))));
     const versions = await pool.query(`SELECT version FROM "${schema.name}".convo_kit_schema`);
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    expect(versions.rows).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
     expect((await many[0]!.list()).data).toHaveLength(6);
+  });
+
+  it('upgrades a version 1 schema: event ids come from the stored bodies, older duplicates keep theirs on the first row', async () => {
+    const s = `"${schema.name}"`;
+    await pool.query(`CREATE SCHEMA ${s}`);
+    await pool.query(POSTGRES_MIGRATIONS[0]!(s));
+    await pool.query(`CREATE TABLE ${s}.convo_kit_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO ${s}.convo_kit_schema (version) VALUES (1)`);
+    const bodies = [
+      '{"id":"evt_x","event":"message.received","data":{}}',
+      '{"id":"evt_x","event":"message.received","data":{}}',
+      'not json',
+      '{"id":7,"event":"message.received","data":{}}',
+    ];
+    for (const [i, text] of bodies.entries()) {
+      const { rows } = await pool.query<{ seq: string }>(
+        `INSERT INTO ${s}.inbox (id, event, size, signature, timestamp, received_at, status, updated_at)
+         VALUES ($1, 'message.received', 1, 's', '1', 1, 'pending', 1) RETURNING seq`,
+        [`dlv_${i}`],
+      );
+      await pool.query(`INSERT INTO ${s}.inbox_bodies (seq, body) VALUES ($1, $2)`, [rows[0]!.seq, Buffer.from(text)]);
+    }
+    const store = open();
+    await expect(store.record(delivery('dlv_new', { eventId: 'evt_x' }))).resolves.toEqual({
+      inserted: false,
+      id: 'dlv_0',
+    });
+    const ids = await pool.query(`SELECT id, event_id FROM ${s}.inbox ORDER BY seq`);
+    expect(ids.rows).toEqual([
+      { id: 'dlv_0', event_id: 'evt_x' },
+      { id: 'dlv_1', event_id: null },
+      { id: 'dlv_2', event_id: null },
+      { id: 'dlv_3', event_id: null },
+    ]);
   });
 
   it('leaves a pool it was given open on close, and uses the schema it was told', async () => {

@@ -49,7 +49,7 @@ describe('SQLite only', () => {
     other.exec('BEGIN IMMEDIATE');
     await expect(busyStore.record(delivery('dlv_busy'))).rejects.toThrow(/locked|busy/i);
     other.exec('ROLLBACK');
-    await expect(busyStore.record(delivery('dlv_busy'))).resolves.toEqual({ inserted: true });
+    await expect(busyStore.record(delivery('dlv_busy'))).resolves.toEqual({ inserted: true, id: 'dlv_busy' });
     other.close();
     await busyStore.close();
   });
@@ -92,7 +92,12 @@ describe('SQLite only', () => {
     ]);
     // The upgraded file works: the due row is claimed through the recreated index, and new rows go in.
     expect((await store.claim({ limit: 5, ...LEASE, now: T0 + 1000 })).map((r) => r.id)).toEqual(['dlv_old']);
-    await expect(store.record(delivery('dlv_new'))).resolves.toEqual({ inserted: true });
+    await expect(store.record(delivery('dlv_new'))).resolves.toEqual({ inserted: true, id: 'dlv_new' });
+    // Its event id came from the stored body: a replay of it under a new delivery id is a duplicate.
+    await expect(store.record(delivery('dlv_replay', { eventId: 'evt_old' }))).resolves.toEqual({
+      inserted: false,
+      id: 'dlv_old',
+    });
 
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
@@ -109,9 +114,41 @@ describe('SQLite only', () => {
       'inbox_bodies',
       'inbox_done',
       'inbox_due',
+      'inbox_event_id',
     ]);
     expect(db.prepare('PRAGMA foreign_key_list(inbox_bodies)').get()).toMatchObject({ table: 'inbox' });
     db.close();
+  });
+
+  it('upgrades older duplicates and unreadable bodies: the first row keeps an event id, the rest have none', async () => {
+    await store.close();
+    const path = dir.path('v1-dups.db');
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    const insert = old.prepare(
+      `INSERT INTO deliveries (id, event, size, signature, timestamp, received_at, status, updated_at) VALUES (?, 'message.received', 1, 's', '1', 1, 'pending', 1)`,
+    );
+    const body = old.prepare('INSERT INTO delivery_bodies (seq, body) VALUES (?, ?)');
+    const rows: [string, string][] = [
+      ['dlv_a', '{"id":"evt_x","event":"message.received","data":{}}'],
+      ['dlv_b', '{"id":"evt_x","event":"message.received","data":{}}'],
+      ['dlv_c', 'not json'],
+      ['dlv_d', '{"id":7,"event":"message.received","data":{}}'],
+    ];
+    for (const [id, text] of rows) body.run(insert.run(id).lastInsertRowid, Buffer.from(text));
+    old.close();
+    store = createSqliteStore({ path });
+    await expect(store.record(delivery('dlv_e', { eventId: 'evt_y' }))).resolves.toMatchObject({ inserted: true });
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT id, event_id FROM inbox ORDER BY seq').all()).toEqual([
+      { id: 'dlv_a', event_id: 'evt_x' },
+      { id: 'dlv_b', event_id: null },
+      { id: 'dlv_c', event_id: null },
+      { id: 'dlv_d', event_id: null },
+      { id: 'dlv_e', event_id: 'evt_y' },
+    ]);
+    check.close();
   });
 
   it('refuses a file written by a newer schema', () => {

@@ -26,6 +26,7 @@ describe('WAL checkpoints', () => {
       Array.from({ length: 300 }, (_, i) =>
         store!.record({
           id: `dlv_${i}`,
+          eventId: `evt_${i}`,
           event: 'message.received',
           body,
           signature: 'sha256=' + 'a'.repeat(64),

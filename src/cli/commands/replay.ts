@@ -19,7 +19,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .summary('re-run stored deliveries into your handlers or as signed POSTs to a URL')
     .description(
-      'Re-runs stored deliveries, oldest first: into your own handlers (--handlers) or as fresh signed POSTs (--to: new timestamp, same delivery id unless --new-ids). ' +
+      'Re-runs stored deliveries, oldest first: into your own handlers (--handlers) or as fresh signed POSTs (--to: new timestamp, same delivery id unless --new-ids, which also gives the body a new event id). ' +
         'Each delivery it re-runs becomes done, or dead with the error; nothing else it stored changes. Without --id, it picks dead deliveries unless --status says otherwise.',
     )
     .option('--id <id>', 'a delivery id to replay, any status (repeatable)', collect);
@@ -31,7 +31,10 @@ export function registerReplay(program: Command): void {
     )
     .option('--to <url>', 'POST each delivery to this URL, re-signed', parseHttpUrl)
     .addOption(secretOption('to re-sign with (with --to)'))
-    .option('--new-ids', 'with --to: send each under a fresh delivery id, so the receiver does not deduplicate it')
+    .option(
+      '--new-ids',
+      'with --to: send each under a fresh delivery id and event id, so the receiver does not deduplicate it',
+    )
     .option('--dry-run', 'list what would be replayed; send and change nothing')
     .option('--concurrency <n>', 'deliveries running at once (1 keeps arrival order)', parseInteger(1, 100), 1)
     .option('--rate <per-second>', 'start at most this many per second', parseInteger(1, 10_000))

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Receiver } from '../../receiver/index.js';
+import { prefixedId } from '../../internal/prefixed-id.js';
 import { newDeliveryId } from '../../signature/index.js';
 import { type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { postSigned } from '../post-signed.js';
@@ -44,8 +45,23 @@ export interface UrlTargetOptions {
 const LEASE_MARGIN_MS = 30_000;
 
 /**
+ * The body with a fresh event id (`id`), for --new-ids: receivers deduplicate on the signed event id too,
+ * so a new delivery id alone would still be a duplicate. A body that is not a JSON object is sent as stored.
+ */
+function withNewEventId(body: Uint8Array): Uint8Array | string {
+  try {
+    const envelope: unknown = JSON.parse(new TextDecoder().decode(body));
+    if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) return body;
+    return JSON.stringify({ ...envelope, id: prefixedId('evt') });
+  } catch {
+    return body;
+  }
+}
+
+/**
  * As a fresh signed POST: the stored bytes re-signed with a new timestamp, under the same delivery id (so the
- * receiver deduplicates) unless --new-ids. The row is leased while the POST runs, then done (2xx) or dead.
+ * receiver deduplicates) unless --new-ids (a new delivery id and a new event id, so it is processed again).
+ * The row is leased while the POST runs, then done (2xx) or dead.
  */
 export function urlTarget(options: UrlTargetOptions): ReplayTarget {
   const owner = `convo-kit-replay:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -65,7 +81,7 @@ export function urlTarget(options: UrlTargetOptions): ReplayTarget {
     try {
       const answer = await postSigned({
         url: options.url,
-        body: record.body,
+        body: options.newIds ? withNewEventId(record.body) : record.body,
         secret: options.secret,
         deliveryId: sentAs,
         event: record.event,

@@ -4,7 +4,7 @@ import type pg from 'pg';
  * The schema, one step per version, each a function of the (quoted) schema name. Append, never edit:
  * a database set up by an older version is brought up to date when a store opens it.
  */
-const MIGRATIONS: readonly ((schema: string) => string)[] = [
+export const POSTGRES_MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     CREATE TABLE ${s}.inbox (
       seq bigserial PRIMARY KEY,
@@ -51,9 +51,26 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
     END $$;
     CREATE TRIGGER inbox_stored AFTER INSERT ON ${s}.inbox
       REFERENCING NEW TABLE AS stored FOR EACH STATEMENT EXECUTE FUNCTION ${s}.notify_inbox_stored();`,
+  // 2: the signed event id is a unique key too (a replay under a new delivery id is a duplicate). Rows
+  // stored before keep their event id where their body has one; of older duplicates the first keeps it.
+  (s) => `
+    ALTER TABLE ${s}.inbox ADD COLUMN event_id text UNIQUE;
+    DO $$
+    DECLARE r record; v text;
+    BEGIN
+      FOR r IN SELECT b.seq, b.body FROM ${s}.inbox_bodies b ORDER BY b.seq LOOP
+        BEGIN
+          v := CASE WHEN jsonb_typeof(convert_from(r.body, 'UTF8')::jsonb -> 'id') = 'string'
+                    THEN convert_from(r.body, 'UTF8')::jsonb ->> 'id' END;
+        EXCEPTION WHEN others THEN v := NULL; -- not UTF-8 JSON: no event id
+        END;
+        UPDATE ${s}.inbox SET event_id = v
+          WHERE seq = r.seq AND v IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${s}.inbox WHERE event_id = v);
+      END LOOP;
+    END $$;`,
 ];
 
-export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
 
 /** The channel the store NOTIFYs on and LISTENs to: one per schema, so separate inboxes never wake each other. */
 export const storedChannel = (schemaName: string) => `${schemaName}.inbox`;
@@ -71,7 +88,7 @@ async function versionOf(client: pg.PoolClient, schema: string): Promise<number 
 
 function tooNew(version: number): Error {
   return new Error(
-    `Delivery database schema version ${version} is newer than this convo-kit understands (${MIGRATIONS.length}); upgrade convo-kit`,
+    `Delivery database schema version ${version} is newer than this convo-kit understands (${POSTGRES_MIGRATIONS.length}); upgrade convo-kit`,
   );
 }
 
@@ -87,8 +104,8 @@ export async function migratePostgres(pool: pg.Pool, schema: string, options: { 
     if (!options.create) {
       const version = await versionOf(client, schema);
       if (version === null) throw new Error(`No convo-kit delivery schema ${schema} in this database`);
-      if (version > MIGRATIONS.length) throw tooNew(version);
-      if (version < MIGRATIONS.length)
+      if (version > POSTGRES_MIGRATIONS.length) throw tooNew(version);
+      if (version < POSTGRES_MIGRATIONS.length)
         throw new Error(`The delivery schema ${schema} is at version ${version}; start a receiver once to migrate it`);
       return;
     }
@@ -99,9 +116,9 @@ export async function migratePostgres(pool: pg.Pool, schema: string, options: { 
       `CREATE TABLE IF NOT EXISTS ${schema}.convo_kit_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const version = (await versionOf(client, schema)) ?? 0;
-    if (version > MIGRATIONS.length) throw tooNew(version);
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      await client.query(MIGRATIONS[v]!(schema));
+    if (version > POSTGRES_MIGRATIONS.length) throw tooNew(version);
+    for (let v = version; v < POSTGRES_MIGRATIONS.length; v++) {
+      await client.query(POSTGRES_MIGRATIONS[v]!(schema));
       await client.query(`INSERT INTO ${schema}.convo_kit_schema (version) VALUES ($1)`, [v + 1]);
     }
     await client.query('COMMIT');

@@ -120,18 +120,23 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     return pool.query<R>({ text, values, types });
   }
 
-  const recordBatch = new TurnBatch<NewDelivery, { inserted: boolean }>(async (batch) => {
-    // One row per id: a retry read in the same turn as its first attempt is a duplicate of it.
-    const unique = new Map<string, NewDelivery>();
-    for (const d of batch) if (!unique.has(d.id)) unique.set(d.id, d);
-    const rows = [...unique.values()];
+  const recordBatch = new TurnBatch<NewDelivery, { inserted: boolean; id: string }>(async (batch) => {
+    // One row per delivery id and per event id: a retry read in the same turn as its first attempt is a duplicate of it.
+    const seen = new Set<string>();
+    const rows: NewDelivery[] = [];
+    for (const d of batch) {
+      const keys = [`d:${d.id}`, ...(d.eventId == null ? [] : [`e:${d.eventId}`])];
+      if (keys.some((k) => seen.has(k))) continue;
+      keys.forEach((k) => seen.add(k));
+      rows.push(d);
+    }
     const result = await query<{ id: string }>(
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::bytea[])
-           WITH ORDINALITY AS t (id, event, size, signature, timestamp, received_at, body, n)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::bytea[], $8::text[])
+           WITH ORDINALITY AS t (id, event, size, signature, timestamp, received_at, body, event_id, n)
        ), stored AS (
-         INSERT INTO ${inbox} (id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
-         SELECT id, event, size, signature, timestamp, received_at, 'pending', 0, received_at, received_at FROM input ORDER BY n
+         INSERT INTO ${inbox} (id, event_id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
+         SELECT id, event_id, event, size, signature, timestamp, received_at, 'pending', 0, received_at, received_at FROM input ORDER BY n
          ON CONFLICT DO NOTHING RETURNING seq, id
        ), stored_bodies AS (
          INSERT INTO ${bodies} (seq, body) SELECT stored.seq, input.body FROM stored JOIN input USING (id)
@@ -145,11 +150,25 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
         rows.map((d) => d.timestamp),
         rows.map((d) => d.receivedAt),
         rows.map((d) => d.body),
+        rows.map((d) => d.eventId ?? null),
       ],
     );
     const inserted = new Set(result.rows.map((r) => r.id));
-    // Only the first of several calls with one id is the insert.
-    return batch.map((d) => ({ inserted: inserted.delete(d.id) }));
+    // Only the first of several calls with one id is the insert; the others duplicate a stored row.
+    const answers = batch.map((d) => ({ inserted: inserted.delete(d.id), id: d.id }));
+    const duplicates = batch.filter((_, i) => !answers[i]!.inserted);
+    if (duplicates.length === 0) return answers;
+    const existing = await query<{ id: string; event_id: string | null }>(
+      `SELECT id, event_id FROM ${inbox} WHERE id = ANY($1::text[]) OR event_id = ANY($2::text[])`,
+      [duplicates.map((d) => d.id), duplicates.flatMap((d) => (d.eventId == null ? [] : [d.eventId]))],
+    );
+    return batch.map((d, i) => {
+      if (answers[i]!.inserted) return answers[i]!;
+      const row =
+        existing.rows.find((r) => r.id === d.id) ??
+        existing.rows.find((r) => d.eventId != null && r.event_id === d.eventId);
+      return { inserted: false, id: row?.id ?? d.id };
+    });
   }, MAX_RECORD_BATCH);
 
   /**
