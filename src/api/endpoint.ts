@@ -10,6 +10,13 @@ export const PageQuery = z.object({
 });
 
 export const Pagination = z.object({ has_more: z.boolean(), next_cursor: z.string().nullable() });
+export type Pagination = z.output<typeof Pagination>;
+
+/** One page of a list answer, as `page(item)` declares it: what the emulator answers and the client walks. */
+export interface Page<Item> {
+  data: Item[];
+  pagination: Pagination;
+}
 
 /** `{ data: [...], pagination: { has_more, next_cursor } }`, newest first. */
 export function page<T extends z.ZodType>(item: T) {

@@ -13,6 +13,7 @@ export {
   page,
   PageQuery,
   Pagination,
+  type Page,
   type EndpointDef,
   type EndpointGroup,
   type HttpMethod,

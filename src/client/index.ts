@@ -5,7 +5,8 @@ export { createApiClient } from './create-api-client.js';
 export { type ClientOptions, type RequestOptions } from './client-options.js';
 export { type ClientLogger } from './client-logger.js';
 export { ApiPromise, type WithResponse } from './api-promise.js';
-export { PagePromise, type Page } from './page-promise.js';
+export { PagePromise } from './page-promise.js';
+export type { Page } from '../api/endpoint.js';
 export { type ResponseMeta } from './response-meta.js';
 export {
   type ApiClient,

@@ -1,11 +1,6 @@
+import type { Page } from '../api/endpoint.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type ClientLogger } from './client-logger.js';
-
-/** A list answer (`page()` in the contract). */
-export interface Page<Item> {
-  data: Item[];
-  pagination: { has_more: boolean; next_cursor: string | null };
-}
 
 export interface PageWalk<P> {
   endpoint: string;

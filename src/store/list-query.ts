@@ -1,5 +1,6 @@
 import { EVENT_NAMESPACES } from '../events/index.js';
 import { DeliveryStatus, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type ListQuery } from './delivery-store.js';
+import { decodeSeqCursor, encodeSeqCursor } from '../internal/seq-cursor.js';
 import { DeliveryStoreError } from './store-error.js';
 
 /** Which events a pattern selects, in a form any SQL store can turn into a predicate. */
@@ -35,18 +36,12 @@ function time(name: string, value: number | undefined): number | null {
   return value;
 }
 
-/** An opaque cursor over a store's insertion sequence (SQLite rowid, PostgreSQL bigserial). */
-export function encodeCursor(position: number): string {
-  return Buffer.from(JSON.stringify(['dlv', position])).toString('base64url');
-}
+/** A cursor over a store's insertion sequence (SQLite rowid, PostgreSQL bigserial). */
+export const encodeCursor = (position: number): string => encodeSeqCursor('dlv', position);
 
 function decodeCursor(cursor: string): number {
-  try {
-    const [tag, position] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (tag === 'dlv' && Number.isSafeInteger(position)) return position as number;
-  } catch {
-    // reported below
-  }
+  const position = decodeSeqCursor('dlv', cursor);
+  if (position !== undefined) return position;
   throw new DeliveryStoreError(
     'INVALID_CURSOR',
     'cursor is not one this list returned; pass nextCursor back exactly as received',

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import { ApiFailure } from '../api-failure.js';
-import type { Page } from '../state/collection.js';
+import type { Page } from '../../api/endpoint.js';
+import { encodeSeqCursor } from '../../internal/seq-cursor.js';
+import { decodeListCursor } from '../state/list-cursor.js';
 import type { WebhookAttempt } from '../../api/schemas/webhook-endpoint.js';
 import { statement } from '../state/statement.js';
 
@@ -33,24 +34,6 @@ interface AttemptRow {
   delivered_at: number | null;
   next_retry_at: number | null;
   created_at: number;
-}
-
-const encodeCursor = (seq: number) => Buffer.from(JSON.stringify(['attempts', seq])).toString('base64url');
-
-function decodeCursor(cursor: string): number {
-  try {
-    const [kind, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (kind === 'attempts' && typeof seq === 'number' && Number.isInteger(seq)) return seq;
-  } catch {
-    // falls through to the validation error
-  }
-  throw new ApiFailure(
-    'VALIDATION_FAILED',
-    'cursor is not one this list returned; pass next_cursor back exactly as received',
-    {
-      details: [{ path: 'cursor', in: 'query', message: 'unknown cursor' }],
-    },
-  );
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -164,7 +147,8 @@ export class DeliveryQueue {
   /** A newest-first page of an endpoint's attempt log (at most the last 50 exist). */
   attempts(endpointId: string, options: { limit?: number; cursor?: string } = {}): Page<DeliveryAttempt> {
     const limit = Math.min(options.limit ?? 25, ATTEMPT_LOG_SIZE);
-    const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
+    const before =
+      options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeListCursor('attempts', options.cursor);
     const rows = statement(
       this.db,
       'SELECT seq, delivery_id, event, attempt, status_code, error, delivered_at, next_retry_at, created_at FROM delivery_attempts WHERE endpoint_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
@@ -179,7 +163,10 @@ export class DeliveryQueue {
         next_retry_at: iso(r.next_retry_at),
         created_at: iso(r.created_at)!,
       })),
-      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.seq) : null },
+      pagination: {
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeSeqCursor('attempts', data[data.length - 1]!.seq) : null,
+      },
     };
   }
 

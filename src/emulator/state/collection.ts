@@ -1,15 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ApiFailure } from '../api-failure.js';
-
-/**
- * A kind of record (tickets, contacts, keys, …) kept as JSON documents in one SQLite table.
- * `seq` grows with every insert, so newest-first pages keyed by `seq < cursor` stay correct while
- * new rows arrive: a walk never repeats or skips a row that existed when it started.
- */
-export interface Page<T> {
-  data: T[];
-  pagination: { has_more: boolean; next_cursor: string | null };
-}
+import type { Page } from '../../api/endpoint.js';
+import { encodeSeqCursor } from '../../internal/seq-cursor.js';
+import { decodeListCursor } from './list-cursor.js';
+import { statement } from './statement.js';
 
 export interface ListOptions {
   /** @default 25 */
@@ -36,39 +30,13 @@ CREATE INDEX IF NOT EXISTS docs_contact ON docs (kind, json_extract(data, '$.con
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
 `;
 
-function encodeCursor(kind: string, seq: number): string {
-  return Buffer.from(JSON.stringify([kind, seq])).toString('base64url');
-}
-
-function decodeCursor(kind: string, cursor: string): number {
-  try {
-    const [k, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (k === kind && typeof seq === 'number' && Number.isInteger(seq)) return seq;
-  } catch {
-    // fall through to the validation error below
-  }
-  throw new ApiFailure(
-    'VALIDATION_FAILED',
-    'cursor is not one this list returned; pass next_cursor back exactly as received',
-    {
-      details: [{ path: 'cursor', message: 'unknown cursor' }],
-    },
-  );
-}
-
 const FIELD = /^[a-z_][a-z0-9_]*$/;
 
-// Prepared once per database and SQL text: collections are cheap views created per request.
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-function prepare(db: Database.Database, sql: string): Database.Statement {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let stmt = cache.get(sql);
-  if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
-  return stmt;
-}
-
+/**
+ * A kind of record (tickets, contacts, keys, …) kept as JSON documents in one SQLite table.
+ * `seq` grows with every insert, so newest-first pages keyed by `seq < cursor` stay correct while
+ * new rows arrive: a walk never repeats or skips a row that existed when it started.
+ */
 export class Collection<T extends object> {
   constructor(
     private readonly db: Database.Database,
@@ -79,14 +47,14 @@ export class Collection<T extends object> {
 
   /** Reserves `count` sequence numbers and returns the last one. */
   private nextSeq(count = 1): number {
-    const row = prepare(this.db, 'UPDATE doc_seq SET n = n + ? RETURNING n').get(count) as { n: number } | undefined;
+    const row = statement(this.db, 'UPDATE doc_seq SET n = n + ? RETURNING n').get(count) as { n: number } | undefined;
     if (row) return row.n;
-    prepare(this.db, 'INSERT INTO doc_seq (n) VALUES (?)').run(count);
+    statement(this.db, 'INSERT INTO doc_seq (n) VALUES (?)').run(count);
     return count;
   }
 
   get(id: string): T | undefined {
-    const row = prepare(this.db, 'SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as
+    const row = statement(this.db, 'SELECT data FROM docs WHERE kind = ? AND id = ?').get(this.kind, id) as
       | { data: string }
       | undefined;
     return row ? (JSON.parse(row.data) as T) : undefined;
@@ -100,7 +68,7 @@ export class Collection<T extends object> {
   }
 
   insert(doc: T): T {
-    prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(
+    statement(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)').run(
       this.kind,
       String(doc[this.idField]),
       this.nextSeq(),
@@ -112,7 +80,7 @@ export class Collection<T extends object> {
   /** Inserts in order (the last one is the newest), in one transaction with one sequence reservation. */
   insertMany(docs: readonly T[]): void {
     if (docs.length === 0) return;
-    const stmt = prepare(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)');
+    const stmt = statement(this.db, 'INSERT INTO docs (kind, id, seq, data) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       const first = this.nextSeq(docs.length) - docs.length + 1;
       docs.forEach((doc, i) => stmt.run(this.kind, String(doc[this.idField]), first + i, JSON.stringify(doc)));
@@ -121,7 +89,7 @@ export class Collection<T extends object> {
 
   /** Replaces the stored document (its list position is kept). */
   put(doc: T): T {
-    const changes = prepare(this.db, 'UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(
+    const changes = statement(this.db, 'UPDATE docs SET data = ? WHERE kind = ? AND id = ?').run(
       JSON.stringify(doc),
       this.kind,
       String(doc[this.idField]),
@@ -136,18 +104,18 @@ export class Collection<T extends object> {
   }
 
   delete(id: string): boolean {
-    return prepare(this.db, 'DELETE FROM docs WHERE kind = ? AND id = ?').run(this.kind, id).changes > 0;
+    return statement(this.db, 'DELETE FROM docs WHERE kind = ? AND id = ?').run(this.kind, id).changes > 0;
   }
 
   /** Removes every document of this kind (reset to the seed). */
   clear(): number {
-    return prepare(this.db, 'DELETE FROM docs WHERE kind = ?').run(this.kind).changes;
+    return statement(this.db, 'DELETE FROM docs WHERE kind = ?').run(this.kind).changes;
   }
 
   all(where: ListOptions['where'] = {}): T[] {
     const { sql, args } = this.whereSql(where);
     return (
-      prepare(this.db, `SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as {
+      statement(this.db, `SELECT data FROM docs WHERE kind = ?${sql} ORDER BY seq DESC`).all(this.kind, ...args) as {
         data: string;
       }[]
     ).map((r) => JSON.parse(r.data) as T);
@@ -156,7 +124,7 @@ export class Collection<T extends object> {
   count(where: ListOptions['where'] = {}): number {
     const { sql, args } = this.whereSql(where);
     return (
-      prepare(this.db, `SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }
+      statement(this.db, `SELECT count(*) AS n FROM docs WHERE kind = ?${sql}`).get(this.kind, ...args) as { n: number }
     ).n;
   }
 
@@ -164,11 +132,11 @@ export class Collection<T extends object> {
   list(options: ListOptions = {}): Page<T> {
     const limit = options.limit ?? 25;
     const { sql, args } = this.whereSql(options.where ?? {});
-    let before = options.cursor ? decodeCursor(this.kind, options.cursor) : Number.MAX_SAFE_INTEGER;
+    let before = options.cursor ? decodeListCursor(this.kind, options.cursor) : Number.MAX_SAFE_INTEGER;
     const data: T[] = [];
     let lastSeq = 0;
     let hasMore = false;
-    const stmt = prepare(
+    const stmt = statement(
       this.db,
       `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`,
     );
@@ -193,7 +161,7 @@ export class Collection<T extends object> {
     }
     return {
       data,
-      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(this.kind, lastSeq) : null },
+      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeSeqCursor(this.kind, lastSeq) : null },
     };
   }
 

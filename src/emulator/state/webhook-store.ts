@@ -1,7 +1,8 @@
 import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
 import { matchesAny } from '../../events/index.js';
-import { Collection, type ListOptions, type Page } from './collection.js';
+import type { Page } from '../../api/endpoint.js';
+import { Collection, type ListOptions } from './collection.js';
 import { secretBox, type SecretBox } from './secret-box.js';
 
 /** A registered endpoint as stored: the secret only sealed (AES-256-GCM), never in readable form. */
