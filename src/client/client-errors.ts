@@ -19,7 +19,7 @@ function listIssues(issues: readonly FieldIssue[]): string {
 }
 
 /** The input of a call fails the contract's schemas; nothing was sent. */
-export class ValidationError extends ConvoKitError<'INVALID_INPUT'> {
+export class InvalidInputError extends ConvoKitError<'INVALID_INPUT'> {
   readonly endpoint: string;
   readonly issues: readonly FieldIssue[];
 

@@ -30,7 +30,7 @@ export {
   type ApiErrorCode,
 } from './api-error.js';
 export {
-  ValidationError,
+  InvalidInputError,
   ResponseValidationError,
   ConnectionError,
   TimeoutError,

@@ -1,7 +1,7 @@
 import { type z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
 import { buildPath } from './build-path.js';
-import { type FieldIssue, issuePath, ValidationError } from './client-errors.js';
+import { type FieldIssue, issuePath, InvalidInputError } from './client-errors.js';
 import { headerOptionName } from './header-options.js';
 
 /** A call's input, split by where it goes on the wire and validated. */
@@ -47,11 +47,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Splits the one input object of a call into path params, query, body and header options (the contract
  * guarantees the keys do not collide), refuses keys the route does not know (a typo would otherwise be
- * dropped silently), validates each part with its schema and throws one ValidationError naming every failure.
+ * dropped silently), validates each part with its schema and throws one InvalidInputError naming every failure.
  */
 export function prepareInput(id: string, def: EndpointDef, input: unknown): PreparedInput {
   if (input !== undefined && !isPlainObject(input)) {
-    throw new ValidationError(id, [
+    throw new InvalidInputError(id, [
       { path: '', message: `expected an object, got ${Array.isArray(input) ? 'an array' : typeof input}` },
     ]);
   }
@@ -84,7 +84,7 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
   const headerValues = check(def.headers, headerInput, issues, headerOptionName);
   const { path, issues: pathIssues } = buildPath(def.path, params);
   issues.push(...pathIssues.filter((p) => !issues.some((i) => i.path === p.path)));
-  if (issues.length > 0) throw new ValidationError(id, issues);
+  if (issues.length > 0) throw new InvalidInputError(id, issues);
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(headerValues)) if (value !== undefined) headers[name] = String(value);

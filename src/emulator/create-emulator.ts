@@ -18,7 +18,7 @@ import type { RouteHandlerTable } from './platform/pending.js';
 import { platformControls } from './platform/platform-controls.js';
 import { RateLimiter } from './platform/rate-limiter.js';
 import { isSeeded, seed } from './seed.js';
-import { openDatabase, readMeta, writeMeta } from './state/database.js';
+import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
 import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
 
 export interface EmulatorOptions {
@@ -104,7 +104,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const testKey = checkKey('testKey', options.testKey, 'test');
   const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);
   const logger = options.logger ?? pino({ level: 'warn', redact: LOG_REDACT_PATHS });
-  const db = openDatabase(options.dbPath);
+  const db = openEmulatorDatabase(options.dbPath);
   // The clock's advance survives a restart, so retries and grace periods scheduled on it stay due.
   const clock = createClock({ now: options.now, offsetMs: Number(readMeta(db, CLOCK_META) ?? 0) });
   clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));

@@ -29,7 +29,7 @@ export const MessageInput = z.object({
 });
 export type MessageInput = z.output<typeof MessageInput>;
 
-export const DeliveryStatus = z.enum(['queued', 'sent', 'delivered', 'read', 'failed']);
+export const MessageDeliveryStatus = z.enum(['queued', 'sent', 'delivered', 'read', 'failed']);
 export const MessageSource = z.enum(['ai', 'dashboard', 'api', 'automation', 'journey']);
 export const MessageDirection = z.enum(['sent', 'received']);
 
@@ -43,7 +43,7 @@ export const Message = z.looseObject({
   media: Media.nullable(),
   buttons: z.array(z.string()).nullable(),
   cta_url: CtaUrl.nullable(),
-  delivery_status: DeliveryStatus,
+  delivery_status: MessageDeliveryStatus,
   source: MessageSource.nullable(),
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
   created_at: Timestamp,

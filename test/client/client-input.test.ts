@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, ValidationError } from '../../src/client/index.js';
+import { createApiClient, InvalidInputError } from '../../src/client/index.js';
 import { json, type ScriptedServer, startScripted } from './scripted-server.js';
 import { testTable, thing } from './test-table.js';
 
@@ -28,11 +28,11 @@ describe('input: validated and split before a byte is sent', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ValidationError);
-    const paths = (error as ValidationError).issues.map((i) => i.path).sort();
+    expect(error).toBeInstanceOf(InvalidInputError);
+    const paths = (error as InvalidInputError).issues.map((i) => i.path).sort();
     expect(paths).toEqual(['ifMatch', 'name', 'tags[1]']);
-    expect((error as ValidationError).message).toContain('things.update');
-    expect((error as ValidationError).message).toContain('ifMatch: expected an ETag');
+    expect((error as InvalidInputError).message).toContain('things.update');
+    expect((error as InvalidInputError).message).toContain('ifMatch: expected an ETag');
     expect(srv.seen).toHaveLength(0);
   });
 
@@ -122,7 +122,7 @@ describe('input: validated and split before a byte is sent', () => {
     await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(
       /idempotencyKey: expected a string of 1 to 200/,
     );
-    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: '' })).rejects.toThrow(ValidationError);
+    await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: '' })).rejects.toThrow(InvalidInputError);
     expect(srv.seen).toHaveLength(0);
   });
 });

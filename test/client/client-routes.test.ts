@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Message } from '../../src/resources/message.js';
 import { type Ticket } from '../../src/resources/ticket.js';
-import { createClient, ServerError, ValidationError } from '../../src/client/index.js';
+import { createClient, ServerError, InvalidInputError } from '../../src/client/index.js';
 import { json, type ScriptedServer, type Script, startScripted } from './scripted-server.js';
 
 const apiKey = 'svc_live_' + 'w'.repeat(32);
@@ -79,8 +79,12 @@ describe('the real table over the wire', () => {
         buttons: ['x'.repeat(21)],
       })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues.map((i) => i.path).sort()).toEqual(['buttons[0]', 'content', 'media.url']);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).issues.map((i) => i.path).sort()).toEqual([
+      'buttons[0]',
+      'content',
+      'media.url',
+    ]);
     expect(srv.seen).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints, endpoints } from '../../src/api/index.js';
 import { pathParamNames } from '../../src/client/build-path.js';
 import { headerOptionName } from '../../src/client/header-options.js';
-import { createClient, NotFoundError, ValidationError } from '../../src/client/index.js';
+import { createClient, NotFoundError, InvalidInputError } from '../../src/client/index.js';
 import { fail, type ScriptedServer, startScripted } from './scripted-server.js';
 
 const apiKey = 'svc_live_' + 't'.repeat(32);
@@ -132,7 +132,7 @@ describe('every method reaches its route', () => {
       const error = await (client[group]?.[name] as (input: object) => Promise<unknown>)(params).catch(
         (e: unknown) => e,
       );
-      if (error instanceof ValidationError) {
+      if (error instanceof InvalidInputError) {
         // A route with required body or query fields refuses an input of params only, and says which fields.
         expect(server.seen.length, id).toBe(before);
         expect(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeliveryStatus, Message, MessageDirection, MessageInput } from '../../resources/message.js';
+import { MessageDeliveryStatus, Message, MessageDirection, MessageInput } from '../../resources/message.js';
 import { endpoint, page, PageQuery } from '../endpoint.js';
 import { Id, IdParams, Platform, synthetic } from '../schemas/common.js';
 
@@ -53,7 +53,7 @@ export const messages = {
     query: PageQuery.extend({
       conversation_id: Id.optional(),
       direction: MessageDirection.optional(),
-      delivery_status: DeliveryStatus.optional(),
+      delivery_status: MessageDeliveryStatus.optional(),
       channel: Platform.optional(),
     }),
     response: page(Message),

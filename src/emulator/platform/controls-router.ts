@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
-import type { Platform } from './platform.js';
+import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
@@ -37,7 +37,7 @@ export function control<P extends z.ZodObject | undefined, B extends z.ZodObject
 }
 
 /** Mounts the controls (POST only), each behind the emulator's admin key. */
-export function controlsRouter(platform: Platform, controls: readonly EmulatorControl[]): Router {
+export function controlsRouter(platform: EmulatorServices, controls: readonly EmulatorControl[]): Router {
   const router = Router();
   for (const item of controls) {
     router.post(item.path, async (req, res) => {

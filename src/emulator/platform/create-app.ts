@@ -8,7 +8,7 @@ import type { RouteHandler } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import { isPending, type RouteHandlerTable } from './pending.js';
-import type { Platform } from './platform.js';
+import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
 import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
@@ -36,7 +36,7 @@ function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHand
 }
 
 /** Counts each request for usage and status (after the answer, so it never delays one). */
-function countRequests(platform: Platform) {
+function countRequests(platform: EmulatorServices) {
   return (_req: Request, res: Response, next: NextFunction) => {
     res.on('finish', () => {
       try {
@@ -59,7 +59,7 @@ function countRequests(platform: Platform) {
  * `/api/v1` alias, the `/_emulator` controls, and the 404 envelope for anything else.
  */
 export function createApp(
-  platform: Platform,
+  platform: EmulatorServices,
   handlers: RouteHandlerTable,
   controls: readonly EmulatorControl[],
 ): Express {

@@ -11,4 +11,4 @@ export { readJsonBody, MAX_JSON_BODY_BYTES } from './read-json-body.js';
 export { errorEnvelope, sendFailure } from './send-failure.js';
 export { requestId, newRequestId } from './request-id.js';
 export { canonicalJson } from './canonical-json.js';
-export type { Platform } from './platform.js';
+export type { EmulatorServices } from './emulator-services.js';

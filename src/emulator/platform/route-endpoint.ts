@@ -7,7 +7,7 @@ import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-hand
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
 import { IdempotencyGuard, type IdempotencyClaim, type StoredResult } from './idempotency.js';
-import type { Platform } from './platform.js';
+import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
 import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
@@ -18,7 +18,7 @@ import { validateRequest } from './validate-request.js';
 const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
 
 /** The checks that need a key, in the order decisions §4-5 imply; each throws the envelope's failure. */
-function admit(def: EndpointDef, req: Request, res: Response, platform: Platform): AuthenticatedKey {
+function admit(def: EndpointDef, req: Request, res: Response, platform: EmulatorServices): AuthenticatedKey {
   const key = authenticate(req.get('authorization'), platform.keys);
   res.locals.apiKeyId = key.id;
   const rate = platform.limiter.take(key.id);
@@ -72,7 +72,7 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
 export function endpointRoute(
   entry: EndpointEntry,
   handler: RouteHandler<EndpointDef> | undefined,
-  platform: Platform,
+  platform: EmulatorServices,
 ): RequestHandler {
   const { id, def } = entry;
   const parsesJson = def.body !== undefined && !def.multipart;

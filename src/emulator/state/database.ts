@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS request_counts (
  * Opens (or creates) the emulator's SQLite database: `:memory:` by default, or a file that survives
  * restarts (keys, webhook endpoints, pending deliveries, every record).
  */
-export function openDatabase(path = ':memory:'): Database.Database {
+export function openEmulatorDatabase(path = ':memory:'): Database.Database {
   const db = new Database(path);
   if (path !== ':memory:') {
     // WAL lets the dispatcher's writes and API reads interleave; NORMAL is durable enough for an emulator.

@@ -1,4 +1,4 @@
-import { isApiError, ValidationError } from 'convo-kit/client';
+import { isApiError, InvalidInputError } from 'convo-kit/client';
 import { type CrmContext } from './crm-context.js';
 import { type ContactChanges, editContact, moveLeadStage, OptedOutError, sendToConversation } from './crm-actions.js';
 import { crmPage, type Panel } from './crm-page.js';
@@ -88,7 +88,7 @@ async function service<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof OptedOutError) throw new HttpError(422, error.code, error.message);
     // The client checks input against the contract before sending: a bad email never leaves the CRM.
-    if (error instanceof ValidationError) throw new HttpError(400, 'VALIDATION_FAILED', error.message);
+    if (error instanceof InvalidInputError) throw new HttpError(400, 'VALIDATION_FAILED', error.message);
     if (isApiError(error) && error.status < 500) throw new HttpError(error.status, error.code, error.message);
     throw error;
   }

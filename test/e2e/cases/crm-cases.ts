@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ConflictError, ValidationError, ValidationFailedError } from '../../../src/client/index.js';
+import { ConflictError, InvalidInputError, ValidationFailedError } from '../../../src/client/index.js';
 import { DEFAULT_STAGES } from '../../../src/emulator/seed.js';
 import { findFirst, rejection } from '../harness.js';
 import type { RouteCases } from './route-case.js';
@@ -60,7 +60,7 @@ export const crmCases = {
     ).toBeInstanceOf(ConflictError);
     expect(
       await rejection(client.tickets.update({ id: before.id, status: 'pending', ifMatch: 'three' })),
-    ).toBeInstanceOf(ValidationError);
+    ).toBeInstanceOf(InvalidInputError);
   },
 
   'contacts.list': async ({ client }) => {
@@ -92,7 +92,7 @@ export const crmCases = {
     expect(updated).toMatchObject({ id: listed.id, name, email: 'renamed@example.com' });
     expect(await client.contacts.get({ id: listed.id })).toMatchObject({ name, email: 'renamed@example.com' });
     const bad = await rejection(client.contacts.update({ id: listed.id, email: 'not an address' }));
-    expect(bad).toBeInstanceOf(ValidationError);
+    expect(bad).toBeInstanceOf(InvalidInputError);
     // The lead stage is checked by the service against its stage list, and moves the contact's leads with it.
     const lead = await findFirst(client.pipeline.listLeads(), 'lead not yet won', (l) => l.stage !== 'won');
     expect((await client.contacts.update({ id: lead.contact_id, lead_stage: 'won' })).lead_stage).toBe('won');

@@ -3,7 +3,7 @@ import {
   AuthenticationError,
   NotFoundError,
   PermissionError,
-  ValidationError,
+  InvalidInputError,
   type Client,
 } from '../../../src/client/index.js';
 import { EMULATOR_KEY_IDS } from '../../../src/emulator/index.js';
@@ -101,7 +101,7 @@ export const platformCases = {
     await client.webhooks.delete({ id: created.id });
     // The service takes public HTTPS only; the client says so before sending.
     const local = await rejection(client.webhooks.create({ ...PUBLIC_HOOK, url: 'http://127.0.0.1:9/hooks' }));
-    expect(local).toBeInstanceOf(ValidationError);
+    expect(local).toBeInstanceOf(InvalidInputError);
   },
 
   'webhooks.delete': async ({ client }) => {

@@ -6,8 +6,8 @@ import type { KeyStore } from '../state/key-store.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import type { RateLimiter } from './rate-limiter.js';
 
-/** What the derived routes share: the handlers' context plus the platform's own machinery. */
-export interface Platform {
+/** What the derived routes share: the route handlers' context plus the platform machinery (auth, limits, idempotency). */
+export interface EmulatorServices {
   ctx: EmulatorContext;
   clock: EmulatorClock;
   keys: KeyStore;
