@@ -16,7 +16,7 @@ interface Inbound {
 
 const MAYA = { channel: 'phone', from: { handle: '+447700900123', name: 'Maya Lopez' } } as const;
 const SAM = { channel: 'phone', from: { handle: '+447700900188', name: 'Sam Okafor' } } as const;
-/** Seeded: a phone chat whose number ends 0001, which the provider rejects (decisions §6). */
+/** Seeded: a phone chat whose number ends 0001, which the provider rejects (docs/emulator.md). */
 const SEND_FAILS_CONVERSATION = 'conv_send_failed';
 /** Seeded: a phone chat whose number ends 0002: accepted, then `message.delivery_failed` (131049, throttled). */
 const THROTTLED_CONVERSATION = 'conv_throttled';

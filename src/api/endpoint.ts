@@ -3,7 +3,7 @@ import type { Scope } from './scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Query of every list route (decisions §5): `limit` 1-100 (default 25), `cursor` opaque, passed back as received. */
+/** Query of every list route (docs/keys-and-limits.md): `limit` 1-100 (default 25), `cursor` opaque, passed back as received. */
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional(),
   cursor: z.string().min(1).max(1024).optional(),
@@ -46,7 +46,7 @@ export interface EndpointDef {
   paginated?: boolean;
   /** `required` on the two free-text send routes (spec, Send behavior 6). */
   idempotencyKey?: 'required';
-  /** A test key gets a synthetic 201 here instead of 403 (decisions §5: exactly five routes). */
+  /** A test key gets a synthetic 201 here instead of 403 (docs/keys-and-limits.md: exactly five routes). */
   testKeySynthetic?: boolean;
   /** Refused on read-only plans. @default method !== 'GET' */
   write?: boolean;
@@ -54,7 +54,7 @@ export interface EndpointDef {
   multipart?: boolean;
   /** Request headers the route reads besides auth and Idempotency-Key (e.g. `If-Match`), keyed by lower-case header name. */
   headers?: z.ZodObject;
-  /** Other methods the service accepts on the same path as this very route (decisions §3: PATCH for the journey steps and status). */
+  /** Other methods the service accepts on the same path as this very route (docs/resources.md: PATCH for the journey steps and status). */
   aliases?: readonly HttpMethod[];
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error code the API answers with, and its HTTP status (decisions §4). */
+/** Every error code the API answers with, and its HTTP status (docs/errors.md). */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   IDEMPOTENCY_KEY_REQUIRED: 400,

@@ -22,5 +22,5 @@ export type Plan = z.output<typeof Plan>;
 /** Free and Creator plans may only read (spec, Authentication 4). */
 export const READ_ONLY_PLANS: ReadonlySet<Plan> = new Set(['free', 'creator']);
 
-/** The rate-limit window: fixed, per key (decisions §5). */
+/** The rate-limit window: fixed, per key (docs/keys-and-limits.md). */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;

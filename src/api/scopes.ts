@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every scope a key can hold (decisions §5). The spec's own route assignments win over the pattern. */
+/** Every scope a key can hold (docs/keys-and-limits.md). The spec's own route assignments win over the pattern. */
 export const SCOPES = [
   'conversations:read',
   'conversations:write',

@@ -21,7 +21,7 @@ function unknownMessage(raw: RawResponse): string {
   return `HTTP ${raw.status} without the error envelope${snippet ? `: ${snippet}` : ''}`;
 }
 
-/** Maps a non-2xx answer to the ApiError subclass callers branch on (decisions §4). */
+/** Maps a non-2xx answer to the ApiError subclass callers branch on (docs/errors.md). */
 export function apiErrorFrom(raw: RawResponse): ApiError {
   const envelope = ErrorEnvelope.safeParse(raw.body);
   const headerRequestId = raw.headers.get('x-request-id');

@@ -1,7 +1,7 @@
 import { ConvoKitError } from '../errors.js';
 import { type ErrorCode } from '../api/error-codes.js';
 
-/** A code of decisions §4, `UNKNOWN` for an answer without the error envelope, or a code added later. */
+/** A code of docs/errors.md, `UNKNOWN` for an answer without the error envelope, or a code added later. */
 export type ApiErrorCode = ErrorCode | 'UNKNOWN' | (string & {});
 
 export interface ApiErrorInit {

@@ -17,7 +17,7 @@ export interface ResponseMeta {
   headers: Record<string, string>;
   /** `X-Request-ID`: quote it to support. */
   requestId: string | null;
-  /** `X-RateLimit-*` (decisions §5); `reset` is Unix seconds. `null` where the service sent none (GET /v1/status). */
+  /** `X-RateLimit-*` (docs/keys-and-limits.md); `reset` is Unix seconds. `null` where the service sent none (GET /v1/status). */
   rateLimit: { limit: number; remaining: number; reset: number } | null;
   /** True when the service replayed a stored result for this Idempotency-Key instead of acting again. */
   idempotentReplayed: boolean;

@@ -3,7 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from '../api/error-codes.js';
 
 /**
  * Thrown by an emulator handler to answer with the error envelope; the status comes from the code
- * (decisions §4), so a handler cannot pair a code with the wrong status.
+ * (docs/errors.md), so a handler cannot pair a code with the wrong status.
  */
 export class ApiFailure extends ConvoKitError<ErrorCode> {
   readonly status: number;

@@ -1,7 +1,7 @@
 /**
  * POSTs to a running emulator with its admin key, for tests and demos: the `/_emulator/*` controls,
  * and `/v1/webhooks` with a loopback http URL, which the client (like the service) refuses and only
- * the emulator accepts (decisions §5). A non-2xx answer throws with the status and body.
+ * the emulator accepts (docs/keys-and-limits.md). A non-2xx answer throws with the status and body.
  * @example const post = emulatorPost(server.url, emulator.adminKey);
  * await post('/_emulator/inbound', { channel: 'phone', from: { handle: '+14155550100' }, content: 'hi' });
  */

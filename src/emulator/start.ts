@@ -14,7 +14,7 @@ export interface StartedEmulator extends Emulator {
 }
 
 /**
- * Starts the emulator on a port and prints its base URL and both keys (decisions §6): the keys are the
+ * Starts the emulator on a port and prints its base URL and both keys (docs/emulator.md): the keys are the
  * emulator's own, printed once to the console that started it, never to the logger.
  */
 export async function startEmulator(options: StartOptions = {}): Promise<StartedEmulator> {

@@ -7,7 +7,7 @@ import { Ticket } from '../resources/ticket.js';
 
 const changedFields = z.array(z.string());
 
-/** Every event the service sends, keyed by name, with the zod schema of its `data` (decisions §1). */
+/** Every event the service sends, keyed by name, with the zod schema of its `data` (docs/webhook-deliveries.md). */
 export const eventSchemas = {
   'message.received': Message,
   'message.sent': Message.extend({ source: MessageSource }),

@@ -5,7 +5,7 @@ import type { Message } from '../resources/message.js';
 import type { Ticket } from '../resources/ticket.js';
 import { EVENT_NAMES, isEventName, type EventData, type EventName } from './catalog.js';
 
-/** The envelope the service POSTs (decisions §1), with `data` typed by the event. */
+/** The envelope the service POSTs (docs/webhook-deliveries.md), with `data` typed by the event. */
 export interface SampleEnvelope<N extends EventName = EventName> {
   id: string;
   event: N;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The three channel kinds, also the platform names in `brain_config` (decisions §2). */
+/** The three channel kinds, also the platform names in `brain_config` (docs/resources.md). */
 export const Channel = z.enum(['phone', 'photo_social', 'social_page']);
 export type Channel = z.output<typeof Channel>;
 

@@ -1,4 +1,4 @@
-// The wire format of decisions §1, kept in one place so it is easy to change if the service shows otherwise.
+// The wire format of docs/webhook-deliveries.md, kept in one place so it is easy to change if the service shows otherwise.
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
 export const DELIVERY_HEADER = 'x-service-delivery';

@@ -9,7 +9,7 @@ export function signatureDigest(secret: string, timestamp: number | string, body
 }
 
 /**
- * Signs a raw body the way the service does (decisions §1).
+ * Signs a raw body the way the service does (docs/webhook-deliveries.md).
  * @example sign({ secret: 'whsec_…', timestamp: 1763683200, body }) // 'sha256=0789d9…'
  */
 export function sign(input: { secret: string; timestamp: number | string; body: Body }): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sign, verify, signedHeaders, SignatureVerificationError, type VerifyInput } from './index.js';
 
-// The test vector of decisions §1.
+// The test vector of docs/webhook-deliveries.md.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TIMESTAMP = 1763683200;
 const BODY =
@@ -30,7 +30,7 @@ async function reason(input: VerifyInput): Promise<string> {
 }
 
 describe('sign', () => {
-  it('matches the test vector of decisions §1', () => {
+  it('matches the test vector of docs/webhook-deliveries.md', () => {
     expect(sign({ secret: SECRET, timestamp: TIMESTAMP, body: BODY })).toBe(SIGNATURE);
     expect(sign({ secret: SECRET, timestamp: String(TIMESTAMP), body: Buffer.from(BODY) })).toBe(SIGNATURE);
   });

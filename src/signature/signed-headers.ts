@@ -18,7 +18,7 @@ export type SignedHeaders = Record<
   string
 >;
 
-/** `dlv_` + 24 url-safe characters (decisions §1). */
+/** `dlv_` + 24 url-safe characters (docs/webhook-deliveries.md). */
 export function newDeliveryId(): string {
   return prefixedId('dlv');
 }

@@ -121,7 +121,7 @@ export function matchSecret(
 }
 
 /**
- * Verifies a delivery's signature and timestamp (decisions §1): HMAC-SHA256 over `<timestamp>.<rawBody>`,
+ * Verifies a delivery's signature and timestamp (docs/webhook-deliveries.md): HMAC-SHA256 over `<timestamp>.<rawBody>`,
  * compared in constant time, timestamp within `toleranceSeconds` of now in either direction.
  * Throws `SignatureVerificationError` with a `code` naming the reason.
  */

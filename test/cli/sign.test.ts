@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verify } from '../../src/signature/index.js';
 import { killAllCli, runCli } from './run-cli.js';
 
-// The test vector of decisions §1.
+// The test vector of docs/webhook-deliveries.md.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TIMESTAMP = 1763683200;
 const BODY =
@@ -32,7 +32,7 @@ afterEach(killAllCli);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('convo-kit sign', () => {
-  it('prints the decisions test-vector signature for a file', async () => {
+  it('prints the test-vector signature of docs/webhook-deliveries.md for a file', async () => {
     const result = await runCli([
       'sign',
       '--secret',

@@ -61,7 +61,7 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(body === undefined ? undefined : JSON.stringify(body));
 }
 
-/** The service's error envelope (decisions §4). */
+/** The service's error envelope (docs/errors.md). */
 export function fail(
   res: ServerResponse,
   status: number,

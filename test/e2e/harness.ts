@@ -17,7 +17,7 @@ export interface E2e {
   /** A client with the emulator's test key (`svc_test_`). */
   testClient: Client;
   clientFor(apiKey: string, options?: Omit<ClientOptions, 'apiKey'>): Client;
-  /** POST /_emulator/<path> with the admin key: plays the customer, the provider or time (decisions §6). */
+  /** POST /_emulator/<path> with the admin key: plays the customer, the provider or time (docs/emulator.md). */
   control(path: string, body: object): Promise<Record<string, unknown>>;
   /** A local receiver registered as a webhook endpoint (by raw HTTP: the contract allows only public URLs). */
   loopbackWebhook(events: string[]): Promise<{ id: string; secret: string; received: () => number }>;

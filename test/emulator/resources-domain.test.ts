@@ -86,7 +86,7 @@ describe('seed', () => {
 });
 
 describe('rules', () => {
-  it('maps recipient suffixes to the provider outcomes of decisions §6', () => {
+  it('maps recipient suffixes to the provider outcomes of docs/emulator.md', () => {
     expect(providerOutcome('+14155550001')).toMatchObject({ kind: 'rejected', errorCode: '131026' });
     expect(providerOutcome('+14155550002')).toMatchObject({ kind: 'throttled', errorCode: '131049' });
     expect(providerOutcome('+14155550003')).toEqual({ kind: 'opted_out' });

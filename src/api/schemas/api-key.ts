@@ -5,7 +5,7 @@ import { text } from './common.js';
 
 export const KeyKind = z.enum(['live', 'test']);
 
-/** An API key as listed: the value itself is shown only on creation and rotation (decisions §5). */
+/** An API key as listed: the value itself is shown only on creation and rotation (docs/keys-and-limits.md). */
 export const ApiKey = z.looseObject({
   id: z.string(),
   label: z.string(),

@@ -14,7 +14,7 @@ export function text(max: number) {
 
 /**
  * A channel or platform named in a request. Unlike a plain enum, a wrong value is the service's
- * 422 `INVALID_PLATFORM` (decisions §2); {@link isInvalidPlatformIssue} lets a server tell it apart.
+ * 422 `INVALID_PLATFORM` (docs/resources.md); {@link isInvalidPlatformIssue} lets a server tell it apart.
  */
 export const Platform = z.enum(Channel.options, {
   error: (issue) =>
@@ -61,7 +61,7 @@ export const TemplateVariables = z.record(
 /** The Idempotency-Key header of the two free-text send routes (spec, Send behavior 6). */
 export const IdempotencyKey = z.string().min(1).max(200);
 
-/** Marks the answer of a test-key synthetic route (decisions §5: the body carries `"test": true`). */
+/** Marks the answer of a test-key synthetic route (docs/keys-and-limits.md: the body carries `"test": true`). */
 export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
   resource: z.ZodObject<Shape, Config>,
 ) {

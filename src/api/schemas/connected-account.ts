@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Channel, HttpsUrl, Timestamp } from '../../resources/common.js';
 import { Id, Platform } from './common.js';
 
-/** A connected phone number, photo-social account or social page (decisions §2). */
+/** A connected phone number, photo-social account or social page (docs/resources.md). */
 export const ConnectedAccount = z.looseObject({
   integration_id: z.string(),
   channel: Channel,

@@ -1,4 +1,4 @@
-// The resource and request schemas the spec leaves open, decided once (decisions §2-3): they are the documentation.
+// The resource and request schemas the spec leaves open, decided once (docs/resources.md): they are the documentation.
 export { KeyKind, ApiKey, KeyValue, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated } from './api-key.js';
 export { Automation, AutomationTrigger, AutomationRun } from './automation.js';
 export { BusinessEventFire, BusinessEventAccepted } from './business-event.js';

@@ -48,5 +48,5 @@ export const JourneyCreate = z.strictObject({
 
 export const JourneyStepsReplace = z.strictObject({ steps: JourneySteps });
 
-/** Activate or pause (decisions §3). */
+/** Activate or pause (docs/resources.md). */
 export const JourneyStatusChange = z.strictObject({ status: z.enum(['active', 'paused']) });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Timestamp } from '../../resources/common.js';
 import { Id, text } from './common.js';
 
-/** A stage of the pipeline. The default list (decisions §2): new, contacted, qualified, proposal, won, lost. */
+/** A stage of the pipeline. The default list (docs/resources.md): new, contacted, qualified, proposal, won, lost. */
 export const Stage = z.looseObject({
   id: z.string(),
   name: z.string(),

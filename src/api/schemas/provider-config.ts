@@ -3,7 +3,7 @@ import { HttpsUrl, Timestamp } from '../../resources/common.js';
 import { Id, text } from './common.js';
 import { LoopbackTolerantWebhookUrl } from './webhook-endpoint.js';
 
-/** The `:provider` path values (decisions §2). */
+/** The `:provider` path values (docs/resources.md). */
 export const ProviderName = z.enum(['voice', 'custom_reply']);
 export type ProviderName = z.output<typeof ProviderName>;
 

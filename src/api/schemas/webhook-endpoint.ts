@@ -18,7 +18,7 @@ export const WebhookUrl = HttpsUrl.max(2048).refine((url) => !PRIVATE_HOST.test(
   message: 'expected a public https:// URL (not a loopback or private address)',
 });
 
-/** The emulator's relaxation (decisions §5): also `http://` or `https://` to a loopback host, for local receivers. */
+/** The emulator's relaxation (docs/keys-and-limits.md): also `http://` or `https://` to a loopback host, for local receivers. */
 export const LoopbackTolerantWebhookUrl = z.union([
   WebhookUrl,
   z
@@ -73,7 +73,7 @@ export const WebhookAttempt = z.looseObject({
 });
 export type WebhookAttempt = z.output<typeof WebhookAttempt>;
 
-/** POST /v1/webhooks/sign-payload (decisions §3): signs with that endpoint's secret, which is never shown. */
+/** POST /v1/webhooks/sign-payload (docs/resources.md): signs with that endpoint's secret, which is never shown. */
 export const SignPayloadRequest = z.strictObject({
   webhook_id: Id,
   /** A string is signed as is; any other JSON value is serialized first. */

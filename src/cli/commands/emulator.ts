@@ -14,7 +14,7 @@ export interface EmulatorFlags {
   json?: boolean;
 }
 
-/** `60,600`: seconds between webhook attempts after a failure (decisions §6). */
+/** `60,600`: seconds between webhook attempts after a failure (docs/emulator.md). */
 function parseDelays(value: string): number[] {
   const delays = value.split(',').map((part) => part.trim());
   if (delays.length > 10 || delays.some((d) => !/^\d{1,6}$/.test(d))) {

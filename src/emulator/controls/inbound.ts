@@ -9,7 +9,7 @@ import { control } from '../platform/controls-router.js';
 import type { Account } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 
-/** Words a customer replies with to opt out and back in (decisions §6); compared trimmed, case-insensitive. */
+/** Words a customer replies with to opt out and back in (docs/emulator.md); compared trimmed, case-insensitive. */
 export const STOP_WORDS: readonly string[] = ['STOP', 'UNSUBSCRIBE'];
 export const START_WORDS: readonly string[] = ['START'];
 

@@ -1,5 +1,5 @@
 /**
- * The provider sandbox (decisions §6): like a payment sandbox's test cards, the recipient's phone
+ * The provider sandbox (docs/emulator.md): like a payment sandbox's test cards, the recipient's phone
  * number decides what the provider does with a send.
  */
 export type ProviderOutcome =

@@ -1,7 +1,7 @@
 import type { Ticket } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 
-/** The ticket's ETag (decisions §2): its version in double quotes. */
+/** The ticket's ETag (docs/resources.md): its version in double quotes. */
 export function ticketEtag(ticket: Pick<Ticket, 'version'>): string {
   return `"${ticket.version}"`;
 }

@@ -8,7 +8,7 @@ import { readJsonBody } from './read-json-body.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
 
-/** One `/_emulator/*` route: plays the customer, the provider or time (decisions §6). */
+/** One `/_emulator/*` route: plays the customer, the provider or time (docs/emulator.md). */
 export interface EmulatorControl {
   /** Relative to `/_emulator`, Express style: `/templates/:id/review`. */
   path: string;

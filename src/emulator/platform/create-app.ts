@@ -14,7 +14,7 @@ import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
 
 /**
- * Where the emulator reads a body differently from the table: loopback URLs for local receivers (decisions §5);
+ * Where the emulator reads a body differently from the table: loopback URLs for local receivers (docs/keys-and-limits.md);
  * provider `config`, checked by the handler against the table of the provider the path names, which also
  * lets a local custom reply endpoint in (docs/ai-and-knowledge.md).
  */

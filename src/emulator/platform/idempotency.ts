@@ -6,7 +6,7 @@ import type { Clock } from '../route-handler.js';
 import { canonicalJson } from './canonical-json.js';
 import { statement } from '../state/statement.js';
 
-/** Keys are kept 24 hours (decisions §5), by the emulator clock. */
+/** Keys are kept 24 hours (docs/keys-and-limits.md), by the emulator clock. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export interface StoredResult {
@@ -26,7 +26,7 @@ export interface IdempotencyClaim {
 export type IdempotencyOutcome = { replay: StoredResult } | { claim: IdempotencyClaim };
 
 /**
- * Idempotency-Key handling exactly as decisions §5 says: one result per (API key, method, path, key)
+ * Idempotency-Key handling exactly as docs/keys-and-limits.md says: one result per (API key, method, path, key)
  * for 24 h; a different body is 409 IDEMPOTENCY_KEY_REUSED; a second request while the first runs is
  * 409 IDEMPOTENCY_KEY_IN_USE; 5xx and 429 results are not kept, so the same key may retry them.
  */

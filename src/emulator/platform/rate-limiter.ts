@@ -12,7 +12,7 @@ const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 const MAX_TRACKED_KEYS = 10_000;
 
 /**
- * Fixed 60-second windows per key (decisions §5), aligned to the emulator clock's minutes so that
+ * Fixed 60-second windows per key (docs/keys-and-limits.md), aligned to the emulator clock's minutes so that
  * advancing the clock opens a new window.
  */
 export class RateLimiter {

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { ApiFailure } from '../api-failure.js';
 
-/** JSON bodies are at most 1 MiB (decisions §4: 413 PAYLOAD_TOO_LARGE above). */
+/** JSON bodies are at most 1 MiB (docs/errors.md: 413 PAYLOAD_TOO_LARGE above). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 // `type: () => true`: the media type was already checked here, with the service's own 415.

@@ -1,7 +1,7 @@
 import { prefixedId } from '../../internal/prefixed-id.js';
 import type { NextFunction, Request, Response } from 'express';
 
-/** A caller's own X-Request-ID is echoed when it is 1-200 of these characters (decisions §4). */
+/** A caller's own X-Request-ID is echoed when it is 1-200 of these characters (docs/errors.md). */
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 export function newRequestId(): string {

@@ -17,7 +17,7 @@ import { validateRequest } from './validate-request.js';
 /** Who calls GET /v1/status: nobody in particular. */
 const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
 
-/** The checks that need a key, in the order decisions §4-5 imply; each throws the envelope's failure. */
+/** The checks that need a key, in the order docs/errors.md and docs/keys-and-limits.md imply; each throws the envelope's failure. */
 function admit(def: EndpointDef, req: Request, res: Response, platform: EmulatorServices): AuthenticatedKey {
   const key = authenticate(req.get('authorization'), platform.keys);
   res.locals.apiKeyId = key.id;

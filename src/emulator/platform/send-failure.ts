@@ -3,7 +3,7 @@ import { DOCS_BASE_URL, type ErrorEnvelope } from '../../api/error-codes.js';
 import { ApiFailure } from '../api-failure.js';
 import { requestIdOf } from './request-id.js';
 
-/** The one error envelope (decisions §4): code, message, doc_url, request_id and optional details. */
+/** The one error envelope (docs/errors.md): code, message, doc_url, request_id and optional details. */
 export function errorEnvelope(failure: ApiFailure, requestId: string): ErrorEnvelope {
   return {
     error: {

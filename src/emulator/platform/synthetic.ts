@@ -59,7 +59,7 @@ const syntheticCampaign: SyntheticBuilder<EndpointOf<'campaigns.send'>> = ({ par
 };
 
 /**
- * The synthetic 201 of each test-key route (decisions §5), keyed by route id: built from the validated
+ * The synthetic 201 of each test-key route (docs/keys-and-limits.md), keyed by route id: built from the validated
  * input only, because a test key may read no tenant data; nothing is stored, sent or announced.
  * Typed by the table's `testKeySynthetic` flags: a missing or extra builder fails to compile.
  */

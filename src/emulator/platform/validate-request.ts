@@ -29,7 +29,7 @@ function safeParse(schema: z.ZodType, value: unknown): ReturnType<z.ZodType['saf
 
 /**
  * Checks every part of a request against the endpoint's zod schemas. A wrong channel is 422
- * INVALID_PLATFORM (decisions §2); anything else 400 VALIDATION_FAILED with details [{path, in, message}].
+ * INVALID_PLATFORM (docs/resources.md); anything else 400 VALIDATION_FAILED with details [{path, in, message}].
  * A part without a schema passes through as an empty object.
  */
 export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, raw: RawRequest): ValidRequest {

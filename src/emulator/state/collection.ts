@@ -128,7 +128,7 @@ export class Collection<T extends object> {
     ).n;
   }
 
-  /** A newest-first page with an opaque cursor (decisions §5). */
+  /** A newest-first page with an opaque cursor (docs/keys-and-limits.md). */
   list(options: ListOptions = {}): Page<T> {
     const limit = options.limit ?? 25;
     const { sql, args } = this.whereSql(options.where ?? {});

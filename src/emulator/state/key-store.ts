@@ -24,10 +24,10 @@ export interface KeyRecord {
   admin: boolean;
 }
 
-/** After a rotation the old value keeps working this long (decisions §5), by the emulator clock. */
+/** After a rotation the old value keeps working this long (docs/keys-and-limits.md), by the emulator clock. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
-/** `svc_live_` or `svc_test_` + 32 url-safe characters (decisions §5). */
+/** `svc_live_` or `svc_test_` + 32 url-safe characters (docs/keys-and-limits.md). */
 export const KEY_FORMAT = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
 
 const LAST_USED_RESOLUTION_MS = 60_000;

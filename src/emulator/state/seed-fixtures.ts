@@ -36,7 +36,7 @@ export const SEED_IDS = {
   },
 } as const;
 
-/** The default pipeline (decisions §2). */
+/** The default pipeline (docs/resources.md). */
 export const DEFAULT_STAGES = ['new', 'contacted', 'qualified', 'proposal', 'won', 'lost'] as const;
 
 export function seedStages(): Stage[] {

@@ -146,7 +146,7 @@ describe('crm-sync against the emulator', () => {
   });
 
   it("treats the service's own CONTACT_OPTED_OUT at send time as a refusal", async () => {
-    // A number ending 0003: the provider reports the recipient opted out only when a send is tried (decisions §6).
+    // A number ending 0003: the provider reports the recipient opted out only when a send is tried (docs/emulator.md).
     await writeIn({ channel: 'phone', from: { handle: '+447700900003', name: 'Late Optout' }, content: 'hello' });
     await h.settle();
     const conversation = conversationOf('+447700900003');
