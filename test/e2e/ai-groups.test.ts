@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/client/index.js';
+import { InvalidInputError } from '../../src/client/index.js';
 import { groupKnowledge, KNOWLEDGE_ENTRIES_PER_GROUP, resolveReplyProvider } from '../../src/emulator/domain/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { rejection, startE2e, type E2e } from './harness.js';
@@ -216,7 +216,7 @@ describe('providers', () => {
           config: { url: 'http://127.0.0.1:4999/reply' },
         }),
       ),
-    ).toBeInstanceOf(ValidationError);
+    ).toBeInstanceOf(InvalidInputError);
     await t.client.channels.deleteProvider({ integration_id: SEED_IDS.phoneSupport, provider: 'custom_reply' });
   });
 
