@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { pino, type Logger } from 'pino';
 import { Plan } from '../api/plans.js';
 import { SCOPES } from '../api/scopes.js';
+import { AiReplyQueue } from './ai-reply/ai-reply-queue.js';
 import { createClock, type EmulatorClock } from './clock.js';
 import { resourceControls } from './controls/index.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
@@ -52,6 +53,8 @@ export interface Emulator {
   db: Database.Database;
   ctx: EmulatorContext;
   dispatcher: Dispatcher;
+  /** The AI reply calls in flight; `await emulator.aiReplies.idle()` waits for every one to finish. */
+  aiReplies: Pick<AiReplyQueue, 'idle'>;
   /** Listens on `port` (0 = any free one) on 127.0.0.1. */
   listen(port?: number, host?: string): Promise<{ url: string; close(): Promise<void> }>;
   /** Back to the seeded workspace (keys and webhook endpoints stay). */
@@ -109,7 +112,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const clock = createClock({ now: options.now, offsetMs: Number(readMeta(db, CLOCK_META) ?? 0) });
   clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));
   const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
-  const ctx: EmulatorContext = { db, clock, events: dispatcher, plan, newId: (prefix) => prefixedId(prefix) };
+  const aiReplies = new AiReplyQueue({ logger });
+  const ctx: EmulatorContext = {
+    db,
+    clock,
+    events: dispatcher,
+    plan,
+    newId: (prefix) => prefixedId(prefix),
+    aiReplies,
+  };
   const keys = new KeyStore(db, clock);
   keys.register(adminKey, {
     id: EMULATOR_KEY_IDS.admin,
@@ -164,9 +175,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     db,
     ctx,
     dispatcher,
+    aiReplies,
     listen,
     reset,
     async close() {
+      aiReplies.stop();
       dispatcher.stop();
       for (const server of servers) server.closeAllConnections();
       await Promise.all([...servers].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

@@ -4,6 +4,7 @@ import type { EndpointDef, EndpointGroup } from '../api/endpoint.js';
 import type { Plan } from '../api/plans.js';
 import type { Scope } from '../api/scopes.js';
 import type { EventName, EventData } from '../events/index.js';
+import type { AiReplyJobs } from './ai-reply/ai-reply-queue.js';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
@@ -69,4 +70,6 @@ export interface EmulatorContext {
   plan: Plan;
   /** A new prefixed id, e.g. newId('tkt') -> 'tkt_…'. */
   newId(prefix: string): string;
+  /** Where AI reply calls run, off the request path and bounded. */
+  aiReplies: AiReplyJobs;
 }

@@ -13,17 +13,10 @@ afterAll(async () => {
   await t.close();
 });
 
+type Envelope = { error: { code: string; details: { path: string }[] } };
 /** A raw call with the admin key, for inputs the typed client refuses before sending. */
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${t.origin}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${t.emulator.adminKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  type Envelope = { error: { code: string; details: { path: string }[] } };
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Envelope };
-}
+const api = async (method: string, path: string, body?: unknown) =>
+  (await t.api(method, path, body)) as { status: number; body: Envelope };
 
 const newGroup = async (name = 'Test group') => (await t.client.groups.create({ name })).group_id;
 

@@ -19,6 +19,8 @@ export interface E2e {
   clientFor(apiKey: string, options?: Omit<ClientOptions, 'apiKey'>): Client;
   /** POST /_emulator/<path> with the admin key: plays the customer, the provider or time (docs/emulator.md). */
   control(path: string, body: object): Promise<Record<string, unknown>>;
+  /** A raw call with the admin key, for inputs the typed client refuses before sending (loopback URLs, bad bodies). */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** A local receiver registered as a webhook endpoint (by raw HTTP: the contract allows only public URLs). */
   loopbackWebhook(events: string[]): Promise<{ id: string; secret: string; received: () => number }>;
   close(): Promise<void>;
@@ -53,6 +55,16 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const answer = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new Error(`/_emulator/${path} answered ${res.status}: ${JSON.stringify(answer)}`);
     return answer;
+  };
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${emulator.adminKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
 
   const loopbackWebhook = async (events: string[]) => {
@@ -90,6 +102,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     testClient: clientFor(emulator.testKey),
     clientFor,
     control,
+    api,
     loopbackWebhook,
     async close() {
       await emulator.close();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Platform, text } from '../../api/index.js';
 import { PhoneNumber, type Contact, type Conversation, type Message } from '../../resources/index.js';
+import { startAiReply } from '../ai-reply/reply-to-message.js';
 import { ApiFailure } from '../api-failure.js';
 import { preview } from '../domain/send-message.js';
 import { windowExpiry } from '../domain/service-window.js';
@@ -91,6 +92,7 @@ function findOrCreateContact(
  * A customer writes in (`POST /_emulator/inbound`): finds or creates the contact and an open
  * conversation on the receiving account, stores the message, opens the phone channel's 24-hour
  * window, and announces conversation.created (when new), message.received and a stop/start word.
+ * Then an AI reply is queued, off the request (docs/custom-reply.md).
  */
 export function receiveInbound(ctx: EmulatorContext, body: InboundBody): InboundResult {
   const s = stores(ctx.db);
@@ -152,6 +154,8 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
       ...answer.contact,
       keyword,
     });
+  // A stop or start word is not a question: AI answers everything else, when its gates let it.
+  if (keyword === null) startAiReply(ctx, answer.message, answer.conversation);
   return answer;
 }
 

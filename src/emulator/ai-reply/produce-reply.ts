@@ -1,0 +1,65 @@
+import type Database from 'better-sqlite3';
+import { resolveReplyProvider } from '../domain/index.js';
+import { unverifiedClaim } from './action-claims.js';
+import { callReplyEndpoint } from './call-reply-endpoint.js';
+import { contentWords, leadingSentences, rankByOverlap } from './knowledge-match.js';
+import { buildReplyRequest, type ReplyRequestParts } from './reply-request.js';
+
+export type ReplyOutcome =
+  | { kind: 'reply'; reply: string; via: 'custom_reply' | 'knowledge' }
+  /** No provider and no knowledge entry matches: nothing is sent, and nobody is bothered. */
+  | { kind: 'none' }
+  /** The provider failed or its reply was refused: the caller hands off. */
+  | { kind: 'failed'; reason: string };
+
+/** A knowledge entry answers on its own only when it shares this many words (one, for a one-word message). */
+const KNOWLEDGE_MIN_SHARED_WORDS = 2;
+
+function knowledgeAnswer(parts: ReplyRequestParts, maxChars: number): string | null {
+  const asked = parts.history.at(-1)?.content ?? '';
+  const needed = Math.min(KNOWLEDGE_MIN_SHARED_WORDS, contentWords(asked).size);
+  const best = rankByOverlap(asked, parts.knowledge, (e) => `${e.title} ${e.content}`)[0];
+  if (!best || needed === 0 || best.score < needed) return null;
+  return leadingSentences(best.item.content, maxChars);
+}
+
+/**
+ * An AI reply for one account (docs/custom-reply.md): its custom reply endpoint when one resolves
+ * (the account's own, else its group's), otherwise the group's best-matching knowledge entry. Either
+ * way the reply must fit `maxChars` and claim no action missing from the verified tool context.
+ */
+export async function produceReply(
+  db: Database.Database,
+  integrationId: string,
+  parts: ReplyRequestParts,
+  options: { maxChars: number; signal: AbortSignal },
+): Promise<ReplyOutcome> {
+  const provider = resolveReplyProvider(db, integrationId);
+  let reply: string;
+  let via: 'custom_reply' | 'knowledge';
+  if (provider) {
+    const body = JSON.stringify(buildReplyRequest(parts, provider.config));
+    const outcome = await callReplyEndpoint({
+      url: provider.config.url,
+      secret: provider.secret,
+      body,
+      timeoutMs: provider.config.timeout_ms,
+      signal: options.signal,
+    });
+    if (!outcome.ok) return { kind: 'failed', reason: `custom reply endpoint: ${outcome.reason}` };
+    reply = outcome.reply;
+    via = 'custom_reply';
+  } else {
+    const answer = knowledgeAnswer(parts, options.maxChars);
+    if (answer === null) return { kind: 'none' };
+    reply = answer;
+    via = 'knowledge';
+  }
+  if (reply.trim() === '') return { kind: 'failed', reason: 'the reply is blank' };
+  if (reply.length > options.maxChars)
+    return { kind: 'failed', reason: `the reply is ${reply.length} characters; at most ${options.maxChars} fit` };
+  const claim = unverifiedClaim(reply, parts.toolContext);
+  if (claim !== null)
+    return { kind: 'failed', reason: `the reply claims an action the service did not take (${claim})` };
+  return { kind: 'reply', reply, via };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_CLAIMS, claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
+import { leadingSentences, rankByOverlap } from '../../src/emulator/ai-reply/knowledge-match.js';
+import { refusedAddress } from '../../src/emulator/ai-reply/reply-endpoint-address.js';
+
+describe('the action-claim table', () => {
+  it.each([
+    ['I have refunded your order.', 'refund'],
+    ["We've issued a refund to your card", 'refund'],
+    ['Your order has been refunded.', 'refund'],
+    ['I cancelled the subscription for you', 'cancel'],
+    ['Your booking has been canceled', 'cancel'],
+    ['We just shipped it!', 'ship'],
+    ['I have placed a new order for you', 'order'],
+    ["I've booked you in for Tuesday", 'book'],
+    ['I have reset your password', 'update_account'],
+    ['I applied a discount of 10%', 'discount'],
+    ["I've passed this on to our team", 'handoff'],
+    ['We have opened a ticket for you', 'handoff'],
+  ])('finds the claim in "%s"', (reply, action) => {
+    expect(claimedActions(reply)).toContain(action);
+  });
+
+  it.each([
+    'Refunds reach your card within 5 working days.',
+    'You can cancel any time from your account page.',
+    'We ship within 2 working days.',
+    'Our size guide is at acme.example/sizes.',
+    'Would you like me to book a table?',
+    'Orders placed before noon leave the same day.',
+  ])('finds no claim in the statement "%s"', (reply) => {
+    expect(claimedActions(reply)).toEqual([]);
+  });
+
+  it('lets a claim through only when a verified tool result shows that action', () => {
+    const reply = "I've passed this on to our team and refunded your order.";
+    expect(unverifiedClaim(reply, [])).toBe('refund');
+    const handedOff = [{ tool: 'tickets', data: {}, actions: ['handoff'] }];
+    expect(unverifiedClaim(reply, handedOff)).toBe('refund');
+    expect(unverifiedClaim(reply, [...handedOff, { tool: 'orders', data: {}, actions: ['refund'] }])).toBeNull();
+    expect(ACTION_CLAIMS.map((c) => c.action)).toEqual([...new Set(ACTION_CLAIMS.map((c) => c.action))]);
+  });
+});
+
+describe('the knowledge match', () => {
+  const entries = [
+    { title: 'Returns', content: 'Return unworn items within 30 days for a refund.' },
+    { title: 'Opening hours', content: 'Open Monday to Saturday, 9 to 18.' },
+    { title: 'Refund timing', content: 'A refund reaches your card within 5 days.' },
+  ];
+  const text = (e: (typeof entries)[number]) => `${e.title} ${e.content}`;
+
+  it('ranks by shared words, ignoring stop words and case, and drops entries sharing none', () => {
+    const ranked = rankByOverlap('When do you OPEN on Saturday?', entries, text);
+    expect(ranked.map((r) => [r.item.title, r.score])).toEqual([['Opening hours', 2]]);
+  });
+
+  it('breaks ties by the given order, every time', () => {
+    const ranked = rankByOverlap('refund', entries, text);
+    expect(ranked.map((r) => r.item.title)).toEqual(['Returns', 'Refund timing']);
+    expect(rankByOverlap('refund', entries, text)).toEqual(ranked);
+  });
+
+  it('keeps whole sentences under the bound', () => {
+    expect(leadingSentences('One. Two two. Three three three.', 14)).toBe('One. Two two.');
+    expect(leadingSentences('short', 100)).toBe('short');
+    expect(leadingSentences('x'.repeat(50), 10)).toHaveLength(10);
+  });
+});
+
+describe('the reply endpoint address check', () => {
+  it.each(['127.0.0.1', '127.8.9.10', '::1', '93.184.216.34', '2606:2800:220:1::1'])('allows %s', (address) => {
+    expect(refusedAddress(address)).toBeNull();
+  });
+
+  it.each([
+    '10.0.0.5',
+    '172.16.3.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:10.0.0.1',
+    '224.0.0.1',
+  ])('refuses %s', (address) => {
+    expect(refusedAddress(address)).toMatch(/private or reserved/);
+  });
+});
