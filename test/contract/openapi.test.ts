@@ -76,7 +76,8 @@ describe('openapi()', () => {
     const send = op('POST', '/v1/messages')! as Operation & {
       responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }>;
     };
-    expect(send.responses['400']!.$ref).toBe('#/components/responses/Error');
+    expect(JSON.stringify(send.responses['400']!.content)).toContain('#/components/schemas/ErrorEnvelope');
+    expect(send.responses.default!.$ref).toBe('#/components/responses/Error');
     expect(JSON.stringify(send.responses['201']!.content!['application/json']!.schema)).toContain('"delivery_status"');
     expect(JSON.stringify(send.requestBody)).toContain('"maxLength":4096');
     expect(JSON.stringify(op('POST', '/v1/channels/groups/:group_id/knowledge/files')!.requestBody)).toContain(

@@ -1,9 +1,10 @@
 import type { EndpointDef } from '../endpoint.js';
 import type { EndpointEntry } from '../all-endpoints.js';
 import { IdempotencyKey } from '../schemas/common.js';
+import { ERROR_STATUS, type ErrorCode } from '../error-codes.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';
-
-const ERROR_RESPONSE = { $ref: '#/components/responses/Error' };
+import { ETAG_ROUTES, RATE_LIMIT_HEADERS, headerObjects, type HeaderName } from './response-headers.js';
+import { ERROR_WHEN, routeErrorCodes } from './route-errors.js';
 
 /** `/v1/tickets/:id` -> `/v1/tickets/{id}`. */
 export function openapiPath(path: string): string {
@@ -45,49 +46,105 @@ function requestBody(def: EndpointDef, schemas: SchemaConverter): JsonSchema | u
   return { required: true, content: { [mediaType]: { schema: schemas.convert(def.body, 'input') } } };
 }
 
-function responses(def: EndpointDef, schemas: SchemaConverter): JsonSchema {
-  const status = def.status ?? 200;
-  const auth = def.auth !== false;
-  const headers: JsonSchema = { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } };
-  if (auth) {
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
-      headers[name] = { $ref: `#/components/headers/${name}` };
-  }
-  if (def.idempotencyKey) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
-  const success: JsonSchema =
-    status === 204
-      ? { description: 'No content', headers }
-      : {
-          description: 'Success',
-          headers,
-          content: { 'application/json': { schema: schemas.convert(def.response, 'output') } },
-        };
-  const out: JsonSchema = { [String(status)]: success, '400': ERROR_RESPONSE };
-  if (auth) Object.assign(out, { '401': ERROR_RESPONSE, '403': ERROR_RESPONSE, '429': ERROR_RESPONSE });
-  if (def.params) out['404'] = ERROR_RESPONSE;
-  // GET /v1/status answers its own body, not the error envelope, when a dependency is degraded.
-  if (!auth) out['503'] = { description: 'Degraded', content: success.content };
-  out.default = ERROR_RESPONSE;
+const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+
+/** Codes grouped by status, in status order. */
+function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const out = new Map<number, ErrorCode[]>();
+  for (const code of [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]))
+    out.set(ERROR_STATUS[code], [...(out.get(ERROR_STATUS[code]) ?? []), code]);
   return out;
+}
+
+/**
+ * The headers of an answer with this status. Rate-limit headers come once the key is known (not on
+ * 401), and a 400 or 500 may come before that; a stored answer replayed under an Idempotency-Key is
+ * a success or a handler's refusal (404, 409, 422).
+ */
+function headersOf(entry: EndpointEntry, status: number): JsonSchema {
+  const { def } = entry;
+  const always: HeaderName[] = ['X-Request-ID'];
+  const sometimes: HeaderName[] = [];
+  const success = status < 300;
+  if (def.auth !== false && status !== 401)
+    (status === 400 || status >= 500 ? sometimes : always).push(...RATE_LIMIT_HEADERS);
+  if (status === 429) always.push('Retry-After');
+  if (def.idempotencyKey && (success || status === 404 || status === 409 || status === 422))
+    sometimes.push('Idempotent-Replayed');
+  if (success && ETAG_ROUTES.has(entry.id)) always.push('ETag');
+  return headerObjects(always, sometimes);
+}
+
+function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: SchemaConverter): JsonSchema {
+  const { def } = entry;
+  const status = def.status ?? 200;
+  const body = status === 204 ? undefined : { 'application/json': { schema: schemas.convert(def.response, 'output') } };
+  const out: JsonSchema = {
+    [String(status)]: {
+      description: status === 204 ? 'Done; no content' : 'Success',
+      headers: headersOf(entry, status),
+      content: body,
+    },
+  };
+  for (const [code, group] of byStatus(codes)) {
+    out[String(code)] = {
+      description: group.map((c) => `\`${c}\`: ${ERROR_WHEN[c]}`).join('; '),
+      headers: headersOf(entry, code),
+      content: ERROR_BODY,
+    };
+  }
+  // GET /v1/status answers its own body, not the error envelope, when a dependency is degraded.
+  if (def.auth === false)
+    out['503'] = {
+      description: 'A dependency is degraded: the same body, with `status` saying which',
+      headers: headersOf(entry, 503),
+      content: body,
+    };
+  out.default = { $ref: '#/components/responses/Error' };
+  return out;
+}
+
+const sentence = (text: string) => (/[.!?)]$/.test(text) ? text : `${text}.`);
+
+/** What the route does, who may call it, and every error it answers. */
+function description(entry: EndpointEntry, codes: readonly ErrorCode[], aliasOf?: string): string {
+  const { def } = entry;
+  const who =
+    def.auth === false
+      ? 'No key needed.'
+      : def.scope === null
+        ? 'Any valid live key.'
+        : `Needs a ${def.testKeySynthetic ? '' : 'live '}key with the scope \`${def.scope}\`.`;
+  const lines = [
+    (aliasOf === undefined ? '' : `Accepted as the same as ${def.method} ${def.path}. `) + sentence(def.summary),
+    who + (def.testKeySynthetic ? ' A test key gets a synthetic 201 (`"test": true`): nothing is stored or sent.' : ''),
+    'Errors: ' +
+      [...byStatus(codes)].map(([status, group]) => `${status} ${group.map((c) => `\`${c}\``).join(', ')}`).join('; ') +
+      '.',
+  ];
+  return lines.join('\n\n');
 }
 
 /** One OpenAPI operation of a route; an alias method gets the same operation under its own operationId. */
 export function operation(entry: EndpointEntry, schemas: SchemaConverter, aliasOf?: string): JsonSchema {
   const { def } = entry;
+  const body = requestBody(def, schemas);
+  const inputs = [body, ...(def.query ? [schemas.convert(def.query, 'input')] : [])];
+  const codes = routeErrorCodes(entry, inputs);
   const op: JsonSchema = {
     operationId: aliasOf === undefined ? entry.id : `${entry.id}.${aliasOf.toLowerCase()}`,
     summary: def.summary,
+    description: description(entry, codes, aliasOf),
     tags: [entry.group],
     security: def.auth === false ? [] : [{ bearer: [] }],
     parameters: parameters(def, schemas),
-    requestBody: requestBody(def, schemas),
-    responses: responses(def, schemas),
+    requestBody: body,
+    responses: responses(entry, codes, schemas),
     'x-scope': def.scope,
     'x-write': def.write ?? def.method !== 'GET',
     'x-paginated': def.paginated ?? false,
     'x-test-key-synthetic': def.testKeySynthetic ?? false,
   };
-  if (aliasOf !== undefined) op.description = `Accepted as the same as ${def.method} ${def.path}.`;
   if (op.requestBody === undefined) delete op.requestBody;
   return op;
 }

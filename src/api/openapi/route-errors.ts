@@ -1,0 +1,112 @@
+import type { EndpointEntry, EndpointId } from '../all-endpoints.js';
+import { ERROR_STATUS, type ErrorCode } from '../error-codes.js';
+import { Channel } from '../../resources/common.js';
+
+/** When each code is answered, in a few words: the text of the error responses and operation descriptions. */
+export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
+  VALIDATION_FAILED: 'the path, query, headers or body fail their schema; `details` names each field',
+  IDEMPOTENCY_KEY_REQUIRED: 'the Idempotency-Key header is missing or not 1-200 characters',
+  UNAUTHENTICATED: 'the key is missing, malformed, unknown or revoked',
+  TEST_KEY_NOT_ALLOWED: 'a test key, which reaches only the five synthetic send routes',
+  INSUFFICIENT_SCOPE: 'the key lacks the scope; `details` names it',
+  PLAN_READ_ONLY: 'a write on a read-only plan (free, creator)',
+  NOT_FOUND: 'an id in the path or body names nothing',
+  IDEMPOTENCY_KEY_REUSED: 'the same Idempotency-Key with another body',
+  IDEMPOTENCY_KEY_IN_USE: 'the same Idempotency-Key while its first request is still running',
+  ACCOUNT_MISMATCH: "`integration_id` is not the conversation's connected account",
+  ACCOUNT_REQUIRED: "the contact's chat on that channel is ambiguous between accounts: name `integration_id`",
+  AMBIGUOUS_INTEGRATION: 'the sender cannot be resolved and several active numbers exist',
+  VERSION_CONFLICT: 'If-Match names a version that is no longer current',
+  PAYLOAD_TOO_LARGE: 'the body (1 MiB of JSON) or an upload is over its limit',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is not of the route’s media type, or an upload of a type not allowed',
+  SEND_FAILED: 'the provider rejected the send; `details` carries `provider_error_code`',
+  INVALID_PLATFORM: 'a channel that is not phone, photo_social or social_page',
+  OUTSIDE_SERVICE_WINDOW: 'free text on the phone channel while the 24-hour window is closed',
+  CONTACT_OPTED_OUT: 'the contact opted out: stopped before sending, not charged',
+  TEMPLATE_NOT_APPROVED: 'the template is not `approved`',
+  INVALID_STATE: 'the resource’s state or a workspace bound does not allow it',
+  PROMPT_INJECTION_DETECTED: 'the knowledge content failed the prompt-injection scan',
+  RATE_LIMITED: "over the key's per-minute limit; wait Retry-After seconds",
+  INTERNAL_ERROR: 'an unexpected failure; quote the request id',
+  NOT_IMPLEMENTED: 'the emulator does not implement this route yet',
+  SERVICE_UNAVAILABLE: 'a dependency is degraded',
+};
+
+const SEND_REFUSALS: readonly ErrorCode[] = ['CONTACT_OPTED_OUT', 'SEND_FAILED'];
+const JOURNEY_START: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_STATE', 'TEMPLATE_NOT_APPROVED', ...SEND_REFUSALS];
+
+/**
+ * The codes a route answers beyond what its declaration implies (auth, validation, ids in the path,
+ * idempotency, If-Match, bodies): the states and sends behind it. Keyed by route
+ * id, so a renamed route fails to compile here.
+ */
+const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
+  'conversations.sendMessage': ['ACCOUNT_MISMATCH', 'OUTSIDE_SERVICE_WINDOW', ...SEND_REFUSALS],
+  'messages.send': ['NOT_FOUND', 'ACCOUNT_MISMATCH', 'ACCOUNT_REQUIRED', 'OUTSIDE_SERVICE_WINDOW', ...SEND_REFUSALS],
+  'messages.react': ['INVALID_PLATFORM', 'INVALID_STATE'],
+  'tickets.update': ['INVALID_STATE'],
+  'channels.update': ['INVALID_PLATFORM'],
+  'channels.createConnectSession': ['INVALID_STATE'],
+  'groups.create': ['INVALID_PLATFORM'],
+  'groups.update': ['INVALID_PLATFORM'],
+  'groups.addKnowledge': ['PROMPT_INJECTION_DETECTED'],
+  'groups.uploadKnowledge': ['PROMPT_INJECTION_DETECTED'],
+  'keys.create': ['INVALID_STATE'],
+  'keys.rotate': ['INVALID_STATE'],
+  'keys.revoke': ['INVALID_STATE'],
+  'webhooks.create': ['INVALID_STATE'],
+  'webhooks.signPayload': ['NOT_FOUND'],
+  'webhooks.send': JOURNEY_START,
+  'webhooks.triggerCampaign': JOURNEY_START,
+  'journeys.create': ['NOT_FOUND', 'TEMPLATE_NOT_APPROVED'],
+  'journeys.replaceSteps': ['NOT_FOUND', 'TEMPLATE_NOT_APPROVED'],
+  'journeys.setStatus': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED'],
+  'trigger.enroll': JOURNEY_START,
+  'trigger.batch': ['NOT_FOUND', 'INVALID_STATE'],
+  'trigger.validate': ['NOT_FOUND', 'INVALID_STATE'],
+  'events.fire': JOURNEY_START,
+  'campaigns.create': ['NOT_FOUND'],
+  'campaigns.update': ['INVALID_STATE'],
+  'campaigns.send': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED'],
+  'templates.submit': ['INVALID_STATE'],
+  'templates.send': [
+    'ACCOUNT_MISMATCH',
+    'AMBIGUOUS_INTEGRATION',
+    'TEMPLATE_NOT_APPROVED',
+    'INVALID_STATE',
+    ...SEND_REFUSALS,
+  ],
+  'automations.trigger': ['NOT_FOUND', 'INVALID_STATE', ...SEND_REFUSALS],
+  'comments.reply': ['INVALID_STATE', 'SEND_FAILED'],
+  'comments.updateSettings': ['NOT_FOUND'],
+};
+
+const CHANNEL_ENUM = JSON.stringify(Channel.options);
+
+/** A channel named in the input: a wrong one is 422 INVALID_PLATFORM rather than 400. */
+function namesAChannel(inputs: readonly unknown[]): boolean {
+  return inputs.some((json) => JSON.stringify(json ?? null).includes(`"enum":${CHANNEL_ENUM}`));
+}
+
+/**
+ * Every error code a route can answer, in the order of {@link ERROR_STATUS}: what its declaration
+ * implies plus {@link ROUTE_ERRORS}. `inputs` are the JSON Schemas of its query and body.
+ */
+export function routeErrorCodes(entry: EndpointEntry, inputs: readonly unknown[]): ErrorCode[] {
+  const { def } = entry;
+  const codes = new Set<ErrorCode>(['INTERNAL_ERROR', ...(ROUTE_ERRORS[entry.id] ?? [])]);
+  const add = (...more: ErrorCode[]) => more.forEach((code) => codes.add(code));
+  if (def.params || def.query || def.body || def.headers) add('VALIDATION_FAILED');
+  if (def.auth !== false) {
+    add('UNAUTHENTICATED', 'RATE_LIMITED');
+    if (def.scope !== null) add('INSUFFICIENT_SCOPE');
+    if (!def.testKeySynthetic) add('TEST_KEY_NOT_ALLOWED');
+    if (def.write ?? def.method !== 'GET') add('PLAN_READ_ONLY');
+  }
+  if (def.params) add('NOT_FOUND');
+  if (def.body) add('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (def.idempotencyKey) add('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE');
+  if (def.headers?.shape['if-match']) add('VERSION_CONFLICT');
+  if (namesAChannel(inputs)) add('INVALID_PLATFORM');
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => codes.has(code));
+}
