@@ -13,7 +13,9 @@ export function secretOption(purpose: string): Option {
 }
 
 export function dbOption(): Option {
-  return new Option('--db <file>', 'SQLite file of received deliveries').env(DB_ENV).default(DEFAULT_DB_FILE);
+  return new Option('--db <file|url>', 'SQLite file of received deliveries, or a postgres:// URL (?schema=<name>)')
+    .env(DB_ENV)
+    .default(DEFAULT_DB_FILE);
 }
 
 export function jsonOption(): Option {

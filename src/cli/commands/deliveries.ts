@@ -9,7 +9,7 @@ export function registerDeliveries(program: Command): void {
     .command('deliveries')
     .summary('list and inspect the deliveries a receiver stored')
     .description(
-      'Reads the delivery database written by `convo-kit listen` (or by your own receiver with dbPath): what arrived, what failed and why.',
+      'Reads the delivery database written by `convo-kit listen` (or by your own receiver with dbPath, or a PostgreSQL store given as --db postgres://…): what arrived, what failed and why.',
     );
 
   addSelectionOptions(

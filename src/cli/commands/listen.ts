@@ -44,7 +44,7 @@ export function registerListen(program: Command): void {
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  convo-kit listen --port 3000 --secret whsec_…\n  convo-kit listen --forward-to http://localhost:4000/webhooks --db ./deliveries.db',
+      '\nExamples:\n  convo-kit listen --port 3000 --secret whsec_…\n  convo-kit listen --forward-to http://localhost:4000/webhooks --db ./deliveries.db\n  convo-kit listen --db postgres://user@db.internal:5432/app   (several listeners share one inbox)',
     )
     .action(async (flags: ListenFlags) => {
       const secret = requireSecret(flags.secret);

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { createReceiver, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
 // The node adapter's body reader and writer, reused so listen reads requests exactly as receiver.listener does.
@@ -7,7 +6,9 @@ import { readNodeBody } from '../../internal/read-node-body.js';
 import { writeAnswer } from '../../internal/node-listener.js';
 import { tooLarge } from '../../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
+import type { DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
+import { inboxLocation, storeAt } from '../deliveries/inbox-location.js';
 import { err } from '../output.js';
 import { interrupted } from '../shutdown.js';
 import { createDeliveryLog, type LogEntry } from './delivery-log.js';
@@ -112,22 +113,28 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
 }
 
 export async function runListen(options: ListenOptions): Promise<void> {
-  const dbPath = resolve(options.db);
+  const location = inboxLocation(options.db);
   const log = createDeliveryLog(Boolean(options.json));
   // The receiver's own logs go to stderr, silent unless LOG_LEVEL asks: the delivery lines say what happened.
   const logger = pino({ name: 'convo-kit-listen', level: process.env.LOG_LEVEL ?? 'silent' }, pino.destination(2));
   let receiver: Receiver;
+  // A SQLite file is opened (and closed) by the receiver; a PostgreSQL store is ours to close.
+  let store: DeliveryStore | undefined;
   try {
+    if (location.kind === 'postgres') store = await storeAt(location, { existing: false });
     receiver = createReceiver({
       secret: options.secret,
-      dbPath,
+      ...(location.kind === 'postgres' ? { store } : { dbPath: location.path }),
       toleranceSeconds: options.tolerance,
       maxAttempts: options.maxAttempts,
       backoff: { baseMs: options.retryDelay, factor: 2, maxMs: Math.max(options.retryDelay, MAX_RETRY_DELAY_MS) },
       logger,
     });
   } catch (cause) {
-    throw new CliError('FAILED', `Cannot open the delivery database ${dbPath}: ${(cause as Error).message}`, { cause });
+    await store?.close();
+    throw new CliError('FAILED', `Cannot open the delivery database ${location.shown}: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   if (options.forwardTo) {
     receiver.on(
@@ -156,12 +163,13 @@ export async function runListen(options: ListenOptions): Promise<void> {
     port = await listenOn(server, options.port, options.host);
   } catch (error) {
     await receiver.close();
+    await store?.close();
     throw error;
   }
   await receiver.start();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   err.line(`convo-kit listen: receiving at ${err.c.bold(`http://${host}:${port}${options.path}`)}`);
-  err.line(`  deliveries stored in ${dbPath}`);
+  err.line(`  deliveries stored in ${location.shown}`);
   const local = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : host;
   err.line(`  inspector: ${err.c.bold(`http://${local}:${port}${INSPECTOR_PATH}`)} (this machine only)`);
   if (options.forwardTo) err.line(`  forwarding each to ${options.forwardTo}, re-signed with the same secret`);
@@ -172,6 +180,7 @@ export async function runListen(options: ListenOptions): Promise<void> {
   server.close();
   server.closeIdleConnections();
   await receiver.close();
+  await store?.close();
   server.closeAllConnections();
   err.line('stopped');
 }

@@ -334,10 +334,9 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
          SELECT count(*)::int AS n FROM moved`,
         [[...new Set(ids)], now],
       );
-      const moved = result.rows[0]!.n;
-      // A receiver idle in another process picks the requeued rows up now, not at its next poll.
-      if (moved > 0) await query(`SELECT pg_notify($1, '')`, [storedChannel(schemaName)]);
-      return moved;
+      // No NOTIFY: a replay requeues and claims at once, and must not race a woken worker for the row;
+      // other requeued rows are found by the next poll.
+      return result.rows[0]!.n;
     },
     prune,
     watch(onStored: () => void) {
