@@ -66,7 +66,7 @@ describe.skipIf(!PG_URL)(`--db postgres://… ${PG_HOW_TO}`, () => {
   }, 60_000);
 
   it('listen stores into PostgreSQL, and replay --to re-sends from it', async () => {
-    const listen = new CliProcess(['listen', '--port', '0', '--secret', SECRET, '--db', db], { timeoutMs: 90_000 });
+    const listen = new CliProcess(['listen', '--port', '0', '--secret', SECRET, '--db', db], { timeoutMs: 170_000 });
     const [, url] = await listen.waitFor(/receiving at (http:\/\/\S+)/, 30_000);
     await listen.waitFor(/deliveries stored in postgres:/);
     expect(listen.stderr).toContain(`deliveries stored in ${db}`);
@@ -78,7 +78,7 @@ describe.skipIf(!PG_URL)(`--db postgres://… ${PG_HOW_TO}`, () => {
     const row = await waitUntil(async () => {
       const found = await store.get(id);
       return found?.status === 'done' ? found : undefined;
-    }, 'listen ran the delivery');
+    }, 'listen ran the delivery', 60_000);
     expect(row.event).toBe('ticket.created');
 
     const dir = tempDir('pg-replay');
@@ -90,5 +90,5 @@ describe.skipIf(!PG_URL)(`--db postgres://… ${PG_HOW_TO}`, () => {
     expect(replay.code).toBe(0);
     expect((await second.receiver.store.get(id))?.event).toBe('ticket.created');
     expect((await store.attempts(id)).map((a) => a.outcome)).toEqual(['done', 'done']);
-  }, 120_000);
+  }, 180_000);
 });
