@@ -75,10 +75,14 @@ describe.skipIf(!PG_URL)(`--db postgres://… ${PG_HOW_TO}`, () => {
     });
     expect(sent.code).toBe(0);
     const { delivery_id: id } = JSON.parse(sent.stdout) as { delivery_id: string };
-    const row = await waitUntil(async () => {
-      const found = await store.get(id);
-      return found?.status === 'done' ? found : undefined;
-    }, 'listen ran the delivery', 60_000);
+    const row = await waitUntil(
+      async () => {
+        const found = await store.get(id);
+        return found?.status === 'done' ? found : undefined;
+      },
+      'listen ran the delivery',
+      60_000,
+    );
     expect(row.event).toBe('ticket.created');
 
     const dir = tempDir('pg-replay');
