@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/index.js';
+import { pendingEndpoints, routeCoverage } from '../../src/emulator/platform/pending.js';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { freePort, tempDir } from './helpers.js';
 import { CliProcess, killAllCli, runCli } from './run-cli.js';
@@ -70,6 +71,25 @@ describe('convo-kit emulator', () => {
     const result = await runCli(['emulator', '--port', '0', ...args], { timeoutMs: 30_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('convo-kit emulator --help', () => {
+  it('says how many routes the emulator answers and names every pending one, from the router’s own list', async () => {
+    const result = await runCli(['emulator', '--help']);
+    expect(result.code).toBe(0);
+    const help = result.stdout.replace(/\s+/g, ' ');
+    const { implemented, total, pending } = routeCoverage();
+    expect(help).not.toContain('whole /v1 API');
+    if (pending.length === 0) {
+      expect(help).toContain(`every /v1 route (${total})`);
+      return;
+    }
+    expect(help).toContain(`${implemented} of ${total} /v1 routes`);
+    const listed = /NOT_IMPLEMENTED\): (.*?)\.(?:\s|$)/.exec(help)?.[1]?.split(', ');
+    expect(listed?.sort()).toEqual([...pending].sort());
+    // Every pending route is named, by its id or by its whole group.
+    expect(pendingEndpoints().filter((e) => !pending.includes(e.id) && !pending.includes(`${e.group}.*`))).toEqual([]);
   });
 });
 

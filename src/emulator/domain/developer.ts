@@ -9,6 +9,8 @@ import {
   type Plan,
   type Scope,
 } from '../../api/index.js';
+import type { EndpointId } from '../../api/all-endpoints.js';
+import { isPending } from '../platform/pending.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
 import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
@@ -17,22 +19,34 @@ import { stores } from '../state/stores.js';
 import { WEBHOOKS_KIND } from '../state/webhook-store.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
 
-/** What a key can do, by the scope each feature needs (writes are off on read-only plans). */
-export const FEATURE_SCOPES: Readonly<Record<string, Scope>> = {
-  free_text_messages: 'messages:send',
-  template_sends: 'templates:send',
-  conversations: 'conversations:write',
-  contacts: 'contacts:write',
-  tickets: 'tickets:write',
-  pipeline: 'pipeline:write',
-  channel_ai_switches: 'automations:write',
-  connect_channels: 'channels:write',
-  journeys: 'journeys:write',
-  campaigns: 'campaigns:write',
-  comments: 'comments:write',
-  webhooks: 'webhooks:write',
-  analytics: 'analytics:read',
-  key_management: 'keys:write',
+/**
+ * What a key can do: each feature, the scope it needs, and the routes that make it up. A feature is on
+ * when the key has the scope, the plan allows it (writes are off on read-only plans), and the emulator
+ * implements every one of its routes (read from PENDING, the list the router answers 501 from).
+ */
+export const FEATURES = {
+  free_text_messages: { scope: 'messages:send', routes: ['messages.send', 'conversations.sendMessage'] },
+  template_sends: { scope: 'templates:send', routes: ['templates.send'] },
+  conversations: { scope: 'conversations:write', routes: ['conversations.update'] },
+  contacts: { scope: 'contacts:write', routes: ['contacts.update'] },
+  tickets: { scope: 'tickets:write', routes: ['tickets.update'] },
+  pipeline: { scope: 'pipeline:write', routes: ['pipeline.updateLead', 'pipeline.moveLead'] },
+  channel_ai_switches: { scope: 'automations:write', routes: ['channels.update'] },
+  connect_channels: { scope: 'channels:write', routes: ['channels.createConnectSession'] },
+  journeys: {
+    scope: 'journeys:write',
+    routes: ['journeys.create', 'journeys.replaceSteps', 'journeys.setStatus', 'trigger.enroll'],
+  },
+  campaigns: { scope: 'campaigns:write', routes: ['campaigns.create', 'campaigns.update', 'campaigns.send'] },
+  comments: { scope: 'comments:write', routes: ['comments.reply'] },
+  webhooks: { scope: 'webhooks:write', routes: ['webhooks.create', 'webhooks.delete'] },
+  analytics: { scope: 'analytics:read', routes: ['analytics.summary'] },
+  key_management: { scope: 'keys:write', routes: ['keys.create', 'keys.rotate', 'keys.revoke'] },
+} as const satisfies Record<string, { scope: Scope; routes: readonly EndpointId[] }>;
+
+const implemented = (id: EndpointId) => {
+  const [group, name] = id.split('.') as [string, string];
+  return !isPending(group, name);
 };
 
 export function limitsFor(plan: Plan): DeveloperLimits {
@@ -48,9 +62,11 @@ export function limitsFor(plan: Plan): DeveloperLimits {
 export function capabilitiesOf(key: AuthenticatedKey, plan: Plan): Capabilities {
   const readOnly = READ_ONLY_PLANS.has(plan);
   const features = Object.fromEntries(
-    Object.entries(FEATURE_SCOPES).map(([feature, scope]) => [
+    Object.entries(FEATURES).map(([feature, { scope, routes }]) => [
       feature,
-      key.scopes.includes(scope) && (!readOnly || scope.endsWith(':read')),
+      key.scopes.includes(scope) &&
+        (!readOnly || scope.endsWith(':read')) &&
+        (routes as readonly EndpointId[]).every(implemented),
     ]),
   );
   return { key: { id: key.id, kind: key.kind, scopes: [...key.scopes] }, plan, features, limits: limitsFor(plan) };

@@ -14,7 +14,7 @@ export { updateAccount, createConnectSession, CONNECT_BASE_URL, CONNECT_SESSION_
 export { slaDueAt, SLA_HOURS } from './sla.js';
 export { analyticsSummary, responseTimes, DEFAULT_RANGE_DAYS } from './analytics.js';
 export { usageOf, currentPeriod } from './usage.js';
-export { capabilitiesOf, limitsFor, onboardingOf, FEATURE_SCOPES, GUIDES_BASE_URL } from './developer.js';
+export { capabilitiesOf, limitsFor, onboardingOf, FEATURES, GUIDES_BASE_URL } from './developer.js';
 export { PLAN_QUOTAS, type PlanQuotas } from './plan-quotas.js';
 export { applyPatch } from './changed-fields.js';
 export { createGroup, updateGroup, deleteGroup, listGroups, groupView } from './groups.js';

@@ -54,3 +54,14 @@ export function isPending(group: string, name: string): boolean {
 export function pendingEndpoints(): EndpointEntry[] {
   return allEndpoints().filter((e) => isPending(e.group, e.name));
 }
+
+/** How much of the table the emulator answers, for `convo-kit emulator --help`: pending routes as ids, a whole group as `group.*`. */
+export function routeCoverage(): { implemented: number; total: number; pending: string[] } {
+  const all = allEndpoints();
+  const pending = pendingEndpoints();
+  const wholeGroups = new Set(
+    pending.map((e) => e.group).filter((g) => all.every((e) => e.group !== g || isPending(e.group, e.name))),
+  );
+  const named = pending.map((e) => (wholeGroups.has(e.group) ? `${e.group}.*` : e.id));
+  return { implemented: all.length - pending.length, total: all.length, pending: [...new Set(named)] };
+}
