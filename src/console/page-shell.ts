@@ -42,6 +42,24 @@ button:disabled { opacity: .5; cursor: default; }
 [hidden] { display: none !important; }
 `;
 
+/** Helpers every page script starts with: `$`, the page's data, a text-only table cell, the notice line. */
+const SCRIPT_HELPERS = `
+const $ = (id) => document.getElementById(id);
+const pageData = JSON.parse($('page-data').textContent);
+function cell(tr, text, className) {
+  const td = document.createElement('td');
+  if (className) td.className = className;
+  td.textContent = text;
+  tr.appendChild(td);
+  return td;
+}
+function notice(text, isError) {
+  $('notice').hidden = !text;
+  $('notice').textContent = text || '';
+  $('notice').classList.toggle('error', Boolean(isError));
+}
+`;
+
 export interface Page {
   /** Goes into `<title>` and the header. */
   title: string;
@@ -87,7 +105,7 @@ export function renderPage(page: Page): RenderedPage {
           ${raw(jsonForScript(page.data))}
         </script>
         <script nonce="${nonce}">
-          ${raw(page.script)};
+          ${raw(SCRIPT_HELPERS + page.script)};
         </script>
       </body>
     </html>`;

@@ -149,7 +149,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     checkResponses: options.checkResponses ?? false,
   };
   const app = createApp(platform, options.handlers ?? defaultHandlers, [
-    ...platformControls({ clock, reset }),
+    ...platformControls({ clock, reset, dispatcher }),
     ...resourceControls,
   ]);
   const servers = new Set<Server>();

@@ -26,6 +26,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Started
       [
         `convo-kit emulator listening on ${url} (plan ${emulator.ctx.plan}, ${options.dbPath && options.dbPath !== ':memory:' ? `db ${options.dbPath}` : 'in-memory db'})`,
         `  base URL:  ${url}/v1`,
+        `  console:   ${url}/_emulator/console`,
         `  admin key: ${emulator.adminKey}`,
         `  test key:  ${emulator.testKey}`,
         '',

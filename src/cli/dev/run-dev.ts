@@ -84,6 +84,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
       lines.push(
         `  emulator:  ${url}${movedFrom ? `  (port ${movedFrom} was taken)` : ''}`,
         `  admin key: ${adminKeyGenerated ? adminKey : '(the one you gave)'}  (plays the customer through /_emulator)`,
+        `  console:   ${url}/_emulator/console${adminKeyGenerated ? `#key=${adminKey}` : ''}`,
       );
       if (flags.sample) {
         await fetch(`${url}/_emulator/inbound`, {

@@ -111,8 +111,7 @@ export function inspectorPage(input: {
 
 // Plain browser JavaScript, no build step: DOM built with textContent only, so nothing from a body is ever markup.
 const SCRIPT = `
-const data = JSON.parse(document.getElementById('page-data').textContent);
-const $ = (id) => document.getElementById(id);
+const data = pageData;
 const headers = data.token ? { authorization: 'Bearer ' + data.token } : {};
 let selected = null;
 let nextCursor = data.nextCursor;
@@ -125,13 +124,6 @@ function when(iso) {
   const ago = seconds < 60 ? seconds + ' s ago' : seconds < 3600 ? Math.round(seconds / 60) + ' min ago'
     : seconds < 86400 ? Math.round(seconds / 3600) + ' h ago' : Math.round(seconds / 86400) + ' d ago';
   return date.toLocaleString() + ' (' + ago + ')';
-}
-function cell(tr, text, className) {
-  const td = document.createElement('td');
-  if (className) td.className = className;
-  td.textContent = text;
-  tr.appendChild(td);
-  return td;
 }
 function rowFor(d) {
   const tr = document.createElement('tr');
@@ -161,11 +153,6 @@ async function api(path, init) {
   const body = await response.json();
   if (!response.ok) throw new Error(body.error ? body.error.message : 'HTTP ' + response.status);
   return body;
-}
-function notice(text, isError) {
-  $('notice').hidden = !text;
-  $('notice').textContent = text || '';
-  $('notice').classList.toggle('error', Boolean(isError));
 }
 async function refresh() {
   try {

@@ -139,9 +139,33 @@ export class DeliveryQueue {
         this.db,
         'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
       ).run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
-      // Finished deliveries (delivered, or out of retries) live on only as attempts in the log.
-      if (!retry) statement(this.db, 'DELETE FROM deliveries WHERE id = ?').run(delivery.id);
+      // A finished delivery (delivered, or out of retries) keeps its body while the log still shows it, so it
+      // can be resent from the console; one that fell out of the log goes with it (at most 50 per endpoint).
+      if (!retry) {
+        statement(this.db, "UPDATE deliveries SET state = 'settled' WHERE id = ?").run(delivery.id);
+        statement(
+          this.db,
+          "DELETE FROM deliveries WHERE endpoint_id = ? AND state = 'settled' AND id NOT IN (SELECT delivery_id FROM delivery_attempts WHERE endpoint_id = ?)",
+        ).run(delivery.endpoint_id, delivery.endpoint_id);
+      }
     })();
+  }
+
+  /**
+   * Sends a finished delivery again, now, with the same id and bytes (the console's Resend): `resent`, or
+   * `in_flight` while an attempt runs or is due, or `gone` once it left the attempt log.
+   */
+  resend(deliveryId: string, now: number): 'resent' | 'in_flight' | 'gone' {
+    const row = statement(this.db, 'SELECT state FROM deliveries WHERE id = ?').get(deliveryId) as
+      | { state: string }
+      | undefined;
+    if (!row) return 'gone';
+    if (row.state !== 'settled') return 'in_flight';
+    statement(
+      this.db,
+      "UPDATE deliveries SET state = 'pending', attempts = 0, next_attempt_at = ? WHERE id = ? AND state = 'settled'",
+    ).run(now, deliveryId);
+    return 'resent';
   }
 
   /** A newest-first page of an endpoint's attempt log (at most the last 50 exist). */

@@ -82,6 +82,13 @@ export class Dispatcher implements EventBus {
     }
   }
 
+  /** Sends a finished delivery again now, same id and bytes (the console's Resend). */
+  resend(deliveryId: string): ReturnType<DeliveryQueue['resend']> {
+    const outcome = this.queue.resend(deliveryId, this.options.clock.now());
+    if (outcome === 'resent') this.kick();
+    return outcome;
+  }
+
   /** The endpoint's attempt log and running totals, read by the webhooks handlers and usage. */
   get deliveries(): DeliveryQueue {
     return this.queue;

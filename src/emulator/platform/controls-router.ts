@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
@@ -36,9 +36,28 @@ export function control<P extends z.ZodObject | undefined, B extends z.ZodObject
   return def as EmulatorControl;
 }
 
-/** Mounts the controls (POST only), each behind the emulator's admin key. */
+/**
+ * `GET /_emulator`: what the controls are, with the JSON Schema of each body, and the emulator's time.
+ * Public like the OpenAPI document: it names routes, never data.
+ */
+function controlsIndex(platform: EmulatorServices, controls: readonly EmulatorControl[]) {
+  return {
+    now: platform.clock.iso(),
+    console: '/_emulator/console',
+    controls: controls.map((item) => ({
+      method: 'POST',
+      path: `/_emulator${item.path}`,
+      body: item.body ? z.toJSONSchema(item.body, { io: 'input' }) : null,
+    })),
+  };
+}
+
+/** Mounts the controls (POST only), each behind the emulator's admin key, and their index. */
 export function controlsRouter(platform: EmulatorServices, controls: readonly EmulatorControl[]): Router {
   const router = Router();
+  router.get('/', (_req, res) => {
+    res.json(controlsIndex(platform, controls));
+  });
   for (const item of controls) {
     router.post(item.path, async (req, res) => {
       try {

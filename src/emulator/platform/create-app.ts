@@ -6,6 +6,7 @@ import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoin
 import { ApiFailure } from '../api-failure.js';
 import type { RouteHandler } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
+import { serveConsole } from '../../console/emulator-console/index.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import { isPending, type RouteHandlerTable } from './pending.js';
 import type { EmulatorServices } from './emulator-services.js';
@@ -68,6 +69,7 @@ export function createApp(
   // Express would add a weak ETag to every JSON answer; tickets set their own (`"<version>"`).
   app.set('etag', false);
   app.use(requestId);
+  app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
   for (const entry of routingOrder()) {

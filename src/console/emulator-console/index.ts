@@ -1,0 +1,1 @@
+export { serveConsole } from './serve-console.js';

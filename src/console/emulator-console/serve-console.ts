@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { allowedPeer } from '../local-only.js';
+import { sendError, sendPage } from '../serve-page.js';
+import { consolePage } from './console-page.js';
+
+/**
+ * `GET /_emulator/console`: the page holds no data of its own (its script asks the emulator with the admin
+ * key), and it answers this machine only, whatever interface the emulator listens on.
+ */
+export function serveConsole(req: IncomingMessage, res: ServerResponse): void {
+  if (!allowedPeer(req, { kind: 'loopback' })) {
+    return sendError(
+      res,
+      403,
+      'FORBIDDEN',
+      'The console answers this machine only (open it on localhost or 127.0.0.1)',
+    );
+  }
+  sendPage(res, consolePage());
+}
