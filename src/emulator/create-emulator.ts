@@ -10,6 +10,7 @@ import { AiReplyQueue } from './ai-reply/ai-reply-queue.js';
 import { createClock, type EmulatorClock } from './clock.js';
 import { resourceControls } from './controls/index.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
+import { OutboundScheduler } from './domain/outbound-scheduler.js';
 import type { EmulatorContext } from './route-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import { EMULATOR_KEY_IDS } from './handlers/keys.js';
@@ -113,6 +114,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));
   const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
   const aiReplies = new AiReplyQueue({ logger });
+  // The scheduler (below) runs with this very context; wake() is only called once both exist.
   const ctx: EmulatorContext = {
     db,
     clock,
@@ -120,7 +122,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     plan,
     newId: (prefix) => prefixedId(prefix),
     aiReplies,
+    outbound: { wake: () => outbound.wake() },
   };
+  const outbound = new OutboundScheduler(ctx, clock, logger);
   const keys = new KeyStore(db, clock);
   keys.register(adminKey, {
     id: EMULATOR_KEY_IDS.admin,
@@ -181,6 +185,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     async close() {
       aiReplies.stop();
       dispatcher.stop();
+      outbound.stop();
       for (const server of servers) server.closeAllConnections();
       await Promise.all([...servers].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       servers.clear();

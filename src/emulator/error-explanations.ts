@@ -216,6 +216,33 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     next_step: "Omit integration_id or use the conversation's integration_id.",
     retryable: false,
   },
+  TEMPLATE_NOT_APPROVED: {
+    what_happened:
+      'The template is not approved (pending review, rejected, paused after throttling, or deleted); the send was stopped before sending and not charged.',
+    fault: 'platform',
+    next_step:
+      'Check GET /v1/templates/:id; submit it for review or map an approved template (PUT /v1/journeys/:id/steps), then trigger again.',
+    retryable: false,
+  },
+  AMBIGUOUS_INTEGRATION: {
+    what_happened: 'The template is not pinned to a number and the workspace has several active phone numbers.',
+    fault: 'platform',
+    next_step: 'Pass integration_id, or pin the template to one number (pinned_integration_id).',
+    retryable: false,
+  },
+  VALIDATION_FAILED: {
+    what_happened: 'The request, or the variables a template needs, did not pass validation; details name the field.',
+    fault: 'platform',
+    next_step: 'Correct the field named in details (for a journey, the metadata.<n> its templates use) and send again.',
+    retryable: false,
+  },
+  INVALID_STATE: {
+    what_happened:
+      'The resource is in a state that does not allow this (for example a paused journey or a sent campaign).',
+    fault: 'platform',
+    next_step: "Read the resource's status, move it to a state that allows the action, then retry.",
+    retryable: false,
+  },
   RATE_LIMITED: {
     what_happened: 'The key made more requests this minute than its plan allows.',
     fault: 'platform',

@@ -72,4 +72,6 @@ export interface EmulatorContext {
   newId(prefix: string): string;
   /** Where AI reply calls run, off the request path and bounded. */
   aiReplies: AiReplyJobs;
+  /** The outbound scheduler (journey steps, campaigns): `wake()` after queuing work, so it runs soon and off the request. */
+  outbound: { wake(): void };
 }

@@ -4,6 +4,8 @@ import { seedGroups, seedStages, seedTemplates } from './state/seed-fixtures.js'
 import { buildWorkspace } from './state/seed-workspace.js';
 import { stores } from './state/stores.js';
 import { Collection } from './state/collection.js';
+import { CAMPAIGN_PROGRESS_KIND, CAMPAIGN_RECIPIENTS_KIND } from './domain/campaign-sender.js';
+import { TEMPLATE_THROTTLES_KIND } from './domain/template-throttle.js';
 
 export { SEED_IDS, DEFAULT_STAGES } from './state/seed-fixtures.js';
 
@@ -16,7 +18,12 @@ export interface SeedOptions {
 export const MAX_SEED_SIZE = 200_000;
 
 /** Kinds the seed owns besides the resource stores (emulator bookkeeping that a reset must clear too). */
-const BOOKKEEPING_KINDS = ['delivery_progress'];
+const BOOKKEEPING_KINDS = [
+  'delivery_progress',
+  TEMPLATE_THROTTLES_KIND,
+  CAMPAIGN_RECIPIENTS_KIND,
+  CAMPAIGN_PROGRESS_KIND,
+];
 
 /** Has this database a workspace already (a file database after a restart)? Then start-up should not seed again. */
 export function isSeeded(db: Database.Database): boolean {

@@ -6,9 +6,6 @@ import type { PendingId } from './cases/route-case.js';
 
 type InputOf<Id extends EndpointId> = EndpointOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
 
-const phone = '+14155550123';
-const trigger = { trigger_name: 'welcome', phone };
-const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }];
 const group_id = SEED_IDS.group;
 
 /**
@@ -23,26 +20,6 @@ export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
     title: 'Hours',
     file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }),
   },
-  'webhooks.send': trigger,
-  'webhooks.triggerCampaign': trigger,
-  'journeys.list': {},
-  'journeys.create': { name: 'Welcome', trigger_name: 'welcome', steps },
-  'journeys.get': { id: 'jrn_e2e' },
-  'journeys.replaceSteps': { id: 'jrn_e2e', steps },
-  'journeys.setStatus': { id: 'jrn_e2e', status: 'active' },
-  'trigger.enroll': { ...trigger, metadata: { '1': 'Ada' } },
-  'trigger.limits': {},
-  'trigger.status': { id: 'act_e2e' },
-  'trigger.history': {},
-  'trigger.validate': trigger,
-  'trigger.batch': { trigger_name: 'welcome', recipients: [{ phone }] },
-  'trigger.stopEnrollments': { phone },
-  'events.fire': { event: 'order.shipped', phone },
-  'campaigns.list': {},
-  'campaigns.create': { name: 'Spring', template_id: SEED_IDS.templates.approved, audience: { tags: ['vip'] } },
-  'campaigns.get': { id: 'cmp_e2e' },
-  'campaigns.update': { id: 'cmp_e2e', name: 'Spring again' },
-  'campaigns.send': { id: 'cmp_e2e' },
   'automations.list': {},
   'automations.get': { id: 'aut_e2e' },
   'automations.trigger': { id: 'aut_e2e' },

@@ -3,8 +3,13 @@ import { PhoneNumber, Timestamp } from '../../resources/common.js';
 import { TemplateVariables } from './common.js';
 
 /** POST /v1/events: an external business event (`order.shipped`) for a phone; journeys mapped to it enroll the phone. */
+/** A business event's name (`order.shipped`): what POST /v1/events fires and a journey's `events` list. */
+export const BusinessEventName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_.:-]{0,99}$/, 'expected a lower-case event name such as order.shipped');
+
 export const BusinessEventFire = z.strictObject({
-  event: z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,99}$/, 'expected a lower-case event name such as order.shipped'),
+  event: BusinessEventName,
   phone: PhoneNumber,
   /** @default {} */
   metadata: TemplateVariables.optional(),

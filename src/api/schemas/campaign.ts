@@ -31,8 +31,15 @@ export const Campaign = z.looseObject({
   /** Template variables by position, the same for every recipient. */
   variables: z.record(z.string(), z.string()),
   scheduled_at: Timestamp.nullable(),
+  /** When sending started. */
   sent_at: Timestamp.nullable(),
-  stats: z.looseObject({ recipients: count, sent: count, delivered: count, failed: count }),
+  /** Why the service canceled it (a schedule that fell due with a template that was not approved); null otherwise. */
+  cancel_reason: z.string().nullable(),
+  /**
+   * Outcomes so far: `recipients` (audience size once sending starts), `sent` (accepted by the provider),
+   * `delivered`, `failed` (rejected, or failed after acceptance) and `skipped` (opted out or no phone: never sent).
+   */
+  stats: z.looseObject({ recipients: count, sent: count, delivered: count, failed: count, skipped: count }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -14,6 +14,7 @@ export const DeveloperLimits = z.looseObject({
   read_only: z.boolean(),
   quotas: z.looseObject({
     journeys: count.nullable(),
+    enrollments_per_month: count.nullable(),
     messages_per_month: count.nullable(),
     ai_replies_per_month: count.nullable(),
     webhooks: count.nullable(),

@@ -1,7 +1,7 @@
 // The resource and request schemas the spec leaves open, decided once (docs/resources.md): they are the documentation.
 export { KeyKind, ApiKey, KeyValue, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated } from './api-key.js';
 export { Automation, AutomationTrigger, AutomationRun } from './automation.js';
-export { BusinessEventFire, BusinessEventAccepted } from './business-event.js';
+export { BusinessEventName, BusinessEventFire, BusinessEventAccepted } from './business-event.js';
 export {
   CampaignStatus,
   CAMPAIGN_MAX_CONTACTS,

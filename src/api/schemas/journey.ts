@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from '../../resources/common.js';
+import { BusinessEventName } from './business-event.js';
 import { Id, text } from './common.js';
 
 export const JourneyStatus = z.enum(['draft', 'active', 'paused']);
@@ -17,11 +18,22 @@ export const JourneyStepInput = z.strictObject({
 
 export const JourneySteps = z.array(JourneyStepInput).min(1).max(JOURNEY_MAX_STEPS);
 
+/** The most business events one journey answers. */
+export const JOURNEY_MAX_EVENTS = 20;
+
+/** The business events (POST /v1/events `event`) that enroll a phone into the journey, each at most once. */
+export const JourneyEvents = z
+  .array(BusinessEventName)
+  .max(JOURNEY_MAX_EVENTS)
+  .refine((events) => new Set(events).size === events.length, { message: 'expected each event name once' });
+
 export const Journey = z.looseObject({
   id: z.string(),
   name: z.string(),
   /** The `trigger_name` that enrolls a phone (POST /v1/trigger). */
   trigger_name: z.string(),
+  /** The business events (POST /v1/events) that enroll a phone too; empty when only triggers do. */
+  events: z.array(z.string()),
   status: JourneyStatus,
   /** Variable positions (`"1"`, `"2"`) the mapped templates need in a trigger's `metadata`. */
   required_variables: z.array(z.string()),
@@ -44,6 +56,8 @@ export const JourneyCreate = z.strictObject({
     .string()
     .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -'),
   steps: JourneySteps,
+  /** @default [] */
+  events: JourneyEvents.optional(),
 });
 
 export const JourneyStepsReplace = z.strictObject({ steps: JourneySteps });

@@ -40,6 +40,10 @@ export const Enrollment = z.looseObject({
   status: EnrollmentStatus,
   /** 0-based index of the next step to send, or of the last step once finished. */
   current_step: z.number().int().min(0),
+  /** The automation action id of every step sent or scheduled so far, in step order (GET /v1/trigger/status/:id). */
+  action_ids: z.array(z.string()),
+  /** When the next step is due on the service's clock; null once the enrollment ended. */
+  next_step_at: Timestamp.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

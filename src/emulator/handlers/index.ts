@@ -1,5 +1,9 @@
 import type { RouteHandlerTable } from '../platform/pending.js';
 import { analyticsHandlers } from './analytics.js';
+import { campaignsHandlers } from './campaigns.js';
+import { eventsHandlers } from './events.js';
+import { journeysHandlers } from './journeys.js';
+import { triggerHandlers } from './trigger.js';
 import { channelsHandlers } from './channels.js';
 import { contactsHandlers } from './contacts.js';
 import { conversationsHandlers } from './conversations.js';
@@ -30,4 +34,8 @@ export const handlers = {
   webhooks: webhooksHandlers,
   status: statusHandlers,
   templates: templatesHandlers,
+  journeys: journeysHandlers,
+  trigger: triggerHandlers,
+  events: eventsHandlers,
+  campaigns: campaignsHandlers,
 } satisfies RouteHandlerTable;

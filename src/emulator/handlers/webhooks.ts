@@ -1,13 +1,25 @@
 import { sign } from '../../signature/index.js';
 import { DeliveryQueue } from '../dispatch/delivery-queue.js';
 import { ApiFailure, notFound } from '../api-failure.js';
+import { enroll, journeyForTrigger } from '../domain/enroll.js';
+import { triggerResult } from '../domain/trigger-result.js';
+import type { z } from 'zod';
+import type { WebhookSendRequest } from '../../api/index.js';
+import type { EmulatorContext } from '../route-handler.js';
 import type { ImplementedHandlers } from '../platform/pending.js';
 import { WebhookStore } from '../state/webhook-store.js';
 
 /** Endpoints per workspace. */
 export const MAX_WEBHOOK_ENDPOINTS = 100;
 
-/** POST /v1/webhooks/send and trigger-campaign belong to part 2 (journeys): see PENDING. */
+/** POST /v1/webhooks/send and its alias trigger-campaign: a trigger whose first step may skip its delay (`send_now`). */
+function sendOrTrigger(ctx: EmulatorContext, body: z.output<typeof WebhookSendRequest>) {
+  const journey = journeyForTrigger(ctx, body.trigger_name);
+  return triggerResult(
+    enroll(ctx, journey, { phone: body.phone, metadata: body.metadata ?? {}, sendNow: body.send_now ?? false }),
+  );
+}
+
 export const webhooksHandlers = {
   list: ({ query }, ctx) => new WebhookStore(ctx.db).list({ limit: query.limit, cursor: query.cursor }),
 
@@ -49,4 +61,7 @@ export const webhooksHandlers = {
     const timestamp = body.timestamp ?? Math.floor(Date.now() / 1000);
     return { timestamp, signature: sign({ secret, timestamp, body: rawBody }), raw_body: rawBody };
   },
+
+  send: ({ body }, ctx) => sendOrTrigger(ctx, body),
+  triggerCampaign: ({ body }, ctx) => sendOrTrigger(ctx, body),
 } satisfies ImplementedHandlers<'webhooks'>;

@@ -10,13 +10,8 @@ import type { RouteHandlers } from '../route-handler.js';
  */
 export const PENDING = {
   groups: ['uploadKnowledge'],
-  journeys: 'all',
-  trigger: 'all',
-  events: 'all',
-  campaigns: 'all',
   automations: 'all',
   comments: 'all',
-  webhooks: ['send', 'triggerCampaign'],
 } as const satisfies { [G in EndpointGroupName]?: 'all' | readonly (keyof Endpoints[G])[] };
 
 type Pending = typeof PENDING;

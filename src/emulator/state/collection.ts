@@ -27,6 +27,8 @@ CREATE INDEX IF NOT EXISTS docs_kind_seq ON docs (kind, seq);
 -- The selective filters (a conversation's messages, a contact's conversations) use these instead of a scan.
 CREATE INDEX IF NOT EXISTS docs_conversation ON docs (kind, json_extract(data, '$.conversation_id'), seq);
 CREATE INDEX IF NOT EXISTS docs_contact ON docs (kind, json_extract(data, '$.contact_id'), seq);
+-- A campaign's outcomes are counted from its messages (campaign stats).
+CREATE INDEX IF NOT EXISTS docs_campaign ON docs (json_extract(data, '$.campaign_id')) WHERE kind = 'messages';
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
 `;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChannelGroup, ConnectedAccount, ProviderName, Template } from '../../api/index.js';
+import { Campaign, ChannelGroup, ConnectedAccount, Enrollment, Journey, ProviderName, Template } from '../../api/index.js';
 import { PhoneNumber, Timestamp } from '../../resources/index.js';
 
 /** A connected account as stored: the API's shape plus the sending number on the phone channel. */
@@ -34,3 +34,32 @@ export const ProviderRecord = z.object({
   updated_at: Timestamp,
 });
 export type ProviderRecord = z.output<typeof ProviderRecord>;
+
+/** A journey as stored: exactly the API's shape. */
+export const JourneyRecord = Journey;
+export type JourneyRecord = z.output<typeof JourneyRecord>;
+
+/** An enrollment as stored: exactly the API's shape. */
+export const EnrollmentRecord = Enrollment;
+export type EnrollmentRecord = z.output<typeof EnrollmentRecord>;
+
+/** One step of one enrollment (an "automation action"): what GET /v1/trigger/status/:id explains. */
+export const JourneyAction = z.object({
+  id: z.string(),
+  enrollment_id: z.string(),
+  journey_id: z.string(),
+  position: z.number().int().min(0),
+  template_id: z.string(),
+  /** `scheduled` until its time; then `sent` (see the message for later progress), `failed` or `skipped`. */
+  status: z.enum(['scheduled', 'sent', 'failed', 'skipped']),
+  due_at: z.string(),
+  message_id: z.string().nullable(),
+  /** Provider or platform code of a failure or skip (ERROR_EXPLANATIONS), else null. */
+  error_code: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type JourneyAction = z.output<typeof JourneyAction>;
+
+/** A campaign as stored: exactly the API's shape (its recipients and progress are kept beside it). */
+export const CampaignRecord = Campaign;
+export type CampaignRecord = z.output<typeof CampaignRecord>;

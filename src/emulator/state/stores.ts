@@ -2,7 +2,16 @@ import type Database from 'better-sqlite3';
 import type { Contact, Conversation, Message, Ticket } from '../../resources/index.js';
 import { Collection } from './collection.js';
 import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../api/index.js';
-import type { Account, Group, ProviderRecord, TemplateRecord } from './records.js';
+import type {
+  Account,
+  CampaignRecord,
+  EnrollmentRecord,
+  Group,
+  JourneyAction,
+  JourneyRecord,
+  ProviderRecord,
+  TemplateRecord,
+} from './records.js';
 
 /** Every resource collection of the emulator's workspace, over one database. */
 export function stores(db: Database.Database) {
@@ -16,6 +25,10 @@ export function stores(db: Database.Database) {
     leads: new Collection<Lead>(db, 'leads'),
     stages: new Collection<Stage>(db, 'stages'),
     templates: new Collection<TemplateRecord>(db, 'templates'),
+    journeys: new Collection<JourneyRecord>(db, 'journeys'),
+    enrollments: new Collection<EnrollmentRecord>(db, 'enrollments'),
+    journeyActions: new Collection<JourneyAction>(db, 'journey_actions'),
+    campaigns: new Collection<CampaignRecord>(db, 'campaigns'),
     connectSessions: new Collection<ConnectSession>(db, 'connect_sessions'),
     knowledge: new Collection<KnowledgeEntry>(db, 'knowledge', 'entry_id'),
     providers: new Collection<ProviderRecord>(db, 'providers'),

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import type { JourneyCreate, JourneyStepInput } from '../../api/index.js';
+import { ApiFailure } from '../api-failure.js';
+import type { EmulatorContext } from '../route-handler.js';
+import type { JourneyRecord } from '../state/records.js';
+import { stores, type Stores } from '../state/stores.js';
+import { PLAN_QUOTAS } from './plan-quotas.js';
+import { requireApproved } from './send-template.js';
+import { releaseHeldSteps } from './journey-runner.js';
+
+type StepInput = z.output<typeof JourneyStepInput>;
+
+/**
+ * The step map of a journey: every step names an existing, `approved` template of the workspace
+ * (404, else 422 TEMPLATE_NOT_APPROVED naming the step). The required variables are every position
+ * the mapped templates use.
+ */
+export function mapSteps(s: Stores, steps: readonly StepInput[]): Pick<JourneyRecord, 'steps' | 'required_variables'> {
+  const variables = new Set<string>();
+  const mapped = steps.map((step, position) => {
+    const template = s.templates.get(step.template_id);
+    if (!template)
+      throw new ApiFailure('NOT_FOUND', `steps.${position}.template_id: no template with id ${step.template_id}`, {
+        details: [{ path: `steps.${position}.template_id` }],
+      });
+    try {
+      requireApproved(template, step.template_id);
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      throw new ApiFailure('TEMPLATE_NOT_APPROVED', `steps.${position}: ${error.message}`, {
+        details: [{ path: `steps.${position}.template_id`, template_id: template.id, status: template.status }],
+      });
+    }
+    for (const v of template.variables) variables.add(v);
+    return { position, template_id: template.id, template_name: template.name, delay_seconds: step.delay_seconds };
+  });
+  return { steps: mapped, required_variables: [...variables].sort((a, b) => Number(a) - Number(b)) };
+}
+
+/** POST /v1/journeys: a `draft` journey; `trigger_name` is unique, and the plan bounds how many journeys exist. */
+export function createJourney(ctx: EmulatorContext, body: z.output<typeof JourneyCreate>): JourneyRecord {
+  const s = stores(ctx.db);
+  const quota = PLAN_QUOTAS[ctx.plan].journeys;
+  if (quota !== null && s.journeys.count() >= quota) {
+    throw new ApiFailure('INVALID_STATE', `The ${ctx.plan} plan allows ${quota} journeys; delete or reuse one`, {
+      details: [{ quota }],
+    });
+  }
+  if (s.journeys.count({ trigger_name: body.trigger_name }) > 0) {
+    throw new ApiFailure('VALIDATION_FAILED', `Another journey answers trigger_name ${body.trigger_name}`, {
+      details: [{ path: 'trigger_name', in: 'body', message: 'already used by another journey' }],
+    });
+  }
+  const now = ctx.clock.iso();
+  return s.journeys.insert({
+    id: ctx.newId('jrn'),
+    name: body.name,
+    trigger_name: body.trigger_name,
+    events: body.events ?? [],
+    status: 'draft',
+    ...mapSteps(s, body.steps),
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** PUT/PATCH …/steps: a new step map; running enrollments continue with it from their current position. */
+export function replaceJourneySteps(ctx: EmulatorContext, id: string, steps: readonly StepInput[]): JourneyRecord {
+  const s = stores(ctx.db);
+  return s.journeys.update(id, (j) => ({ ...j, ...mapSteps(s, steps), updated_at: ctx.clock.iso() }));
+}
+
+/**
+ * POST/PATCH …/status: `active` (its templates must still be approved) or `paused`. Pausing holds the
+ * steps of running enrollments; activating releases those that fell due meanwhile, to go out now.
+ */
+export function setJourneyStatus(ctx: EmulatorContext, id: string, status: 'active' | 'paused'): JourneyRecord {
+  const s = stores(ctx.db);
+  const journey = s.journeys.require(id, 'journey');
+  if (status === 'paused' && journey.status === 'draft') {
+    throw new ApiFailure('INVALID_STATE', `Journey ${id} is a draft; activate it before pausing it`, {
+      details: [{ status: journey.status }],
+    });
+  }
+  if (status === 'active') mapSteps(s, journey.steps);
+  const updated = ctx.db.transaction(() => {
+    const changed = s.journeys.put({ ...journey, status, updated_at: ctx.clock.iso() });
+    if (status === 'active') releaseHeldSteps(ctx, id);
+    return changed;
+  })();
+  if (status === 'active') ctx.outbound.wake();
+  return updated;
+}

@@ -1,0 +1,120 @@
+import { ApiFailure } from '../api-failure.js';
+import type { EmulatorContext } from '../route-handler.js';
+import type { EnrollmentRecord, JourneyAction } from '../state/records.js';
+import { stores } from '../state/stores.js';
+import { sendTemplate } from './send-template.js';
+
+/** Enrollments run per pass and passes per wake: bounded work, the rest waits for the next wake. */
+const DUE_BATCH = 200;
+const MAX_PASSES = 50;
+
+const DUE_SQL = `SELECT e.data AS data FROM docs e
+  JOIN docs j ON j.kind = 'journeys' AND j.id = json_extract(e.data, '$.journey_id')
+  WHERE e.kind = 'enrollments' AND json_extract(e.data, '$.status') = 'active'
+    AND json_extract(e.data, '$.next_step_at') <= ? AND json_extract(j.data, '$.status') = 'active'
+  ORDER BY json_extract(e.data, '$.next_step_at') LIMIT ?`;
+
+/** The provider or platform code a refused step is explained by (a provider rejection names its own code). */
+function failureCode(error: ApiFailure): string {
+  const provider = error.details?.[0]?.provider_error_code;
+  return typeof provider === 'string' ? provider : error.code;
+}
+
+/**
+ * Sends the current step of one enrollment (its journey is active and the step is due), records the
+ * outcome on its action, and schedules the next step `delay_seconds` after this one's due time, so one
+ * clock jump runs a whole journey. A refused step ends the enrollment: `stopped` for an opted-out
+ * contact (the step is `skipped`), else `failed`.
+ */
+export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): void {
+  const s = stores(ctx.db);
+  const journey = s.journeys.get(enrollment.journey_id);
+  const actionId = enrollment.action_ids[enrollment.current_step];
+  const action = actionId === undefined ? undefined : s.journeyActions.get(actionId);
+  const now = ctx.clock.iso();
+  const step = journey?.steps[enrollment.current_step];
+  if (!journey || !action || !step) {
+    s.enrollments.put({ ...enrollment, status: 'completed', next_step_at: null, updated_at: now });
+    return;
+  }
+  let done: Pick<JourneyAction, 'status' | 'message_id' | 'error_code'>;
+  try {
+    const message = sendTemplate(ctx, {
+      template: s.templates.get(step.template_id),
+      templateId: step.template_id,
+      phone: enrollment.phone,
+      variables: enrollment.metadata,
+      variablesField: 'metadata',
+      source: 'journey',
+      origin: { journey_action_id: action.id },
+    });
+    done = { status: 'sent', message_id: message.id, error_code: null };
+  } catch (error) {
+    if (!(error instanceof ApiFailure)) throw error;
+    done = {
+      status: error.code === 'CONTACT_OPTED_OUT' ? 'skipped' : 'failed',
+      message_id: null,
+      error_code: failureCode(error),
+    };
+  }
+  ctx.db.transaction(() => {
+    s.journeyActions.put({ ...action, ...done, template_id: step.template_id, updated_at: now });
+    const next = journey.steps[enrollment.current_step + 1];
+    if (done.status !== 'sent' || !next) {
+      s.enrollments.put({
+        ...enrollment,
+        status: done.status === 'sent' ? 'completed' : done.status === 'skipped' ? 'stopped' : 'failed',
+        next_step_at: null,
+        updated_at: now,
+      });
+      return;
+    }
+    const dueAt = new Date(Date.parse(action.due_at) + next.delay_seconds * 1000).toISOString();
+    const nextAction = s.journeyActions.insert({
+      id: ctx.newId('act'),
+      enrollment_id: enrollment.id,
+      journey_id: journey.id,
+      position: enrollment.current_step + 1,
+      template_id: next.template_id,
+      status: 'scheduled',
+      due_at: dueAt,
+      message_id: null,
+      error_code: null,
+      updated_at: now,
+    });
+    s.enrollments.put({
+      ...enrollment,
+      current_step: enrollment.current_step + 1,
+      action_ids: [...enrollment.action_ids, nextAction.id],
+      next_step_at: dueAt,
+      updated_at: now,
+    });
+  })();
+}
+
+/** Runs every journey step due by the emulator clock (after a wake, a clock move or a read), oldest first. */
+export function runDueSteps(ctx: EmulatorContext): number {
+  const stmt = ctx.db.prepare(DUE_SQL);
+  let ran = 0;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const due = (stmt.all(ctx.clock.iso(), DUE_BATCH) as { data: string }[]).map(
+      (row) => JSON.parse(row.data) as EnrollmentRecord,
+    );
+    for (const enrollment of due) runStep(ctx, enrollment);
+    ran += due.length;
+    if (due.length < DUE_BATCH) break;
+  }
+  return ran;
+}
+
+/** On activation: steps that fell due while the journey was paused go out now, and later ones follow from now. */
+export function releaseHeldSteps(ctx: EmulatorContext, journeyId: string): void {
+  const s = stores(ctx.db);
+  const now = ctx.clock.iso();
+  for (const enrollment of s.enrollments.all({ journey_id: journeyId, status: 'active' })) {
+    if (enrollment.next_step_at === null || enrollment.next_step_at >= now) continue;
+    const actionId = enrollment.action_ids[enrollment.current_step];
+    if (actionId !== undefined) s.journeyActions.update(actionId, (a) => ({ ...a, due_at: now, updated_at: now }));
+    s.enrollments.put({ ...enrollment, next_step_at: now, updated_at: now });
+  }
+}

@@ -1,0 +1,26 @@
+import { enroll, requireVariables } from '../domain/enroll.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { stores } from '../state/stores.js';
+
+export const eventsHandlers = {
+  /**
+   * A business event enrolls the phone in every active journey whose `events` names it (docs/outbound.md).
+   * All are checked before any enrolls, so a refusal leaves nothing half done; no match is not an error.
+   */
+  fire: ({ body }, ctx) => {
+    const metadata = body.metadata ?? {};
+    const journeys = stores(ctx.db)
+      .journeys.all({ status: 'active' })
+      .filter((j) => j.events.includes(body.event))
+      .reverse();
+    for (const journey of journeys) requireVariables(journey, metadata);
+    const enrollments = journeys.map((journey) => enroll(ctx, journey, { phone: body.phone, metadata }));
+    return {
+      id: ctx.newId('bev'),
+      event: body.event,
+      matched_journeys: journeys.map((j) => j.id),
+      enrollment_ids: enrollments.map((e) => e.id),
+      created_at: body.occurred_at ?? ctx.clock.iso(),
+    };
+  },
+} satisfies ImplementedHandlers<'events'>;

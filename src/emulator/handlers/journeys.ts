@@ -1,0 +1,12 @@
+import { createJourney, replaceJourneySteps, setJourneyStatus } from '../domain/create-journey.js';
+import type { ImplementedHandlers } from '../platform/pending.js';
+import { stores } from '../state/stores.js';
+
+export const journeysHandlers = {
+  list: ({ query }, ctx) =>
+    stores(ctx.db).journeys.list({ limit: query.limit, cursor: query.cursor, where: { status: query.status } }),
+  create: ({ body }, ctx) => createJourney(ctx, body),
+  get: ({ params }, ctx) => stores(ctx.db).journeys.require(params.id, 'journey'),
+  replaceSteps: ({ params, body }, ctx) => replaceJourneySteps(ctx, params.id, body.steps),
+  setStatus: ({ params, body }, ctx) => setJourneyStatus(ctx, params.id, body.status),
+} satisfies ImplementedHandlers<'journeys'>;
