@@ -1,7 +1,8 @@
 import { createCampaign, sendCampaign, updateCampaign } from '../domain/campaign-changes.js';
 import { withStats } from '../domain/campaign-sender.js';
 import { catchUpDeliveries } from '../domain/delivery-progress.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 export const campaignsHandlers = {
@@ -21,4 +22,4 @@ export const campaignsHandlers = {
   },
   update: ({ params, body }, ctx) => updateCampaign(ctx, params.id, body),
   send: ({ params }, ctx) => sendCampaign(ctx, params.id),
-} satisfies ImplementedHandlers<'campaigns'>;
+} satisfies RouteHandlers<typeof endpoints.campaigns>;

@@ -1,5 +1,6 @@
 import { enroll, requireVariables } from '../domain/enroll.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 export const eventsHandlers = {
@@ -23,4 +24,4 @@ export const eventsHandlers = {
       created_at: body.occurred_at ?? ctx.clock.iso(),
     };
   },
-} satisfies ImplementedHandlers<'events'>;
+} satisfies RouteHandlers<typeof endpoints.events>;

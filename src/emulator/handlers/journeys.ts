@@ -1,5 +1,6 @@
 import { createJourney, replaceJourneySteps, setJourneyStatus } from '../domain/create-journey.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 export const journeysHandlers = {
@@ -9,4 +10,4 @@ export const journeysHandlers = {
   get: ({ params }, ctx) => stores(ctx.db).journeys.require(params.id, 'journey'),
   replaceSteps: ({ params, body }, ctx) => replaceJourneySteps(ctx, params.id, body.steps),
   setStatus: ({ params, body }, ctx) => setJourneyStatus(ctx, params.id, body.status),
-} satisfies ImplementedHandlers<'journeys'>;
+} satisfies RouteHandlers<typeof endpoints.journeys>;

@@ -4,7 +4,8 @@ import { explainStep } from '../domain/explain-step.js';
 import { runDueSteps } from '../domain/journey-runner.js';
 import { missingVariables } from '../domain/template-variables.js';
 import { triggerResult } from '../domain/trigger-result.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { endpoints } from '../../api/endpoints/index.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 export const triggerHandlers = {
@@ -78,4 +79,4 @@ export const triggerHandlers = {
   },
 
   stopEnrollments: ({ query }, ctx) => ({ stopped: stopEnrollments(ctx, query) }),
-} satisfies ImplementedHandlers<'trigger'>;
+} satisfies RouteHandlers<typeof endpoints.trigger>;

@@ -5,8 +5,8 @@ import { enroll, journeyForTrigger } from '../domain/enroll.js';
 import { triggerResult } from '../domain/trigger-result.js';
 import type { z } from 'zod';
 import type { WebhookSendRequest } from '../../api/index.js';
-import type { EmulatorContext } from '../route-handler.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
+import type { endpoints } from '../../api/endpoints/index.js';
 import { WebhookStore } from '../state/webhook-store.js';
 
 /** Endpoints per workspace. */
@@ -64,4 +64,4 @@ export const webhooksHandlers = {
 
   send: ({ body }, ctx) => sendOrTrigger(ctx, body),
   triggerCampaign: ({ body }, ctx) => sendOrTrigger(ctx, body),
-} satisfies ImplementedHandlers<'webhooks'>;
+} satisfies RouteHandlers<typeof endpoints.webhooks>;

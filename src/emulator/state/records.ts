@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Campaign, ChannelGroup, ConnectedAccount, Enrollment, Journey, ProviderName, Template } from '../../api/index.js';
+import {
+  Campaign,
+  ChannelGroup,
+  ConnectedAccount,
+  Enrollment,
+  Journey,
+  ProviderName,
+  Template,
+} from '../../api/index.js';
 import { PhoneNumber, Timestamp } from '../../resources/index.js';
 
 /** A connected account as stored: the API's shape plus the sending number on the phone channel. */
