@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { prefixedId } from '../internal/prefixed-id.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,6 +45,13 @@ export interface EmulatorOptions {
   checkResponses?: boolean;
   /** The route handlers. @default the emulator's own (tests may wrap one, e.g. to hold a request in flight) */
   handlers?: RouteHandlerTable;
+  /**
+   * Deliver webhooks to public hosts too. Off, the emulator delivers only to loopback receivers; either
+   * way it never connects to a private, link-local or other special-purpose address. @default false
+   */
+  allowPublicWebhookHosts?: boolean;
+  /** The resolver under the webhook address check (tests pass a stub: nothing leaves the machine). @default dns.lookup */
+  resolveHost?: LookupFunction;
 }
 
 export interface Emulator {
@@ -112,7 +120,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   // The clock's advance survives a restart, so retries and grace periods scheduled on it stay due.
   const clock = createClock({ now: options.now, offsetMs: Number(readMeta(db, CLOCK_META) ?? 0) });
   clock.onAdvance(() => writeMeta(db, CLOCK_META, String(clock.offsetMs)));
-  const dispatcher = new Dispatcher({ db, clock, logger, retryDelaysSeconds });
+  const dispatcher = new Dispatcher({
+    db,
+    clock,
+    logger,
+    retryDelaysSeconds,
+    policy: options.allowPublicWebhookHosts === true ? 'loopback-or-public' : 'loopback',
+    resolve: options.resolveHost,
+  });
   const aiReplies = new AiReplyQueue({ logger });
   // The scheduler (below) runs with this very context; wake() is only called once both exist.
   const ctx: EmulatorContext = {

@@ -14,8 +14,9 @@ export interface StartedEmulator extends Emulator {
 }
 
 /**
- * Starts the emulator on a port and prints its base URL and both keys (docs/emulator.md): the keys are the
- * emulator's own, printed once to the console that started it, never to the logger.
+ * Starts the emulator on a port and prints its base URL and the keys it generated (docs/emulator.md): printed
+ * once to the console that started it, never to the logger. A key it was given is not printed (it would end
+ * up in CI logs; whoever passed it knows it).
  */
 export async function startEmulator(options: StartOptions = {}): Promise<StartedEmulator> {
   const emulator = await createEmulator(options);
@@ -27,8 +28,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Started
         `convo-kit emulator listening on ${url} (plan ${emulator.ctx.plan}, ${options.dbPath && options.dbPath !== ':memory:' ? `db ${options.dbPath}` : 'in-memory db'})`,
         `  base URL:  ${url}/v1`,
         `  console:   ${url}/_emulator/console`,
-        `  admin key: ${emulator.adminKey}`,
-        `  test key:  ${emulator.testKey}`,
+        `  admin key: ${options.adminKey === undefined ? emulator.adminKey : '(the one given)'}`,
+        `  test key:  ${options.testKey === undefined ? emulator.testKey : '(the one given)'}`,
         '',
       ].join('\n'),
     );

@@ -39,8 +39,9 @@ function runtimeGraph(start: string): { files: Set<string>; packages: Set<string
 describe('convo-kit/client module graph', () => {
   const { files, packages } = runtimeGraph(entry);
 
-  it('loads zod (and node: built-ins) only, never express, better-sqlite3, pino or pg', () => {
-    expect([...packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['zod']);
+  it('loads zod and ipaddr.js (and node: built-ins) only, never express, better-sqlite3, pino or pg', () => {
+    // ipaddr.js (no dependencies) checks webhook URL hosts by address range in the contract's WebhookCreate.
+    expect([...packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['ipaddr.js', 'zod']);
     for (const heavy of ['express', 'better-sqlite3', 'pino', 'pg', 'p-queue', 'commander'])
       expect(packages.has(heavy)).toBe(false);
   });

@@ -29,6 +29,25 @@ describe('startEmulator', () => {
     }
   });
 
+  it('prints only the keys it generated, never one it was given', async () => {
+    let printed = '';
+    const adminKey = `svc_live_${'g'.repeat(32)}`;
+    const started = await startEmulator({
+      port: 0,
+      logger: silent,
+      seed: 0,
+      adminKey,
+      output: { write: (text: string) => (printed += text) },
+    });
+    try {
+      expect(printed).not.toContain(adminKey);
+      expect(printed).toContain('admin key: (the one given)');
+      expect(printed).toContain(started.testKey);
+    } finally {
+      await started.close();
+    }
+  });
+
   it('uses the keys it is given', async () => {
     const adminKey = `svc_live_${'a'.repeat(32)}`;
     const testKey = `svc_test_${'b'.repeat(32)}`;

@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import { HttpsUrl, Timestamp } from '../../resources/common.js';
 import { isEventPattern } from '../../events/index.js';
+import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
 import { Id } from './common.js';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-/** Hosts that are not public: loopback, private, link-local and unspecified addresses. */
-const PRIVATE_HOST =
-  /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
 
 /** zod 4 runs refinements even when the URL check already failed, so this must not throw on a non-URL. */
 function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).hostname : '';
 }
 
-/** The service's rule: a public HTTPS URL. */
-export const WebhookUrl = HttpsUrl.max(2048).refine((url) => !PRIVATE_HOST.test(hostOf(url)), {
-  message: 'expected a public https:// URL (not a loopback or private address)',
+/**
+ * The service's rule: a public HTTPS URL. The host is checked by address range (src/internal/address-policy.ts:
+ * every special-purpose range, IPv6 forms of IPv4 addresses, metadata and local names); what a name
+ * resolves to is checked again whenever something connects to it.
+ */
+export const WebhookUrl = HttpsUrl.max(2048).superRefine((url, ctx) => {
+  const verdict = URL.canParse(url) ? checkHost(hostOf(url), 'public') : ({ ok: true } as const);
+  if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `expected a public https:// URL: ${verdict.reason}` });
 });
 
 /** The emulator's relaxation (docs/keys-and-limits.md): also `http://` or `https://` to a loopback host, for local receivers. */
@@ -24,8 +25,9 @@ export const LoopbackTolerantWebhookUrl = z.union([
   z
     .url({ protocol: /^https?$/ })
     .max(2048)
-    .refine((url) => LOOPBACK_HOSTS.has(hostOf(url)), {
-      message: 'expected a public https:// URL, or http(s) to localhost, 127.0.0.1 or [::1]',
+    .refine((url) => isLoopbackHost(hostOf(url)), {
+      message:
+        'expected a public https:// URL, or http(s) to localhost or a loopback address such as 127.0.0.1 or [::1]',
     }),
 ]);
 

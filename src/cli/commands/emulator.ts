@@ -13,6 +13,7 @@ export interface EmulatorFlags {
   retryDelays?: number[];
   seed?: number;
   json?: boolean;
+  allowPublicWebhooks?: boolean;
 }
 
 /** `60,600`: seconds between webhook attempts after a failure (docs/emulator.md). */
@@ -42,7 +43,7 @@ export function registerEmulator(program: Command): void {
     .command('emulator')
     .summary(`run the service locally: ${summary}, signed webhooks, /_emulator controls`)
     .description(
-      `Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL and both keys. It answers ${summary}.${detail}`,
+      `Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL, and the keys it generated (never ones it was given). It answers ${summary}.${detail}`,
     )
     .addOption(
       new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(4010),
@@ -62,7 +63,11 @@ export function registerEmulator(program: Command): void {
     )
     .option('--retry-delays <s,s>', 'seconds between webhook attempts after a failure (default: 60,600)', parseDelays)
     .option('--seed <chats>', 'size of the seeded workspace (generated chats)', parseInteger(0, 1_000_000))
-    .option('--json', 'print the URL and keys as one JSON line on stdout')
+    .option(
+      '--allow-public-webhooks',
+      'also deliver webhooks to public hosts (default: loopback receivers only; private addresses never)',
+    )
+    .option('--json', 'print the URL and the generated keys as one JSON line on stdout')
     .addHelpText(
       'after',
       '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2',

@@ -26,6 +26,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
       plan: flags.plan,
       retryDelaysSeconds: flags.retryDelays,
       seed: flags.seed,
+      allowPublicWebhookHosts: flags.allowPublicWebhooks === true,
       logger,
       output: flags.json ? { write: () => undefined } : process.stdout,
     });
@@ -48,8 +49,9 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
       JSON.stringify({
         url: emulator.url,
         base_url: `${emulator.url}/v1`,
-        admin_key: emulator.adminKey,
-        test_key: emulator.testKey,
+        // Only keys it generated: one it was given is already known, and would end up in CI logs.
+        ...(flags.adminKey === undefined && { admin_key: emulator.adminKey }),
+        ...(flags.testKey === undefined && { test_key: emulator.testKey }),
       }),
     );
   err.line(err.c.dim('Ctrl-C to stop'));

@@ -1,3 +1,5 @@
+import type { LookupFunction } from 'node:net';
+import type { AddressPolicy } from '../../internal/address-policy.js';
 import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
@@ -21,6 +23,10 @@ export interface DispatcherOptions {
   perEndpoint?: number;
   /** @default 8000 (the service's deadline) */
   timeoutMs?: number;
+  /** Where deliveries may connect (checked at connect time). @default 'loopback' */
+  policy?: AddressPolicy;
+  /** The resolver under the address check; tests pass a stub so nothing leaves the machine. @default dns.lookup */
+  resolve?: LookupFunction;
 }
 
 /** Longest real-time sleep between checks; the clock's own advance wakes the loop sooner. */
@@ -174,6 +180,8 @@ export class Dispatcher implements EventBus {
         body: delivery.body,
         timeoutMs: this.options.timeoutMs,
         signal: this.stopController.signal,
+        policy: this.options.policy ?? 'loopback',
+        resolve: this.options.resolve,
       });
     }
     if (this.stopped) return;

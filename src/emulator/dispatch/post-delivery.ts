@@ -1,4 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
+import { type AddressPolicy } from '../../internal/address-policy.js';
+import { AddressNotAllowedError } from '../../net/guarded-lookup.js';
+import { guardedPost } from '../../net/guarded-post.js';
 import { signedHeaders } from '../../signature/index.js';
 
 /** The service's deadline: a receiver must answer 2xx within 8 seconds. */
@@ -28,6 +32,7 @@ export interface PostOutcome {
 /**
  * One signed POST of a delivery. The timestamp is the real wall-clock second, not the emulator's
  * (which may have been advanced): receivers check it against their own clock with a 300 s tolerance.
+ * The address is checked before and at connect time (guardedPost): by default only loopback receivers.
  */
 export async function postDelivery(input: {
   url: string;
@@ -37,38 +42,36 @@ export async function postDelivery(input: {
   body: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  policy: AddressPolicy;
+  resolve?: LookupFunction;
 }): Promise<PostOutcome> {
   const headers = {
     ...signedHeaders({ secret: input.secret, body: input.body, deliveryId: input.deliveryId, event: input.event }),
     'user-agent': USER_AGENT,
   };
+  const timeoutMs = input.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   try {
-    const response = await fetch(input.url, {
-      method: 'POST',
+    // A redirect is not a 2xx: it is retried like any other failure, never followed.
+    const { status } = await guardedPost({
+      url: input.url,
       headers,
       body: input.body,
-      // A redirect is not a 2xx: it is retried like any other failure, never followed.
-      redirect: 'manual',
-      signal: input.signal
-        ? AbortSignal.any([input.signal, AbortSignal.timeout(input.timeoutMs ?? DELIVERY_TIMEOUT_MS)])
-        : AbortSignal.timeout(input.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+      policy: input.policy,
+      timeoutMs,
+      signal: input.signal,
+      resolve: input.resolve,
     });
-    // The answer's body is of no interest; drop it without buffering whatever size it has.
-    await response.body?.cancel().catch(() => undefined);
-    const ok = response.status >= 200 && response.status < 300;
-    return { ok, statusCode: response.status, error: null };
+    return { ok: status >= 200 && status < 300, statusCode: status, error: null };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    const reason =
-      name === 'TimeoutError'
-        ? `no answer within ${input.timeoutMs ?? DELIVERY_TIMEOUT_MS} ms`
-        : describeNetworkError(error);
+    const reason = name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
     return { ok: false, statusCode: null, error: reason };
   }
 }
 
 function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof AddressNotAllowedError) return `${cause.code}: ${cause.message}`.slice(0, 300);
   const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : '';
   const message = cause instanceof Error ? cause.message : String(cause);
   return (code ? `${code}: ` : '') + message.slice(0, 200);

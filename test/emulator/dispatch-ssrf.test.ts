@@ -1,0 +1,146 @@
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebhookCreate, WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
+import { checkAddress, checkHost } from '../../src/internal/address-policy.js';
+import { as, cleanup, emulator, receiver } from './platform-harness.js';
+
+afterEach(cleanup);
+
+type E = Awaited<ReturnType<typeof emulator>>;
+
+/** A resolver stub: names answer what the test says, in turn; nothing is asked of real DNS. */
+function stubResolver(answers: Record<string, string[]>): { resolve: LookupFunction; asked: string[] } {
+  const asked: string[] = [];
+  const resolve = ((hostname: string, _options: unknown, callback: (e: Error | null, a: LookupAddress[]) => void) => {
+    asked.push(hostname);
+    const list = answers[hostname];
+    const address = list && (list.length > 1 ? list.shift()! : list[0]);
+    if (!address)
+      return callback(Object.assign(new Error(`stub: no answer for ${hostname}`), { code: 'ENOTFOUND' }), []);
+    callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+  }) as unknown as LookupFunction;
+  return { resolve, asked };
+}
+
+async function register(e: E, url: string) {
+  const res = await as(e)
+    .post('/v1/webhooks')
+    .send({ url, events: ['message.received'] });
+  expect(res.status).toBe(201);
+  return WebhookEndpointCreated.parse(res.body);
+}
+
+async function inbound(e: E, handle: string) {
+  const res = await as(e)
+    .post('/_emulator/inbound')
+    .send({ channel: 'phone', from: { handle, name: 'Casey' }, content: 'Hi' });
+  expect(res.status).toBe(201);
+}
+
+async function lastAttempt(e: E, endpointId: string) {
+  const res = await as(e).get(`/v1/webhooks/${endpointId}/deliveries?limit=50`);
+  return res.body.data[0] as { status_code: number | null; error: string | null };
+}
+
+const REFUSED_URLS = [
+  'https://[::ffff:169.254.169.254]/x',
+  'https://[::ffff:10.0.0.1]/x',
+  'https://[::ffff:127.0.0.1]/x',
+  'https://[::a9fe:a9fe]/x',
+  'https://[64:ff9b::a9fe:a9fe]/x',
+  'https://100.64.0.1/x',
+  'https://169.254.169.254.nip.io/x',
+  'https://127.0.0.1.nip.io/x',
+  'https://10-0-0-1.sslip.io/x',
+  'https://metadata.google.internal/computeMetadata/v1/',
+  'https://169.254.169.254/latest/meta-data/',
+  'https://[fd00::1]/x',
+  'https://[fe80::1]/x',
+  'https://0.0.0.0/x',
+  'https://192.168.1.1/x',
+  'https://localhost/x',
+  'https://intranet/x',
+  'https://198.18.0.1/x',
+];
+
+describe('webhook URLs are checked by address range, not by a pattern on the host', () => {
+  it.each(REFUSED_URLS)('the contract (client side) refuses %s', (url) => {
+    const parsed = WebhookCreate.safeParse({ url, events: ['*'] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.message).toMatch(/public https:\/\/ URL/);
+  });
+
+  // The emulator also takes loopback receivers (https://localhost included), nothing else on that list.
+  it.each(REFUSED_URLS.filter((url) => !url.includes('//localhost')))(
+    'the emulator refuses %s with 400',
+    async (url) => {
+      const e = await emulator();
+      const res = await as(e)
+        .post('/v1/webhooks')
+        .send({ url, events: ['*'] });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    },
+  );
+
+  it('still accepts public https hosts and addresses', () => {
+    for (const url of ['https://hooks.example.com/x', 'https://8.8.8.8/x', 'https://[2606:4700::1111]/x'])
+      expect(WebhookCreate.safeParse({ url, events: ['*'] }).success).toBe(true);
+  });
+
+  it('names every refused range', () => {
+    expect(checkAddress('::ffff:169.254.169.254', 'public')).toEqual({
+      ok: false,
+      reason: '::ffff:169.254.169.254 is not a public address (ipv4Mapped)',
+    });
+    expect(checkAddress('100.64.0.1', 'public')).toMatchObject({ reason: expect.stringMatching(/carrierGradeNat/) });
+    expect(checkAddress('::a9fe:a9fe', 'public')).toMatchObject({ reason: expect.stringMatching(/IPv4-compatible/) });
+    expect(checkAddress('127.0.0.1', 'loopback')).toEqual({ ok: true });
+    expect(checkAddress('8.8.8.8', 'loopback')).toMatchObject({ ok: false });
+    expect(checkHost('169.254.169.254.nip.io', 'public')).toMatchObject({ ok: false });
+  });
+});
+
+describe('the emulator checks the address it connects to (through the socket lookup)', () => {
+  it('delivers only to loopback by default: a public host is refused before any connection', async () => {
+    const { resolve, asked } = stubResolver({ 'hooks.example.com': ['93.184.216.34'] });
+    const e = await emulator({ resolveHost: resolve });
+    const endpoint = await register(e, 'https://hooks.example.com/x');
+    await inbound(e, '+14155550101');
+    await e.dispatcher.idle();
+    expect(asked).toContain('hooks.example.com');
+    expect(await lastAttempt(e, endpoint.id)).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/EADDRNOTALLOWED.*public address; only loopback/),
+    });
+  });
+
+  it('refuses a name that now resolves to a private or metadata address (DNS rebinding), even with public hosts allowed', async () => {
+    const hooks = await receiver();
+    const port = new URL(hooks.url).port;
+    // localhost answers loopback first, then a private address: the second connection is refused.
+    const { resolve } = stubResolver({
+      localhost: ['127.0.0.1', '10.0.0.1'],
+      'rebind.example.com': ['169.254.169.254'],
+    });
+    const e = await emulator({ resolveHost: resolve, allowPublicWebhookHosts: true, retryDelaysSeconds: [] });
+    const local = await register(e, `http://localhost:${port}/hooks`);
+    const rebinding = await register(e, 'https://rebind.example.com/x');
+    await inbound(e, '+14155550102');
+    await e.dispatcher.idle();
+    expect(hooks.received).toHaveLength(1);
+    expect(await lastAttempt(e, local.id)).toMatchObject({ status_code: 200 });
+    expect(await lastAttempt(e, rebinding.id)).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/EADDRNOTALLOWED: rebind\.example\.com resolved to 169\.254\.169\.254.*linkLocal/),
+    });
+    await inbound(e, '+14155550103');
+    await e.dispatcher.idle();
+    expect(hooks.received).toHaveLength(1);
+    expect(await lastAttempt(e, local.id)).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/localhost resolved to 10\.0\.0\.1 is not a public address \(private\)/),
+    });
+  });
+});
