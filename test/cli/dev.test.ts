@@ -28,6 +28,20 @@ await receiver.start();
 createServer(receiver.listener).listen(Number(env.PORT), '127.0.0.1', () => console.log('APP ${version} listening on ' + env.PORT));
 `;
 
+/** A custom reply endpoint as `convo-kit dev` starts it: REPLY_SECRET from the environment, no webhooks. */
+const REPLY_APP = `
+import { createServer } from 'node:http';
+import { createReplyEndpoint } from ${src('reply/index.ts')};
+const endpoint = createReplyEndpoint({
+  secret: process.env.REPLY_SECRET,
+  reply: ({ conversation_history }) => {
+    console.log('APP asked: ' + conversation_history.at(-1).content);
+    return 'It left our warehouse this morning.';
+  },
+});
+createServer(endpoint.listener).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('APP listening'));
+`;
+
 let project: string;
 beforeEach(() => {
   // Inside the checkout, so the project's tsx resolves from this repository's node_modules.
@@ -39,12 +53,12 @@ afterEach(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-function writeProject(manifest: Record<string, unknown> = {}, env = ''): void {
+function writeProject(manifest: Record<string, unknown> = {}, env = '', app = APP('v1')): void {
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'dev-fixture', type: 'module', 'convo-kit': manifest }),
   );
-  writeFileSync(join(project, 'src', 'main.ts'), APP('v1'));
+  writeFileSync(join(project, 'src', 'main.ts'), app);
   if (env) writeFileSync(join(project, '.env'), env);
 }
 
@@ -82,6 +96,27 @@ describe('convo-kit dev', () => {
     await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
   }, 120_000);
 
+  it('points the sample account at a reply endpoint (replyPath), registers no webhook for no events', async () => {
+    const port = await freePort();
+    writeProject({ events: [], replyPath: '/reply' }, '', REPLY_APP);
+    const dev = new CliProcess(['dev', '--emulator-port', '0'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+    });
+    // The sample customer's message reached the endpoint through the emulator's signed AI reply call.
+    await dev.waitFor(/APP asked: Hi! Is my order on its way\?/, 60_000);
+    await dev.waitFor(/convo-kit dev: dev-fixture/);
+    const output = dev.stdout + dev.stderr;
+    expect(output).toContain('webhook:   none');
+    expect(output).toMatch(
+      new RegExp(`reply: {5}http://127\\.0\\.0\\.1:${port}/reply {2}\\(custom_reply provider of int_`),
+    );
+    expect(output).not.toMatch(/rsec_|whsec_/);
+    const result = await dev.stop('SIGINT');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
   it('refuses a taken app port in one line that names it', async () => {
     writeProject();
     const blocker = createServer().listen(0, '127.0.0.1');
@@ -108,10 +143,15 @@ describe('convo-kit dev', () => {
     expect(manifest.code).toBe(2);
     expect(manifest.stderr).toContain('package.json "convo-kit".events.0');
 
+    writeProject({ replyPath: 'reply' });
+    const replyPath = await runCli(['dev'], { cwd: project });
+    expect(replyPath.code).toBe(2);
+    expect(replyPath.stderr).toContain('package.json "convo-kit".replyPath: expected a path such as /reply');
+
     const empty = await runCli(['dev', '--dir', join(project, 'src')], { cwd: project });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('No package.json in');
-  });
+  }, 90_000);
 
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);

@@ -14,6 +14,13 @@ const BUILD_TIMEOUT_MS = 300_000;
 
 let dir: string;
 
+/** What each starter shows on its port once `npm run dev` is up and the sample customer has written in. */
+const DEV_PROBES = {
+  'crm-sync': { path: '/api/contacts', shows: /Dana Example/ },
+  'ticket-routing': { path: '/api/routing', shows: /./ },
+  'custom-reply': { path: '/health', shows: /"answered":[1-9]/ },
+} satisfies Record<(typeof TEMPLATES)[number]['name'], { path: string; shows: RegExp }>;
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
   // A `file:` dependency is a symlink to this checkout, whose exports point at dist/: build it once, so it matches src.
@@ -22,6 +29,7 @@ beforeAll(async () => {
     'index.js',
     'client/index.js',
     'receiver/index.js',
+    'reply/index.js',
     'emulator/index.js',
     'store/index.js',
     'testing/index.js',
@@ -123,12 +131,13 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
           () => `the dev banner:\n${output}`,
         );
         expect(output).not.toContain('whsec_');
-        // Every starter answers on its port; crm-sync also shows the sample customer `dev` wrote in as.
-        const probe = name === 'crm-sync' ? '/api/contacts' : '/api/routing';
+        // Every starter answers on its port; crm-sync also shows the sample customer `dev` wrote in as, and
+        // custom-reply has answered that customer through the emulator's AI reply call.
+        const probe = DEV_PROBES[name as keyof typeof DEV_PROBES];
         await until(
           async () => {
-            const response = await fetch(`http://127.0.0.1:${port}${probe}`).catch(() => undefined);
-            return response?.ok === true && (name !== 'crm-sync' || (await response.text()).includes('Dana Example'));
+            const response = await fetch(`http://127.0.0.1:${port}${probe.path}`).catch(() => undefined);
+            return response?.ok === true && probe.shows.test(await response.text());
           },
           () => `GET ${probe} on the app:\n${output}`,
         );

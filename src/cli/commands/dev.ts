@@ -10,7 +10,9 @@ export function registerDev(program: Command): void {
       'Starts the emulator (or uses the service named by CONVO_KIT_BASE_URL and CONVO_KIT_API_KEY in .env or the environment), ' +
         "registers the app's webhook, starts the app with tsx in watch mode with its key and secret in its environment (never printed), " +
         'writes in once as a sample customer, and prints what to try next. The project\'s package.json may say, under "convo-kit": ' +
-        'entry (default src/main.ts), webhookPath (/webhooks), events (["*"]) and defaultPort (3000); PORT in .env wins.',
+        'entry (default src/main.ts), webhookPath (/webhooks), events (["*"]; [] for no webhook), replyPath (a custom reply ' +
+        "endpoint: on the emulator, the sample account's provider points at it and the app gets REPLY_SECRET) and " +
+        'defaultPort (3000); PORT in .env wins.',
     )
     .option('-C, --dir <dir>', 'the project folder', '.')
     .option('--emulator', 'use a local emulator even when the settings name a service')

@@ -19,6 +19,12 @@ export const TEMPLATES = [
     description:
       'Routes tickets by rules (kind, priority, channel, keywords, business hours) with load limits and an SLA watch.',
   },
+  {
+    name: 'custom-reply',
+    title: 'Custom reply endpoint',
+    description:
+      "Your endpoint for the service's AI replies (convo-kit/reply), answering from a small FAQ file; a person takes over otherwise.",
+  },
 ] as const satisfies readonly TemplateEntry[];
 
 export type TemplateName = (typeof TEMPLATES)[number]['name'];

@@ -1,4 +1,5 @@
 import { SCOPES } from '../../api/scopes.js';
+import { prefixedId } from '../../internal/prefixed-id.js';
 import { createClient } from '../../client/index.js';
 import { emulatorPost, startEmulator, type StartedEmulator } from '../../emulator/index.js';
 import { CliError } from '../cli-error.js';
@@ -10,7 +11,10 @@ export interface DevService {
   baseUrl: string;
   /** The app's key: a live key minted for it on the emulator, or the settings' own. */
   apiKey: string;
+  /** Empty when the app takes no webhooks (its manifest lists no events). */
   webhookSecret: string;
+  /** The custom reply provider dev configured on the emulator: the account, and the signing secret for the app. */
+  reply?: { integrationId: string; secret: string };
   /** Set when the emulator runs here: its admin key plays the customer through `/_emulator`. */
   emulator?: { url: string; adminKey: string; adminKeyGenerated: boolean; movedFrom?: number };
   /** Removes what dev registered on a real service, and stops an emulator it started. */
@@ -22,7 +26,44 @@ export interface EmulatorChoice {
   adminKey?: string;
   appName: string;
   webhookUrl: string;
+  /** Where the app answers custom reply calls (manifest `replyPath`), if it does. */
+  replyUrl?: string;
   manifest: DevManifest;
+}
+
+/**
+ * Points the sample customer's account (the oldest phone account, where `/_emulator/inbound` writes by
+ * default) at the app's reply endpoint: AI on, its own `custom_reply` provider with a fresh signing secret.
+ */
+async function configureReply(
+  url: string,
+  adminKey: string,
+  replyUrl: string,
+): Promise<{ integrationId: string; secret: string }> {
+  const call = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new CliError(
+        'FAILED',
+        `${method} ${path} answered ${response.status} while setting up the reply endpoint.`,
+      );
+  };
+  const client = createClient({ baseUrl: url, apiKey: adminKey });
+  const account = (await client.channels.list({ channel: 'phone' })).data.at(-1);
+  if (!account) throw new CliError('FAILED', 'The emulator has no phone account to point at the reply endpoint.');
+  const secret = prefixedId('rsec');
+  await call('PATCH', `/v1/channels/${account.integration_id}`, { ai_enabled: true });
+  // Through the admin key: a loopback http URL is the emulator's relaxation, the client keeps the service's rule.
+  await call('PUT', `/v1/channels/${account.integration_id}/providers/custom_reply`, {
+    enabled: true,
+    config: { url: replyUrl, send_conversation_history: true, send_knowledge_context: true },
+    secret,
+  });
+  return { integrationId: account.integration_id, secret };
 }
 
 /** Starts the emulator (on `port`, or a free one when that is taken), mints the app a key and registers its webhook. */
@@ -48,16 +89,21 @@ export async function startDevEmulator(
       kind: 'live',
     });
     // Through the admin key: a loopback http URL is the emulator's relaxation, the client keeps the service's rule.
-    const { secret } = await post<{ secret: string }>('/v1/webhooks', {
-      url: choice.webhookUrl,
-      events: choice.manifest.events,
-      description: `convo-kit dev: ${choice.appName}`.slice(0, 500),
-    });
+    const { secret } =
+      choice.manifest.events.length === 0
+        ? { secret: '' }
+        : await post<{ secret: string }>('/v1/webhooks', {
+            url: choice.webhookUrl,
+            events: choice.manifest.events,
+            description: `convo-kit dev: ${choice.appName}`.slice(0, 500),
+          });
+    const reply = choice.replyUrl ? await configureReply(emulator.url, emulator.adminKey, choice.replyUrl) : undefined;
     return {
       kind: 'emulator',
       baseUrl: emulator.url,
       apiKey: key,
       webhookSecret: secret,
+      ...(reply && { reply }),
       emulator: {
         url: emulator.url,
         adminKey: emulator.adminKey,
@@ -85,12 +131,12 @@ export interface ServiceChoice {
 
 /** Uses the service the settings name; registers the webhook for this run only when no secret is set. */
 export async function connectDevService(choice: ServiceChoice): Promise<DevService> {
-  if (choice.webhookSecret) {
+  if (choice.webhookSecret || choice.manifest.events.length === 0) {
     return {
       kind: 'service',
       baseUrl: choice.baseUrl,
       apiKey: choice.apiKey,
-      webhookSecret: choice.webhookSecret,
+      webhookSecret: choice.webhookSecret ?? '',
       close: async () => undefined,
     };
   }

@@ -17,8 +17,17 @@ export const DevManifest = z.strictObject({
     .string()
     .regex(/^\/[\w./-]{0,200}$/, 'expected a path such as /webhooks')
     .default('/webhooks'),
-  /** The events the app subscribes to. @default ['*'] */
-  events: z.array(EventSubscription).min(1).max(50).default(['*']),
+  /** The events the app subscribes to; `[]` for an app that takes no webhooks (nothing is registered). @default ['*'] */
+  events: z.array(EventSubscription).max(50).default(['*']),
+  /**
+   * Where the app answers the service's custom reply calls (convo-kit/reply). On the emulator, dev points
+   * the sample customer's account at it (its `custom_reply` provider, AI on) and hands the app the
+   * signing secret as REPLY_SECRET. @default none
+   */
+  replyPath: z
+    .string()
+    .regex(/^\/[\w./-]{0,200}$/, 'expected a path such as /reply')
+    .optional(),
   /** The port the app listens on when the settings name none. @default 3000 */
   defaultPort: z.number().int().min(1).max(65_535).default(3000),
 });

@@ -36,6 +36,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
     });
   }
   const webhookUrl = `http://127.0.0.1:${port}${settings.manifest.webhookPath}`;
+  const replyUrl = settings.manifest.replyPath && `http://127.0.0.1:${port}${settings.manifest.replyPath}`;
   const { CONVO_KIT_BASE_URL: baseUrl, CONVO_KIT_API_KEY: apiKey } = settings.env;
   const useService = !flags.emulator && Boolean(baseUrl && apiKey);
   const service: DevService = useService
@@ -52,6 +53,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
         adminKey: flags.adminKey,
         appName: settings.name,
         webhookUrl,
+        replyUrl,
         manifest: settings.manifest,
       });
   const app = startApp({
@@ -63,6 +65,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
       CONVO_KIT_BASE_URL: service.baseUrl,
       CONVO_KIT_API_KEY: service.apiKey,
       CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
+      ...(service.reply && { REPLY_SECRET: service.reply.secret }),
       PORT: String(port),
     },
   });
@@ -76,8 +79,14 @@ export async function runDev(flags: DevFlags): Promise<void> {
       '',
       out.c.bold(`convo-kit dev: ${settings.name}`),
       `  app:       http://127.0.0.1:${port}  (${flags.watch ? 'restarts when you save a file' : 'no watch'})`,
-      `  webhook:   ${webhookUrl}  (${settings.manifest.events.join(' ')}; the secret is in the app's environment)`,
+      settings.manifest.events.length === 0
+        ? '  webhook:   none (the app subscribes to no events)'
+        : `  webhook:   ${webhookUrl}  (${settings.manifest.events.join(' ')}; the secret is in the app's environment)`,
     ];
+    if (service.reply)
+      lines.push(
+        `  reply:     ${replyUrl}  (custom_reply provider of ${service.reply.integrationId}, AI on; the secret is in the app's environment)`,
+      );
     if (service.emulator) {
       const { url, adminKey, adminKeyGenerated, movedFrom } = service.emulator;
       const shownKey = adminKeyGenerated ? adminKey : '$CONVO_KIT_EMULATOR_ADMIN_KEY';

@@ -1,0 +1,22 @@
+import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
+import { startReplyApp } from './reply-app.js';
+
+// `npm start`: answers the service's reply requests from the FAQ, until Ctrl-C.
+const app = await startReplyApp(config());
+console.log(`Reply endpoint: ${app.replyUrl}  (${app.faq.entries.length} FAQ entries)`);
+console.log(
+  `Point a custom_reply provider at it: { "enabled": true, "config": { "url": "${app.replyUrl}" }, "secret": <REPLY_SECRET> }`,
+);
+process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+
+/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
+function config(): AppConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (!(error instanceof MissingSettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,62 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createReplyEndpoint, type ReplyEndpoint } from 'convo-kit/reply';
+import type { AppConfig } from './app-config.js';
+import { composeReply } from './compose-reply.js';
+import { loadFaq, type Faq } from './faq.js';
+
+export interface ReplyApp {
+  /** The base URL, e.g. http://127.0.0.1:3000. */
+  url: string;
+  /** The provider's `config.url`. */
+  replyUrl: string;
+  endpoint: ReplyEndpoint;
+  faq: Faq;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the endpoint: POST /reply answers the service's signed reply requests from the FAQ, and
+ * GET /health says it is up and how many requests it answered or handed off. The FAQ is checked first; a bad one stops the start naming the entry.
+ */
+export async function startReplyApp(config: AppConfig, host = '127.0.0.1'): Promise<ReplyApp> {
+  const faq = loadFaq(config.faqPath);
+  const counts = { answered: 0, handed_off: 0 };
+  const endpoint = createReplyEndpoint({
+    secret: config.replySecret,
+    timeoutMs: config.timeoutMs,
+    reply: (request, { log }) => {
+      const reply = composeReply(request, faq);
+      counts[reply === null ? 'handed_off' : 'answered'] += 1;
+      log.info(
+        { task: request.task, answered: reply !== null },
+        reply ? 'answered from the FAQ' : 'no answer: handing off',
+      );
+      return reply;
+    },
+  });
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === '/reply') return endpoint.listener(req, res);
+    req.resume();
+    const [status, body] =
+      req.method === 'GET' && path === '/health'
+        ? [200, { ok: true, faq_entries: faq.entries.length, ...counts }]
+        : [404, { error: { code: 'NOT_FOUND', message: 'The reply endpoint is POST /reply' } }];
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  return {
+    url,
+    replyUrl: `${url}/reply`,
+    endpoint,
+    faq,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
