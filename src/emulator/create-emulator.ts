@@ -9,7 +9,7 @@ import { Plan } from '../api/plans.js';
 import { SCOPES } from '../api/scopes.js';
 import { AiReplyQueue } from './ai-reply/ai-reply-queue.js';
 import { createClock, type EmulatorClock } from './clock.js';
-import { resourceControls } from './controls/index.js';
+import { EMULATOR_CONTROLS } from './controls/index.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { OutboundScheduler } from './domain/outbound-scheduler.js';
 import type { EmulatorContext } from './route-handler.js';
@@ -18,7 +18,6 @@ import { EMULATOR_KEY_IDS } from './handlers/keys.js';
 import { createApp } from './platform/create-app.js';
 import { IdempotencyGuard } from './platform/idempotency.js';
 import type { RouteHandlerTable } from './platform/pending.js';
-import { platformControls } from './platform/platform-controls.js';
 import { RateLimiter } from './platform/rate-limiter.js';
 import { isSeeded, seed } from './seed.js';
 import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
@@ -165,12 +164,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     idempotency,
     dispatcher,
     logger,
+    reset,
     checkResponses: options.checkResponses ?? false,
   };
-  const app = createApp(platform, options.handlers ?? defaultHandlers, [
-    ...platformControls({ clock, reset, dispatcher }),
-    ...resourceControls,
-  ]);
+  const app = createApp(platform, options.handlers ?? defaultHandlers, EMULATOR_CONTROLS);
   const servers = new Set<Server>();
 
   const listen = async (port = 0, host = '127.0.0.1') => {

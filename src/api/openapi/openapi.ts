@@ -21,11 +21,10 @@ export interface OpenApiOptions {
   serverUrl?: string;
 }
 
-export type OpenApiDocument = JsonSchema & {
-  openapi: '3.1.0';
-  paths: Record<string, Record<string, JsonSchema>>;
-  webhooks: Record<string, JsonSchema>;
-};
+/** An OpenAPI 3.1 document: its paths, operations by method. */
+export type OpenApiPaths = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
+
+export type OpenApiDocument = OpenApiPaths & { webhooks: Record<string, JsonSchema> };
 
 /** The OpenAPI 3.1 document of the whole API, built from the contract table and the event catalog. */
 export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
@@ -59,17 +58,29 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
     security: [{ bearer: [] }],
     paths,
     webhooks,
-    components: {
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only)',
-        },
-      },
-      schemas: { ErrorEnvelope: schemas.convert(ErrorEnvelope, 'output'), ...schemas.components },
-      responses: { Error: ERROR_RESPONSE },
-      headers: HEADER_COMPONENTS,
-    },
+    components: components(
+      schemas,
+      { bearer: 'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only)' },
+      HEADER_COMPONENTS,
+    ),
+  };
+}
+
+/**
+ * `components` of a document: the bearer schemes by name with their descriptions, the error envelope and
+ * every schema the converter moved out, the shared error response, and the response headers.
+ */
+export function components(
+  schemas: SchemaConverter,
+  bearers: Record<string, string>,
+  headers: Partial<typeof HEADER_COMPONENTS>,
+): JsonSchema {
+  return {
+    securitySchemes: Object.fromEntries(
+      Object.entries(bearers).map(([name, description]) => [name, { type: 'http', scheme: 'bearer', description }]),
+    ),
+    schemas: { ErrorEnvelope: schemas.convert(ErrorEnvelope, 'output'), ...schemas.components },
+    responses: { Error: ERROR_RESPONSE },
+    headers,
   };
 }

@@ -49,7 +49,7 @@ function requestBody(def: EndpointDef, schemas: SchemaConverter): JsonSchema | u
 const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
 
 /** Codes grouped by status, in status order. */
-function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
   const out = new Map<number, ErrorCode[]>();
   for (const code of [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]))
     out.set(ERROR_STATUS[code], [...(out.get(ERROR_STATUS[code]) ?? []), code]);
@@ -86,13 +86,10 @@ function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: S
       content: body,
     },
   };
-  for (const [code, group] of byStatus(codes)) {
-    out[String(code)] = {
-      description: group.map((c) => `\`${c}\`: ${ERROR_WHEN[c]}`).join('; '),
-      headers: headersOf(entry, code),
-      content: ERROR_BODY,
-    };
-  }
+  Object.assign(
+    out,
+    errorResponses(codes, (code) => headersOf(entry, code)),
+  );
   // GET /v1/status answers its own body, not the error envelope, when a dependency is degraded.
   if (def.auth === false)
     out['503'] = {
@@ -104,7 +101,26 @@ function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: S
   return out;
 }
 
-const sentence = (text: string) => (/[.!?)]$/.test(text) ? text : `${text}.`);
+/** One response per error status, in the envelope, naming its codes and when each is answered. */
+export function errorResponses(codes: readonly ErrorCode[], headers: (status: number) => JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [status, group] of byStatus(codes)) {
+    out[String(status)] = {
+      description: group.map((c) => `\`${c}\`: ${ERROR_WHEN[c]}`).join('; '),
+      headers: headers(status),
+      content: ERROR_BODY,
+    };
+  }
+  return out;
+}
+
+/** `Errors: 400 `VALIDATION_FAILED`; 401 …`: the last paragraph of an operation's description. */
+export function errorList(codes: readonly ErrorCode[]): string {
+  const parts = [...byStatus(codes)].map(([status, group]) => `${status} ${group.map((c) => `\`${c}\``).join(', ')}`);
+  return `Errors: ${parts.join('; ')}.`;
+}
+
+export const sentence = (text: string) => (/[.!?)]$/.test(text) ? text : `${text}.`);
 
 /** What the route does, who may call it, and every error it answers. */
 function description(entry: EndpointEntry, codes: readonly ErrorCode[], aliasOf?: string): string {
@@ -118,9 +134,7 @@ function description(entry: EndpointEntry, codes: readonly ErrorCode[], aliasOf?
   const lines = [
     (aliasOf === undefined ? '' : `Accepted as the same as ${def.method} ${def.path}. `) + sentence(def.summary),
     who + (def.testKeySynthetic ? ' A test key gets a synthetic 201 (`"test": true`): nothing is stored or sent.' : ''),
-    'Errors: ' +
-      [...byStatus(codes)].map(([status, group]) => `${status} ${group.map((c) => `\`${c}\``).join(', ')}`).join('; ') +
-      '.',
+    errorList(codes),
   ];
   return lines.join('\n\n');
 }

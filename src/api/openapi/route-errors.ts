@@ -84,7 +84,7 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
 const CHANNEL_ENUM = JSON.stringify(Channel.options);
 
 /** A channel named in the input: a wrong one is 422 INVALID_PLATFORM rather than 400. */
-function namesAChannel(inputs: readonly unknown[]): boolean {
+export function namesAChannel(inputs: readonly unknown[]): boolean {
   return inputs.some((json) => JSON.stringify(json ?? null).includes(`"enum":${CHANNEL_ENUM}`));
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../../api/index.js';
-import { TicketKind, TicketPriority, type Ticket } from '../../resources/index.js';
+import { Ticket, TicketKind, TicketPriority } from '../../resources/index.js';
 import { slaDueAt } from '../domain/sla.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
@@ -45,7 +45,10 @@ export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
 
 export const handoffControl = control({
   path: '/handoff',
+  summary: 'Hand a conversation to people, as the AI or a rule would: a new open ticket, announced as ticket.created',
   body: HandoffBody,
+  response: Ticket,
+  errors: ['NOT_FOUND'],
   status: 201,
   run: (ctx, { body }) => handOff(ctx, body),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Platform, text } from '../../api/index.js';
-import { PhoneNumber, type Contact, type Conversation, type Message } from '../../resources/index.js';
+import { Contact, Conversation, Message, PhoneNumber } from '../../resources/index.js';
 import { startAiReply } from '../ai-reply/reply-to-message.js';
 import { ApiFailure } from '../api-failure.js';
 import { preview } from '../domain/send-message.js';
@@ -23,11 +23,8 @@ export const InboundBody = z.strictObject({
 });
 export type InboundBody = z.output<typeof InboundBody>;
 
-export interface InboundResult {
-  contact: Contact;
-  conversation: Conversation;
-  message: Message;
-}
+export const InboundResult = z.object({ contact: Contact, conversation: Conversation, message: Message });
+export type InboundResult = z.output<typeof InboundResult>;
 
 function receivingAccount(s: Stores, body: InboundBody): Account {
   if (body.integration_id !== undefined) {
@@ -161,7 +158,12 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
 
 export const inboundControl = control({
   path: '/inbound',
+  summary:
+    'A customer writes in: the contact and an open conversation (created when new), the message, the 24-hour window; ' +
+    'fires conversation.created, message.received, and contact.opted_out or opted_in for a stop or start word',
   body: InboundBody,
+  response: InboundResult,
+  errors: ['NOT_FOUND', 'ACCOUNT_MISMATCH'],
   status: 201,
   run: (ctx, { body }) => receiveInbound(ctx, body),
 });

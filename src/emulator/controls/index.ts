@@ -1,11 +1,22 @@
 import type { EmulatorControl } from '../platform/controls-router.js';
+import { clockControl, resendControl, resetControl } from '../platform/platform-controls.js';
 import { handoffControl } from './handoff.js';
 import { inboundControl } from './inbound.js';
 import { templateReviewControl } from './template-review.js';
 
-export { receiveInbound, InboundBody, STOP_WORDS, START_WORDS, type InboundResult } from './inbound.js';
+export { receiveInbound, InboundBody, InboundResult, STOP_WORDS, START_WORDS } from './inbound.js';
 export { handOff, HandoffBody } from './handoff.js';
 export { reviewTemplate, TemplateReviewBody } from './template-review.js';
 
-/** The `/_emulator/*` controls that play the customer and the provider (the platform adds clock and reset). */
-export const resourceControls: readonly EmulatorControl[] = [inboundControl, handoffControl, templateReviewControl];
+/**
+ * Every `/_emulator/*` control: the emulator mounts this list and `convo-kit openapi --emulator` documents
+ * it, so a control added here is served and documented alike.
+ */
+export const EMULATOR_CONTROLS: readonly EmulatorControl[] = [
+  clockControl,
+  resetControl,
+  resendControl,
+  inboundControl,
+  handoffControl,
+  templateReviewControl,
+];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParams } from '../../api/index.js';
+import { IdParams, Template } from '../../api/index.js';
 import { TemplateQuality, TemplateStatus } from '../../resources/template.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
@@ -37,7 +37,9 @@ export function reviewTemplate(ctx: EmulatorContext, templateId: string, body: T
 
 export const templateReviewControl = control({
   path: '/templates/:id/review',
+  summary: "The provider's review of a template: its status (and quality) change and template.status_update fires",
   params: IdParams,
   body: TemplateReviewBody,
+  response: Template,
   run: (ctx, { params, body }) => reviewTemplate(ctx, params.id, body),
 });

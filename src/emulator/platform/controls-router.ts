@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { ErrorCode } from '../../api/error-codes.js';
 import { ApiFailure } from '../api-failure.js';
+import type { EmulatorClock } from '../clock.js';
+import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
 import type { EmulatorServices } from './emulator-services.js';
@@ -8,25 +11,45 @@ import { readJsonBody } from './read-json-body.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
 
-/** One `/_emulator/*` route: plays the customer, the provider or time (docs/emulator.md). */
+/** What a control may touch: the route handlers' context, the clock that moves, and the reset to the seed. */
+export interface ControlContext extends EmulatorContext {
+  clock: EmulatorClock;
+  reset(): void;
+  dispatcher: Pick<Dispatcher, 'resend'>;
+}
+
+/**
+ * One `/_emulator/*` route: plays the customer, the provider or time (docs/emulator.md). The same
+ * declaration mounts it and documents it (`convo-kit openapi --emulator`): its zod schemas validate the
+ * request and become the document's schemas.
+ */
 export interface EmulatorControl {
   /** Relative to `/_emulator`, Express style: `/templates/:id/review`. */
   path: string;
+  /** What it plays, in one sentence: the operation's summary. */
+  summary: string;
   params?: z.ZodObject;
   body?: z.ZodObject;
+  /** The answer's body. */
+  response: z.ZodType;
   /** @default 200 */
   status?: number;
-  run(ctx: EmulatorContext, input: { params: never; body: never }): unknown;
+  /** Codes it answers besides those its schemas and the admin key imply (e.g. `NOT_FOUND` for an id in the body). */
+  errors?: readonly ErrorCode[];
+  run(ctx: ControlContext, input: { params: never; body: never }): unknown;
 }
 
 /** Declares a control with its input typed from its schemas. */
 export function control<P extends z.ZodObject | undefined, B extends z.ZodObject | undefined>(def: {
   path: string;
+  summary: string;
   params?: P;
   body?: B;
+  response: z.ZodType;
   status?: number;
+  errors?: readonly ErrorCode[];
   run(
-    ctx: EmulatorContext,
+    ctx: ControlContext,
     input: {
       params: P extends z.ZodObject ? z.output<P> : Record<string, never>;
       body: B extends z.ZodObject ? z.output<B> : Record<string, never>;
@@ -58,6 +81,12 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
   router.get('/', (_req, res) => {
     res.json(controlsIndex(platform, controls));
   });
+  const ctx: ControlContext = {
+    ...platform.ctx,
+    clock: platform.clock,
+    reset: platform.reset,
+    dispatcher: platform.dispatcher,
+  };
   for (const item of controls) {
     router.post(item.path, async (req, res) => {
       try {
@@ -69,7 +98,7 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
         }
         const raw = item.body ? await readJsonBody(req, res) : undefined;
         const input = validateRequest(item, { params: req.params, query: {}, body: raw, headers: {} });
-        const result: unknown = await item.run(platform.ctx, input as unknown as { params: never; body: never });
+        const result: unknown = await item.run(ctx, input as unknown as { params: never; body: never });
         res.status(item.status ?? 200).json(result ?? {});
       } catch (error) {
         const { failure, unexpected } = asFailure(error);

@@ -15,6 +15,8 @@ export interface EmulatorServices {
   idempotency: IdempotencyGuard;
   dispatcher: Dispatcher;
   logger: Logger;
+  /** Back to the seeded state (`/_emulator/reset`). */
+  reset(): void;
   /** Check every handler's answer against the endpoint's response schema (a mismatch is a 500). */
   checkResponses: boolean;
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { EmulatorClock } from '../clock.js';
+import { Timestamp } from '../../resources/common.js';
 import { ApiFailure } from '../api-failure.js';
-import type { Dispatcher } from '../dispatch/dispatcher.js';
-import { control, type EmulatorControl } from './controls-router.js';
+import { control } from './controls-router.js';
 
 /** Ten years: the same bound the clock enforces, stated where the body is checked. */
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
@@ -12,47 +11,54 @@ export const ResendParams = z.strictObject({ delivery_id: z.string().regex(/^[A-
 
 export const ClockBody = z.strictObject({ advance_seconds: z.number().positive().max(MAX_ADVANCE_SECONDS) });
 
-/** `/_emulator/clock`, `/_emulator/reset` and a webhook delivery's resend: the controls that belong to the platform rather than the resources. */
-export function platformControls(deps: {
-  clock: EmulatorClock;
-  reset: () => void;
-  dispatcher: Pick<Dispatcher, 'resend'>;
-}): EmulatorControl[] {
-  return [
-    control({
-      path: '/clock',
-      body: ClockBody,
-      run: (_ctx, { body }) => {
-        deps.clock.advance(body.advance_seconds);
-        return { now: deps.clock.iso(), offset_seconds: deps.clock.offsetMs / 1000 };
-      },
-    }),
-    control({
-      path: '/webhooks/deliveries/:delivery_id/resend',
-      params: ResendParams,
-      run: (_ctx, { params }) => {
-        const outcome = deps.dispatcher.resend(params.delivery_id);
-        if (outcome === 'gone') {
-          throw new ApiFailure(
-            'NOT_FOUND',
-            `Delivery ${params.delivery_id} is no longer in any endpoint's attempt log`,
-          );
-        }
-        if (outcome === 'in_flight') {
-          throw new ApiFailure(
-            'INVALID_STATE',
-            `Delivery ${params.delivery_id} is still being attempted; wait for it to finish`,
-          );
-        }
-        return { resent: true, delivery_id: params.delivery_id };
-      },
-    }),
-    control({
-      path: '/reset',
-      run: () => {
-        deps.reset();
-        return { reset: true, now: deps.clock.iso() };
-      },
-    }),
-  ];
-}
+export const ClockState = z.object({
+  now: Timestamp,
+  /** How far the emulator's clock is ahead of real time, in total. */
+  offset_seconds: z.number().min(0),
+});
+
+/** `/_emulator/clock`: moves the clock that every time-based rule reads. */
+export const clockControl = control({
+  path: '/clock',
+  summary:
+    "Move the emulator's clock forward: service windows, retries, key grace periods, journey delays and schedules follow",
+  body: ClockBody,
+  response: ClockState,
+  run: ({ clock }, { body }) => {
+    clock.advance(body.advance_seconds);
+    return { now: clock.iso(), offset_seconds: clock.offsetMs / 1000 };
+  },
+});
+
+/** `/_emulator/webhooks/deliveries/:delivery_id/resend`: one delivery again, now. */
+export const resendControl = control({
+  path: '/webhooks/deliveries/:delivery_id/resend',
+  summary: "Send a webhook delivery again now, as long as it is in an endpoint's attempt log",
+  params: ResendParams,
+  response: z.object({ resent: z.literal(true), delivery_id: z.string() }),
+  errors: ['INVALID_STATE'],
+  run: ({ dispatcher }, { params }) => {
+    const outcome = dispatcher.resend(params.delivery_id);
+    if (outcome === 'gone') {
+      throw new ApiFailure('NOT_FOUND', `Delivery ${params.delivery_id} is no longer in any endpoint's attempt log`);
+    }
+    if (outcome === 'in_flight') {
+      throw new ApiFailure(
+        'INVALID_STATE',
+        `Delivery ${params.delivery_id} is still being attempted; wait for it to finish`,
+      );
+    }
+    return { resent: true, delivery_id: params.delivery_id };
+  },
+});
+
+/** `/_emulator/reset`: back to the seed. */
+export const resetControl = control({
+  path: '/reset',
+  summary: 'Back to the seeded state: resources, idempotency records and rate-limit windows (keys and webhooks stay)',
+  response: z.object({ reset: z.literal(true), now: Timestamp }),
+  run: ({ clock, reset }) => {
+    reset();
+    return { reset: true, now: clock.iso() };
+  },
+});
