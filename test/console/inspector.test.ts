@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
+import { silent } from '../receiver/harness.js';
 import { HAS_CHROMIUM, launchBrowser, NO_CHROMIUM_MESSAGE, screenshot } from '../support/browser.js';
 
 const SECRET = `whsec_${'k'.repeat(32)}`;
@@ -15,7 +16,7 @@ const SECRET = `whsec_${'k'.repeat(32)}`;
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
   const state = { fixed: false, handled: [] as string[] };
-  const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1 });
+  const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1, logger: silent });
   receiver.on('ticket.created', async ({ data }) => {
     if (!state.fixed) throw new Error('the CRM was down');
     state.handled.push(data.id);
