@@ -130,7 +130,7 @@ describe('convo-kit dev', () => {
     } finally {
       blocker.close();
     }
-  });
+  }, 90_000);
 
   it('names a bad PORT, a bad manifest field and a folder with no package.json', async () => {
     writeProject({}, 'PORT=0\n');
@@ -161,7 +161,7 @@ describe('convo-kit dev', () => {
       'CONVO_KIT_WEBHOOK_SECRET is not set, and the service delivers only to a public https URL',
     );
     expect(result.stderr).toContain('--public-url');
-  });
+  }, 90_000);
 });
 
 function listening(port: number): Promise<boolean> {
