@@ -108,7 +108,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
         );
         receiver.onError((error, info) => say('warn', 'dead', `${info.event} ${info.deliveryId}: ${error.message}`));
       },
-      routes: (receiver) => [sampleRoutes(receiver, routing, outcomes)],
+      routes: (receiver, crmCtx) => [sampleRoutes(receiver, crmCtx, routing, outcomes)],
     },
   );
   const events = [...new Set([...CRM_EVENTS, ...ROUTING_EVENTS])];

@@ -1,32 +1,55 @@
 import { type Receiver } from 'convo-kit/receiver';
-import { CRM_PANELS, type Panel, type Route, sendJson } from '../../templates/crm-sync/src/index.js';
+import {
+  contactLabels,
+  type CrmContext,
+  CRM_PANELS,
+  type Panel,
+  type Route,
+  sendJson,
+} from '../../templates/crm-sync/src/index.js';
 import { type RouteOutcome, type RoutingContext } from '../../templates/ticket-routing/src/index.js';
 
 const MAX_SHOWN = 100;
 
-/** The sample's page: the CRM's panels, then the tickets the router handled and the receiver's deliveries. */
+/** The sample's page: the CRM's panels, then every ticket in the service and the receiver's deliveries. */
 export const SAMPLE_PANELS: Panel[] = [
   ...CRM_PANELS,
   {
-    title: 'Routed tickets',
+    title: 'Tickets',
     url: '/api/tickets',
-    columns: ['id', 'subject', 'priority', 'status', 'assignee', 'rule', 'version'],
+    columns: ['subject', 'contact', 'priority', 'status', 'assignee', 'rule', 'sla_due_at', 'updated_at'],
   },
   { title: 'Webhook deliveries', url: '/api/deliveries', columns: ['receivedAt', 'event', 'id', 'status', 'attempts'] },
 ];
 
-/** GET /api/tickets (each ticket the router saw, as the service has it now) and GET /api/deliveries. */
-export function sampleRoutes(receiver: Receiver, routing: RoutingContext, outcomes: Map<string, RouteOutcome>): Route {
+/**
+ * GET /api/tickets: the service's tickets, newest first (the seeded ones too, which the router never saw but
+ * the SLA watch escalates), each with the router's decision when it made one and the contact's name.
+ * GET /api/deliveries: the receiver's deliveries.
+ */
+export function sampleRoutes(
+  receiver: Receiver,
+  crm: CrmContext,
+  routing: RoutingContext,
+  outcomes: Map<string, RouteOutcome>,
+): Route {
   return async (req, res, url) => {
     if (req.method !== 'GET') return false;
     if (url.pathname === '/api/tickets') {
-      const shown = [...outcomes.values()].slice(-MAX_SHOWN);
-      const data = await Promise.all(
-        shown.map(async (outcome) => {
-          const ticket = await routing.client.tickets.get({ id: outcome.ticketId });
-          return { ...ticket, result: outcome.result, rule: outcome.result === 'routed' ? outcome.rule : null };
-        }),
+      const page = await routing.client.tickets.list({ limit: MAX_SHOWN });
+      const names = contactLabels(
+        crm.db,
+        page.data.flatMap((ticket) => ticket.contact_id ?? []),
       );
+      const data = page.data.map((ticket) => {
+        const outcome = outcomes.get(ticket.id);
+        return {
+          ...ticket,
+          contact: ticket.contact_id === null ? null : (names.get(ticket.contact_id) ?? null),
+          result: outcome?.result ?? null,
+          rule: outcome?.result === 'routed' ? outcome.rule : null,
+        };
+      });
       sendJson(res, 200, { data });
       return true;
     }

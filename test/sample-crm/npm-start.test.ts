@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 import { REPO_ROOT } from '../starter/run-create-starter.js';
 
 const START_TIMEOUT_MS = 90_000;
@@ -10,6 +11,8 @@ const START_TIMEOUT_MS = 90_000;
 let child: ChildProcess;
 let output = '';
 let crmUrl = '';
+let emulatorUrl = '';
+let adminKey = '';
 let dataDir = '';
 let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
@@ -49,6 +52,7 @@ beforeAll(async () => {
   // 'close': after the process ended and its output (shared with npm's children) is fully read.
   exit = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   crmUrl = (await waitForOutput(/CRM page:\s+(http:\/\/\S+)/))[1];
+  [, emulatorUrl, adminKey] = await waitForOutput(/Emulator:\s+(http:\/\/\S+)\s+\(admin key (\S+)\)/);
   await waitForOutput(/Traffic played/);
 }, START_TIMEOUT_MS);
 
@@ -77,17 +81,77 @@ describe('npm start (the sample CRM)', () => {
     expect(contacts.find((c) => c.name === 'Maya Lopez')).toMatchObject({ opted_out: false });
   });
 
-  it('routed the handoff ticket through the rules', async () => {
+  it('lists every ticket in the service, the routed handoff and the ones the SLA watch escalates', async () => {
     const { data: tickets } = await api<{ data: Row[] }>('/api/tickets');
-    expect(tickets).toHaveLength(1);
-    expect(tickets[0]).toMatchObject({
-      result: 'routed',
+    const response = await fetch(`${emulatorUrl}/v1/tickets?limit=100`, {
+      headers: { authorization: `Bearer ${adminKey}` },
+    });
+    const { data: inService } = (await response.json()) as { data: Row[] };
+    expect(tickets.map((t) => t.id).sort()).toEqual(inService.map((t) => t.id).sort());
+    // The seeded open tickets whose SLA is near (the rules' 30 minutes) or past and whose priority is below what
+    // that calls for are the ones the watch escalates: the router never saw them.
+    const ranks = ['low', 'normal', 'high', 'urgent'];
+    const watched = inService.filter((t) => {
+      if (!['open', 'pending', 'on_hold'].includes(String(t.status)) || typeof t.sla_due_at !== 'string') return false;
+      const remainingMs = Date.parse(t.sla_due_at) - Date.now();
+      const due = remainingMs <= 0 ? 'urgent' : remainingMs <= 30 * 60_000 ? 'high' : 'low';
+      return ranks.indexOf(due) > ranks.indexOf(String(t.priority));
+    });
+    expect(watched.length).toBeGreaterThan(0);
+    for (const ticket of watched) expect(tickets.find((t) => t.id === ticket.id)).toMatchObject({ result: null });
+
+    const routed = tickets.filter((t) => t.result === 'routed');
+    expect(routed).toHaveLength(1);
+    expect(routed[0]).toMatchObject({
       kind: 'handoff',
       priority: 'high',
       rule: 'refunds and cancellations',
+      contact: 'Maya Lopez',
     });
-    expect(['ana', 'ben']).toContain(tickets[0].assignee);
+    expect(['ana', 'ben']).toContain(routed[0].assignee);
     expect(output).toMatch(/routed\s+tkt_\S+ -> (ana|ben) \(high\)/);
+    expect(tickets.filter((t) => typeof t.contact === 'string' && t.contact.startsWith('ct_'))).toEqual([]);
+  });
+
+  it('names the contact (or its handle) on the timeline and conversations, never the id', async () => {
+    const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
+    const maya = activity.filter((a) => a.contact === 'Maya Lopez');
+    expect(maya.map((a) => a.kind)).toEqual(expect.arrayContaining(['message.received', 'message.sent']));
+    for (const entry of activity) {
+      if (entry.contact_id !== null) expect(entry.contact, String(entry.key)).toEqual(expect.any(String));
+      expect(String(entry.contact ?? '')).not.toMatch(/^ct_/);
+    }
+    const { data: conversations } = await api<{ data: Row[] }>('/api/conversations');
+    expect(conversations.map((c) => c.customer)).toEqual(expect.arrayContaining(['Leo Park', 'Ana Silva']));
+    // A seeded chat without a name shows its handle.
+    for (const c of conversations) expect(c.customer).toBe(c.customer_name ?? c.customer_handle);
+  });
+
+  it('serves the page with a loading state in every panel before its script runs', async () => {
+    const html = await (await fetch(`${crmUrl}/`)).text();
+    for (const title of ['Contacts', 'Conversations', 'Activity', 'Tickets', 'Webhook deliveries'])
+      expect(html).toContain(`<section><h2>${title}</h2><p class="muted">Loading…</p></section>`);
+    expect(html).toContain('toLocaleString()');
+  });
+
+  it.skipIf(!HAS_CHROMIUM)('shows names and local times in Chromium, not ids or epoch milliseconds', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${crmUrl}/`);
+      await page.getByRole('heading', { name: /^Tickets \(\d+\)$/ }).waitFor();
+      await screenshot(page, 'sample-crm');
+      const text = await page.locator('#panels').innerText();
+      expect(text).not.toContain('Loading…');
+      expect(text).toContain('Maya Lopez');
+      expect(text).toContain('refunds and cancellations');
+      expect(text).not.toMatch(/\b1\d{12}\b/); // epoch milliseconds
+      expect(text).not.toMatch(/\bct_\w+/); // contact ids
+      expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/); // ISO times
+      expect(await page.locator('time').count()).toBeGreaterThan(10);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("refused the send to the opted-out contact and recorded the provider's rejection", async () => {

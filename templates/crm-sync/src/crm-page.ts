@@ -1,4 +1,7 @@
-/** A table on the page: rows from a JSON API (`{ data: [...] }`), the listed columns. */
+/**
+ * A table on the page: rows from a JSON API (`{ data: [...] }`), the listed columns. A column named
+ * `…_at` or `…At` holds a time (ISO text or epoch milliseconds), shown in the viewer's locale.
+ */
 export interface Panel {
   title: string;
   url: string;
@@ -10,17 +13,21 @@ export const CRM_PANELS: Panel[] = [
   {
     title: 'Contacts',
     url: '/api/contacts',
-    columns: ['id', 'name', 'phone', 'lead_stage', 'opted_out', 'opt_keyword', 'updated_at'],
+    columns: ['name', 'phone', 'lead_stage', 'opted_out', 'opt_keyword', 'updated_at'],
   },
   {
     title: 'Conversations',
     url: '/api/conversations',
-    columns: ['id', 'channel', 'customer_handle', 'status', 'assignee', 'last_message_preview'],
+    columns: ['customer', 'channel', 'status', 'assignee', 'last_message_preview', 'latest_activity_at'],
   },
-  { title: 'Activity', url: '/api/activity?limit=50', columns: ['occurred_at', 'kind', 'contact_id', 'summary'] },
+  { title: 'Activity', url: '/api/activity?limit=50', columns: ['occurred_at', 'kind', 'contact', 'summary'] },
 ];
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A panel as the server sends it, before the script has fetched its rows, so the page is never blank. */
+const loadingPanel = (panel: Panel): string =>
+  `<section><h2>${escapeHtml(panel.title)}</h2><p class="muted">Loading…</p></section>`;
 
 /** One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). */
 export function crmPage(title: string, panels: Panel[] = CRM_PANELS): string {
@@ -32,17 +39,23 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 th{background:#f4f4f4}.muted{color:#888}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1><p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
-<div id="panels"></div>
+<div id="panels">${panels.map(loadingPanel).join('')}</div>
 <script type="module">
 const panels = ${JSON.stringify(panels).replace(/</g, '\\u003c')};
 const esc = (v) => String(v ?? '').replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+const isTime = (column) => /(_at|At)$/.test(column);
+const show = (column, v) => {
+  if (v == null || v === '' || !isTime(column)) return esc(v);
+  const at = new Date(v);
+  return Number.isNaN(at.getTime()) ? esc(v) : '<time datetime="' + at.toISOString() + '">' + esc(at.toLocaleString()) + '</time>';
+};
 async function render() {
   const html = await Promise.all(panels.map(async (p) => {
     try {
       const { data } = await (await fetch(p.url)).json();
-      const rows = data.map((r) => '<tr>' + p.columns.map((c) => '<td>' + esc(r[c]) + '</td>').join('') + '</tr>').join('');
-      return '<h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table>';
-    } catch (e) { return '<h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p>'; }
+      const rows = data.map((r) => '<tr>' + p.columns.map((c) => '<td>' + show(c, r[c]) + '</td>').join('') + '</tr>').join('');
+      return '<section><h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table></section>';
+    } catch (e) { return '<section><h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p></section>'; }
   }));
   document.getElementById('panels').innerHTML = html.join('');
 }

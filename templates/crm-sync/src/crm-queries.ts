@@ -34,6 +34,27 @@ export function getContact(db: CrmDatabase, id: string): ContactRow | undefined 
   return row && toContact(row);
 }
 
+/**
+ * What a person reads for the contact `<id>` names (an SQL expression): the contact's name, else the name or
+ * handle the customer wrote in with, never the raw id.
+ */
+const contactLabel = (id: string) => `coalesce(
+    (SELECT name FROM contacts WHERE id = ${id}),
+    (SELECT coalesce(customer_name, customer_handle) FROM conversations WHERE contact_id = ${id}
+      ORDER BY latest_activity_at DESC LIMIT 1),
+    (SELECT phone FROM contacts WHERE id = ${id}))`;
+
+/** The label `contactLabel` gives each of `ids` that the CRM knows (for pages listing other systems' records). */
+export function contactLabels(db: CrmDatabase, ids: string[]): Map<string, string> {
+  const lookup = db.prepare(`SELECT ${contactLabel('@id')} AS label`);
+  const labels = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const { label } = lookup.get({ id }) as { label: string | null };
+    if (label !== null) labels.set(id, label);
+  }
+  return labels;
+}
+
 export interface ConversationRow {
   id: string;
   contact_id: string;
@@ -42,13 +63,18 @@ export interface ConversationRow {
   assignee: string | null;
   customer_name: string | null;
   customer_handle: string;
+  /** The customer's name, else their handle. */
+  customer: string;
   last_message_preview: string | null;
   latest_activity_at: string;
 }
 
 export function listConversations(db: CrmDatabase, limit = MAX_ROWS): ConversationRow[] {
   return db
-    .prepare('SELECT * FROM conversations ORDER BY latest_activity_at DESC, id LIMIT ?')
+    .prepare(
+      `SELECT *, coalesce(customer_name, customer_handle) AS customer FROM conversations
+        ORDER BY latest_activity_at DESC, id LIMIT ?`,
+    )
     .all(Math.min(limit, MAX_ROWS)) as ConversationRow[];
 }
 
@@ -56,6 +82,8 @@ export interface ActivityRow {
   key: string;
   kind: string;
   contact_id: string | null;
+  /** Who `contact_id` is, by name or handle (null when the CRM does not know the contact). */
+  contact: string | null;
   conversation_id: string | null;
   summary: string;
   occurred_at: string;
@@ -64,7 +92,8 @@ export interface ActivityRow {
 
 export function listActivity(db: CrmDatabase, options: { contactId?: string; limit?: number } = {}): ActivityRow[] {
   const limit = Math.min(options.limit ?? MAX_ROWS, MAX_ROWS);
-  const columns = 'key, kind, contact_id, conversation_id, summary, occurred_at, delivery_id';
+  const columns = `key, kind, contact_id, ${contactLabel('activity.contact_id')} AS contact, conversation_id, summary,
+    occurred_at, delivery_id`;
   return (
     options.contactId
       ? db

@@ -21,8 +21,8 @@ export interface CrmSyncAppOptions {
   receiver?: Omit<ReceiverOptions, 'secret' | 'secrets' | 'store' | 'dbPath'>;
   /** More handlers on the same receiver (the sample integration adds ticket routing). */
   register?: (receiver: Receiver) => void;
-  /** More HTTP routes, tried before the CRM's own (given the receiver, e.g. to list its deliveries). */
-  routes?: (receiver: Receiver) => Route[];
+  /** More HTTP routes, tried before the CRM's own (given the receiver, e.g. to list its deliveries, and the CRM). */
+  routes?: (receiver: Receiver, ctx: CrmContext) => Route[];
   /** The page's title and panels. @default 'CRM', the CRM panels */
   title?: string;
   panels?: Panel[];
@@ -63,7 +63,7 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     serveRoutes(
       [
         webhook,
-        ...(options.routes?.(receiver) ?? []),
+        ...(options.routes?.(receiver, ctx) ?? []),
         crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS }),
       ],
       (error) => receiver.log.error({ err: error }, 'CRM API failure'),

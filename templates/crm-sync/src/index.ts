@@ -10,6 +10,7 @@ export {
   listActivity,
   listContacts,
   listConversations,
+  contactLabels,
   getContact,
   type ActivityRow,
   type ContactRow,
