@@ -25,7 +25,9 @@ export class EventHandlerRegistry {
   matching(event: string): AnyHandler[] {
     const known = isEventName(event);
     return this.entries
-      .filter((e) => (known ? matchesPattern(e.pattern, event) : e.pattern === '*' || e.pattern === event))
+      .filter((e) =>
+        known ? matchesPattern(e.pattern, event) : e.pattern === '*' || (e.pattern === event && !event.includes('*')),
+      )
       .map((e) => e.handler);
   }
 }

@@ -6,6 +6,7 @@ import { logRefusal } from '../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
 import type { DeliveryStore } from '../store/index.js';
 import { reject, type ReceiverResponse } from './receiver-response.js';
+import { decodeBody } from './decode-body.js';
 import type { ResolvedOptions } from './receiver-options.js';
 
 export type { HeaderInput };
@@ -30,7 +31,6 @@ export interface DeliveryHandlerDeps {
 
 /** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0]!;
@@ -83,7 +83,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(utf8.decode(body));
+      parsed = JSON.parse(decodeBody(body));
     } catch (error) {
       return refuse(reject(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`), {
         deliveryId,
@@ -93,6 +93,11 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
     if (!envelope.success)
       return refuse(reject(400, 'INVALID_ENVELOPE', envelopeProblem(envelope.error)), { deliveryId });
     const event = envelope.data.event;
+    // `*` names a pattern, never an event: such a name would reach pattern handlers as if it were known.
+    if (event.includes('*'))
+      return refuse(reject(400, 'INVALID_ENVELOPE', `\`event\` is a subscription pattern, not an event name`), {
+        deliveryId,
+      });
     const headerEvent = header(headers, EVENT_HEADER);
     if (headerEvent && headerEvent !== event) {
       // The header is not signed; the body is. Route by the body and say so.

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { decodeBody } from './decode-body.js';
 import { Envelope, eventSchemas, isEventName } from '../events/index.js';
 import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
 import type { ErrorListener, EventContext } from './event-handler.js';
@@ -33,7 +34,7 @@ function buildContext(
 ): EventContext {
   let envelope: Envelope;
   try {
-    envelope = Envelope.parse(JSON.parse(Buffer.from(record.body).toString('utf8')));
+    envelope = Envelope.parse(JSON.parse(decodeBody(record.body)));
   } catch (error) {
     throw new ReceiverError('STORED_BODY_UNREADABLE', `Stored body of ${record.id} is not an envelope`, {
       cause: error,

@@ -69,6 +69,28 @@ describe('a valid delivery', () => {
     expect((await rows()).map((r) => r.id)).toEqual([delivery.deliveryId]);
   });
 
+  it('starting with a UTF-8 byte order mark, is acked and then handled (one decoding at intake and dispatch)', async () => {
+    const envelope = JSON.stringify({ id: 'evt_bom', event: 'shipment.left', data: { id: 'shp_1' } });
+    const delivery = signedDelivery({ secret: SECRET, envelope: `\uFEFF${envelope}` });
+    await post(app, delivery).expect(200);
+    await receiver.idle();
+    expect(runs).toEqual([delivery.deliveryId]);
+    expect((await receiver.store.get(delivery.deliveryId))?.status).toBe('done');
+  });
+
+  it('whose event is a pattern (`message.*`, `*`), is refused and reaches no handler', async () => {
+    const typed: string[] = [];
+    receiver.on('message.*', ({ event }) => void typed.push(event));
+    for (const event of ['message.*', '*']) {
+      const delivery = signedDelivery({ secret: SECRET, envelope: { id: `evt_${event}`, event, data: {} } });
+      const res = await post(app, delivery).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'INVALID_ENVELOPE', message: expect.stringMatching(/pattern/) });
+    }
+    await receiver.idle();
+    expect(typed).toEqual([]);
+    expect(await rows()).toHaveLength(0);
+  });
+
   it('signed with the older of two secrets during a rotation is accepted', async () => {
     const rotating = testReceiver(dir.path('rot.db'), {
       secret: undefined,
