@@ -1,12 +1,9 @@
 import type { EndpointId, EndpointOf } from '../../src/api/all-endpoints.js';
 import type { EndpointDef } from '../../src/api/index.js';
 import type { EndpointInput } from '../../src/client/index.js';
-import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { PendingId } from './cases/route-case.js';
 
 type InputOf<Id extends EndpointId> = EndpointOf<Id> extends infer E extends EndpointDef ? EndpointInput<E> : never;
-
-const group_id = SEED_IDS.group;
 
 /**
  * A valid input for every pending route, so the call passes the client's own validation and reaches the
@@ -14,12 +11,6 @@ const group_id = SEED_IDS.group;
  * from here to the case table (an entry for a route that is not pending fails to compile).
  */
 export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
-  'groups.uploadKnowledge': {
-    group_id,
-    type: 'faq',
-    title: 'Hours',
-    file: new File(['We open at 9.'], 'hours.txt', { type: 'text/plain' }),
-  },
   'automations.list': {},
   'automations.get': { id: 'aut_e2e' },
   'automations.trigger': { id: 'aut_e2e' },

@@ -8,6 +8,13 @@ export const KnowledgeType = z.enum(['general', 'faq', 'policy', 'product']);
 export const KNOWLEDGE_TEXT_MAX_CHARS = 100_000;
 /** One uploaded file (spec, Limits: 10 MiB). */
 export const KNOWLEDGE_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** One entry of a DOCX or XLSX (a zip), inflated (spec, Limits: 20 MiB). */
+export const KNOWLEDGE_OFFICE_ENTRY_MAX_BYTES = 20 * 1024 * 1024;
+/** All entries of a DOCX or XLSX together, inflated (spec, Limits: 50 MiB). */
+export const KNOWLEDGE_OFFICE_EXPANDED_MAX_BYTES = 50 * 1024 * 1024;
+/** Rows and columns of one XLSX sheet (spec, Limits: 5,000 × 100). */
+export const KNOWLEDGE_XLSX_MAX_ROWS = 5_000;
+export const KNOWLEDGE_XLSX_MAX_COLUMNS = 100;
 /** The file types the upload accepts (spec, Limits), by extension. */
 export const KNOWLEDGE_FILE_EXTENSIONS = [
   'txt',
@@ -41,15 +48,27 @@ export const KnowledgeCreate = z.strictObject({
   content: text(KNOWLEDGE_TEXT_MAX_CHARS),
 });
 
-const extensionOf = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+/** The lower-case extension of a file name (`Report.PDF` -> `pdf`; `README` -> ''). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** Longest file name an upload keeps (`filename` of the entry). */
+export const KNOWLEDGE_FILE_NAME_MAX_CHARS = 255;
 
 /** A knowledge file: at most 10 MiB, one of the listed types (by file name). */
 export const KnowledgeFile = z
   .file()
   .min(1)
   .max(KNOWLEDGE_FILE_MAX_BYTES)
+  .refine((file) => file.name.length <= KNOWLEDGE_FILE_NAME_MAX_CHARS, {
+    message: `expected a file name of at most ${KNOWLEDGE_FILE_NAME_MAX_CHARS} characters`,
+  })
   .refine((file) => (KNOWLEDGE_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)), {
     message: `expected a file named *.${KNOWLEDGE_FILE_EXTENSIONS.join(', *.')}`,
+    // A server answers 415 UNSUPPORTED_MEDIA_TYPE for it, not 400.
+    params: { code: 'UNSUPPORTED_MEDIA_TYPE' },
   });
 
 /** Multipart form fields of the upload route. */

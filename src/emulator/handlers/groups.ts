@@ -1,5 +1,5 @@
 import { createGroup, deleteGroup, listGroups, updateGroup } from '../domain/groups.js';
-import { addKnowledge, deleteKnowledge } from '../domain/knowledge.js';
+import { addKnowledge, deleteKnowledge, uploadKnowledge } from '../domain/knowledge.js';
 import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
 import type { ImplementedHandlers } from '../platform/pending.js';
 import { stores } from '../state/stores.js';
@@ -18,6 +18,7 @@ export const groupsHandlers = {
   },
   addKnowledge: ({ params, body }, ctx) =>
     addKnowledge(ctx, params.group_id, { ...body, source: 'api', filename: null }),
+  uploadKnowledge: ({ params, body }, ctx) => uploadKnowledge(ctx, params.group_id, body),
   deleteKnowledge: ({ params }, ctx) => deleteKnowledge(ctx, params.group_id, params.entry_id),
   listProviders: ({ params, query }, ctx) => listProviders(ctx, group(params.group_id), query),
   putProvider: ({ params, body }, ctx) => putProvider(ctx, group(params.group_id), params.provider, body),

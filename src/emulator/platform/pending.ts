@@ -9,7 +9,6 @@ import type { RouteHandlers } from '../route-handler.js';
  * The router, the capabilities route, `convo-kit emulator --help` and the tests all read this one list.
  */
 export const PENDING = {
-  groups: ['uploadKnowledge'],
   automations: 'all',
   comments: 'all',
 } as const satisfies { [G in EndpointGroupName]?: 'all' | readonly (keyof Endpoints[G])[] };

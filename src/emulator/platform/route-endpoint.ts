@@ -9,6 +9,7 @@ import { authenticate } from './authenticate.js';
 import { IdempotencyGuard, type IdempotencyClaim, type StoredResult } from './idempotency.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
+import { maxFileBytesOf, readMultipartBody } from './read-multipart-body.js';
 import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
 import { syntheticBuilder } from './synthetic.js';
@@ -76,6 +77,7 @@ export function endpointRoute(
 ): RequestHandler {
   const { id, def } = entry;
   const parsesJson = def.body !== undefined && !def.multipart;
+  const maxFileBytes = def.multipart ? maxFileBytesOf(def.body) : 0;
   const synthetic = def.testKeySynthetic ? syntheticBuilder(id) : undefined;
   return async (req, res) => {
     let claim: IdempotencyClaim | undefined;
@@ -87,7 +89,11 @@ export function endpointRoute(
           `${def.method} ${def.path} (${id}) is not implemented by this emulator yet; it is listed as pending`,
         );
       }
-      const raw = parsesJson ? await readJsonBody(req, res) : undefined;
+      const raw = def.multipart
+        ? await readMultipartBody(req, maxFileBytes)
+        : parsesJson
+          ? await readJsonBody(req, res)
+          : undefined;
       const input = validateRequest(def, { params: req.params, query: req.query, body: raw, headers: req.headers });
       const idempotencyKey =
         def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;

@@ -57,6 +57,19 @@ export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, ra
       },
     );
   }
+  // An uploaded file over its size bound, or of a type the route does not take (decisions §4).
+  const tooBig = issues.find(({ issue }) => issue.code === 'too_big' && issue.origin === 'file');
+  if (tooBig) {
+    throw new ApiFailure('PAYLOAD_TOO_LARGE', `${tooBig.issue.path.join('.')}: ${tooBig.issue.message}`, { details });
+  }
+  const mediaType = issues.find(
+    ({ issue }) => issue.code === 'custom' && issue.params?.code === 'UNSUPPORTED_MEDIA_TYPE',
+  );
+  if (mediaType) {
+    throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', `${mediaType.issue.path.join('.')}: ${mediaType.issue.message}`, {
+      details,
+    });
+  }
   const first = details[0]!;
   throw new ApiFailure(
     'VALIDATION_FAILED',

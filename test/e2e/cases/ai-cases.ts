@@ -93,6 +93,17 @@ export const aiCases = {
     expect((await client.groups.listKnowledge({ group_id })).data).toHaveLength(1);
   },
 
+  'groups.uploadKnowledge': async ({ client }) => {
+    const { group_id } = await client.groups.create({ name: 'Knowledge upload' });
+    const file = new File(['# Hours\n\nWe open at **nine** and close at five.\n'], 'hours.md', { type: 'text/markdown' });
+    const entry = await client.groups.uploadKnowledge({ group_id, type: 'faq', title: 'Opening hours', file });
+    expect(entry).toMatchObject({ group_id, type: 'faq', title: 'Opening hours', source: 'upload', filename: 'hours.md' });
+    // Parsed, not stored as sent: the Markdown syntax is gone.
+    expect(entry.content).toContain('We open at nine and close at five.');
+    expect(entry.content).not.toContain('**');
+    expect((await client.groups.listKnowledge({ group_id })).data.map((e) => e.entry_id)).toEqual([entry.entry_id]);
+  },
+
   'groups.deleteKnowledge': async ({ client }) => {
     const { group_id } = await client.groups.create({ name: 'Knowledge delete' });
     const entry = await client.groups.addKnowledge({ group_id, type: 'faq', title: 'Q', content: 'A' });

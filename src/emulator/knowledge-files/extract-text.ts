@@ -1,0 +1,54 @@
+import { extensionOf, type KNOWLEDGE_FILE_EXTENSIONS } from '../../api/index.js';
+import { delimitedText } from './delimited-text.js';
+import { docxText } from './docx-text.js';
+import { jsonText } from './json-text.js';
+import { htmlText, markdownText } from './markup-text.js';
+import { checkOfficeZip } from './office-zip.js';
+import { xlsxText } from './xlsx-text.js';
+import { pdfText } from './pdf-text.js';
+import { notParsable } from './refusals.js';
+import { TextBudget } from './text-budget.js';
+import { decodeUtf8 } from './utf8-text.js';
+
+type Extension = (typeof KNOWLEDGE_FILE_EXTENSIONS)[number];
+
+/** How each listed type is read; every one has a real parser of its own (docs/ai-and-knowledge.md). */
+const READERS: Record<Extension, { type: string; read(bytes: Buffer, budget: TextBudget): void | Promise<void> }> = {
+  txt: { type: 'text file', read: (bytes, budget) => budget.add(decodeUtf8(bytes, 'text file')) },
+  md: { type: 'Markdown', read: (bytes, budget) => markdownText(decodeUtf8(bytes, 'Markdown'), budget) },
+  csv: { type: 'CSV', read: (bytes, budget) => delimitedText(decodeUtf8(bytes, 'CSV'), ',', budget) },
+  tsv: { type: 'TSV', read: (bytes, budget) => delimitedText(decodeUtf8(bytes, 'TSV'), '\t', budget) },
+  json: { type: 'JSON', read: (bytes, budget) => jsonText(decodeUtf8(bytes, 'JSON'), budget) },
+  html: { type: 'HTML', read: (bytes, budget) => htmlText(decodeUtf8(bytes, 'HTML'), budget) },
+  htm: { type: 'HTML', read: (bytes, budget) => htmlText(decodeUtf8(bytes, 'HTML'), budget) },
+  pdf: { type: 'PDF', read: pdfText },
+  docx: {
+    type: 'DOCX',
+    read: async (bytes, budget) => {
+      await checkOfficeZip(bytes, 'DOCX');
+      await docxText(bytes, budget);
+    },
+  },
+  xlsx: {
+    type: 'XLSX',
+    read: async (bytes, budget) => {
+      await checkOfficeZip(bytes, 'XLSX');
+      await xlsxText(bytes, budget);
+    },
+  },
+};
+
+/**
+ * The text of an uploaded knowledge file, parsed in memory by the parser of its type (by file name).
+ * Over a Limits bound: 413 naming it. Not one of the listed types, not parsable as its type, or without
+ * any text: 415. The bytes are only read here; nothing of them is kept.
+ */
+export async function extractText(fileName: string, bytes: Buffer): Promise<string> {
+  const reader = (READERS as Partial<Record<string, (typeof READERS)[Extension]>>)[extensionOf(fileName)];
+  if (!reader) throw notParsable('knowledge file', `${JSON.stringify(fileName)} is not one of the listed types`);
+  const budget = new TextBudget();
+  await reader.read(bytes, budget);
+  const text = budget.text();
+  if (text === '') throw notParsable(reader.type, 'it contains no text to extract');
+  return text;
+}

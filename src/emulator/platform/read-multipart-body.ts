@@ -1,0 +1,155 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { ApiFailure } from '../api-failure.js';
+
+/** Form fields besides the file: a few short values. */
+const MAX_FIELDS = 16;
+const MAX_FIELD_BYTES = 64 * 1024;
+/** One file per upload. */
+const MAX_FILES = 1;
+/** A file field whose schema sets no size bound is still bounded by this. */
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * After a refusal the rest of the upload is read and thrown away, never kept, so that the client reads the
+ * answer instead of a reset connection; past this many further bytes the connection is cut instead.
+ */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The largest file any file field of `schema` accepts (its `z.file().max()`), else the default bound. */
+export function maxFileBytesOf(schema: z.ZodObject | undefined): number {
+  let max = 0;
+  for (const field of Object.values(schema?.shape ?? {})) {
+    const def = (field as z.ZodType)._zod.def as { type: string; checks?: { _zod: { def: object } }[] };
+    if (def.type !== 'file') continue;
+    for (const check of def.checks ?? []) {
+      const c = check._zod.def as { check?: string; maximum?: number };
+      if (c.check === 'max_size' && typeof c.maximum === 'number') max = Math.max(max, c.maximum);
+    }
+  }
+  return max || DEFAULT_MAX_FILE_BYTES;
+}
+
+/** Reads and discards what is left of a refused upload, up to DRAIN_MAX_BYTES; then the connection is cut. */
+function drain(req: Request): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) return resolve();
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_MAX_BYTES) {
+        req.destroy();
+        resolve();
+      }
+    });
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.once('error', () => resolve());
+    req.resume();
+  });
+}
+
+/**
+ * Reads a `multipart/form-data` body with busboy, enforcing the limits while it streams: a file past
+ * `maxFileBytes` is refused (413 PAYLOAD_TOO_LARGE) at the byte that crosses the bound, before any more is
+ * held; so are too many fields, long fields and a second file. Fields come back as strings, the file as a
+ * `File` held in memory only (nothing is written to disk).
+ */
+export function readMultipartBody(req: Request, maxFileBytes: number): Promise<Record<string, string | File>> {
+  if (!req.is('multipart/form-data')) {
+    return Promise.reject(
+      new ApiFailure(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Expected Content-Type: multipart/form-data, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`,
+      ),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          // busboy counts a file that reaches its limit as cut off: one byte more lets exactly maxFileBytes through.
+          fileSize: maxFileBytes + 1,
+          files: MAX_FILES,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES,
+          parts: MAX_FIELDS + MAX_FILES,
+        },
+      });
+    } catch (error) {
+      reject(
+        new ApiFailure(
+          'VALIDATION_FAILED',
+          `The multipart body cannot be read: ${error instanceof Error ? error.message : 'malformed'}`,
+        ),
+      );
+      return;
+    }
+    const body: Record<string, string | File> = {};
+    let failed = false;
+    // The parser may close before a file stream has ended: the body is complete when both have.
+    let openFiles = 0;
+    let parsed = false;
+    const finish = () => {
+      if (!failed && parsed && openFiles === 0) resolve(body);
+    };
+    const fail = (failure: ApiFailure) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      void drain(req).then(() => reject(failure));
+    };
+    const tooLarge = (what: string) => fail(new ApiFailure('PAYLOAD_TOO_LARGE', `${what}; nothing was stored`));
+    const repeated = (name: string) =>
+      fail(
+        new ApiFailure('VALIDATION_FAILED', `The form field ${name} is sent more than once`, {
+          details: [{ path: name, in: 'body', message: 'sent more than once' }],
+        }),
+      );
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) return tooLarge(`The form field ${name} is longer than ${MAX_FIELD_BYTES} bytes`);
+      if (name in body) return repeated(name);
+      body[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      openFiles++;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        if (!failed) chunks.push(chunk);
+      });
+      stream.on('limit', () => {
+        chunks.length = 0;
+        tooLarge(`The file ${name} is larger than the upload bound of ${maxFileBytes} bytes`);
+      });
+      stream.on('end', () => {
+        openFiles--;
+        if (failed || stream.truncated) return;
+        if (name in body) return repeated(name);
+        // Socket chunks are plain ArrayBuffer-backed Buffers (never shared memory).
+        body[name] = new File(chunks as Uint8Array<ArrayBuffer>[], info.filename, { type: info.mimeType });
+        finish();
+      });
+    });
+    parser.on('filesLimit', () => tooLarge(`An upload carries at most ${MAX_FILES} file`));
+    parser.on('fieldsLimit', () => tooLarge(`An upload carries at most ${MAX_FIELDS} form fields`));
+    parser.on('partsLimit', () => tooLarge(`An upload carries at most ${MAX_FIELDS + MAX_FILES} parts`));
+    parser.on('error', (error: unknown) =>
+      fail(
+        new ApiFailure(
+          'VALIDATION_FAILED',
+          `The multipart body cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'malformed'}`,
+        ),
+      ),
+    );
+    parser.on('close', () => {
+      parsed = true;
+      finish();
+    });
+    req.on('error', () => fail(new ApiFailure('VALIDATION_FAILED', 'The upload was interrupted')));
+    req.pipe(parser);
+  });
+}

@@ -1,0 +1,94 @@
+import { Readable } from 'node:stream';
+import { Document, Packer, Paragraph } from 'docx';
+import ExcelJS from 'exceljs';
+import yazl from 'yazl';
+
+/**
+ * Real files of every knowledge type, built here with the libraries that write them (docx, exceljs, yazl)
+ * or, for the plain formats, written out in full; and the hostile ones the upload must refuse.
+ */
+
+/** A one-page PDF with `lines` of text in Helvetica: catalog, pages, page, content stream, font, xref, trailer. */
+export function pdfFile(lines: string[]): Buffer {
+  const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const stream = lines.map((line, i) => `BT /F1 12 Tf 72 ${720 - i * 16} Td (${escape(line)}) Tj ET`).join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+export async function docxFile(paragraphs: string[]): Promise<Buffer> {
+  const doc = new Document({ sections: [{ children: paragraphs.map((text) => new Paragraph(text)) }] });
+  return Packer.toBuffer(doc);
+}
+
+/** An XLSX with one sheet per entry of `sheets`: rows of cell values. */
+export async function xlsxFile(sheets: Record<string, (string | number)[][]>): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  for (const [name, rows] of Object.entries(sheets)) workbook.addWorksheet(name).addRows(rows);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** `size` zero bytes, streamed in 1 MiB chunks: compresses about a thousandfold. */
+function zeros(size: number): Readable {
+  let left = size;
+  const chunk = Buffer.alloc(1024 * 1024);
+  return new Readable({
+    read() {
+      if (left <= 0) return this.push(null);
+      const n = Math.min(left, chunk.length);
+      left -= n;
+      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    },
+  });
+}
+
+/** A zip whose entries are `size` zero bytes each: small on the wire, huge inflated (a zip bomb). */
+export function zipOfZeros(entries: Record<string, number>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, size] of Object.entries(entries)) zip.addReadStream(zeros(size), name, { size });
+  zip.end();
+  return collect(zip.outputStream);
+}
+
+/** A zip of small real entries. */
+export function zipOf(entries: Record<string, string>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  return collect(zip.outputStream);
+}
+
+/**
+ * A zip that lies: its central directory declares `declared` bytes for each entry, while the data inflates
+ * to far more. A parser that trusts the directory would inflate it all.
+ */
+export async function lyingZip(entries: Record<string, number>, declared: number): Promise<Buffer> {
+  const zip = await zipOfZeros(entries);
+  const CENTRAL_HEADER = 0x02014b50;
+  for (let at = zip.length - 22; at >= 0; at--) {
+    if (zip.readUInt32LE(at) === CENTRAL_HEADER) zip.writeUInt32LE(declared, at + 24);
+  }
+  return zip;
+}
+
+async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
