@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/client/index.js';
+import { InvalidInputError } from '../../src/client/index.js';
 import { docxFile, lyingZip, pdfFile, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
 import { rejection, startE2e, type E2e } from './harness.js';
 
@@ -115,7 +115,7 @@ describe('bounds: 413 PAYLOAD_TOO_LARGE naming the bound, nothing stored', () =>
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(res.body.error.message).toContain(String(10 * MIB));
-    expect(await rejection(upload('big.txt', big))).toBeInstanceOf(ValidationError);
+    expect(await rejection(upload('big.txt', big))).toBeInstanceOf(InvalidInputError);
     // Exactly 10 MiB passes the size bound (and then meets the text bound).
     expect((await rawUpload('edge.txt', Buffer.alloc(10 * MIB, 'a'))).body.error.message).toContain(
       '100,000 characters',
@@ -168,7 +168,7 @@ describe('types: 415 UNSUPPORTED_MEDIA_TYPE, nothing stored', () => {
     const res = await rawUpload('setup.exe', Buffer.from('MZ\x90\x00'));
     expect(res).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
     expect((await rawUpload('README', 'no extension')).status).toBe(415);
-    expect(await rejection(upload('setup.exe', 'MZ'))).toBeInstanceOf(ValidationError);
+    expect(await rejection(upload('setup.exe', 'MZ'))).toBeInstanceOf(InvalidInputError);
     expect(await entryCount()).toBe(before);
   });
 

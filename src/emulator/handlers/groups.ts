@@ -1,7 +1,8 @@
+import type { endpoints } from '../../api/endpoints/index.js';
 import { createGroup, deleteGroup, listGroups, updateGroup } from '../domain/groups.js';
 import { addKnowledge, deleteKnowledge, uploadKnowledge } from '../domain/knowledge.js';
 import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
-import type { ImplementedHandlers } from '../platform/pending.js';
+import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
 const group = (id: string) => ({ owner: 'group' as const, id });
@@ -23,4 +24,4 @@ export const groupsHandlers = {
   listProviders: ({ params, query }, ctx) => listProviders(ctx, group(params.group_id), query),
   putProvider: ({ params, body }, ctx) => putProvider(ctx, group(params.group_id), params.provider, body),
   deleteProvider: ({ params }, ctx) => deleteProvider(ctx, group(params.group_id), params.provider),
-} satisfies ImplementedHandlers<'groups'>;
+} satisfies RouteHandlers<typeof endpoints.groups>;

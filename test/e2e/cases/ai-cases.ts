@@ -95,9 +95,17 @@ export const aiCases = {
 
   'groups.uploadKnowledge': async ({ client }) => {
     const { group_id } = await client.groups.create({ name: 'Knowledge upload' });
-    const file = new File(['# Hours\n\nWe open at **nine** and close at five.\n'], 'hours.md', { type: 'text/markdown' });
+    const file = new File(['# Hours\n\nWe open at **nine** and close at five.\n'], 'hours.md', {
+      type: 'text/markdown',
+    });
     const entry = await client.groups.uploadKnowledge({ group_id, type: 'faq', title: 'Opening hours', file });
-    expect(entry).toMatchObject({ group_id, type: 'faq', title: 'Opening hours', source: 'upload', filename: 'hours.md' });
+    expect(entry).toMatchObject({
+      group_id,
+      type: 'faq',
+      title: 'Opening hours',
+      source: 'upload',
+      filename: 'hours.md',
+    });
     // Parsed, not stored as sent: the Markdown syntax is gone.
     expect(entry.content).toContain('We open at nine and close at five.');
     expect(entry.content).not.toContain('**');
