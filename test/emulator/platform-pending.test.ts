@@ -11,7 +11,8 @@ const pending = allEndpoints().filter((e) => isPending(e.group, e.name));
 describe('pending routes (part 2)', () => {
   it('lists only groups and routes the table has', () => {
     const groups = new Set(allEndpoints().map((e) => e.group as string));
-    for (const [group, names] of Object.entries(PENDING)) {
+    // Typed loosely: while every pending group is pending whole, the name lists' type is empty.
+    for (const [group, names] of Object.entries(PENDING as Record<string, 'all' | readonly string[]>)) {
       if (names === 'all') continue;
       expect(groups.has(group), group).toBe(true);
       for (const name of names)
