@@ -1,14 +1,14 @@
-import { type EventData } from 'convo-kit/events';
+import { type Contact, type Conversation } from 'convo-kit/resources';
 import { type CrmDatabase } from './crm-database.js';
 
 /** A contact as the service sends it (the `data` of every contact.* event, and GET /v1/contacts/:id). */
 export type ServiceContact = Pick<
-  EventData<'contact.updated'>,
+  Contact,
   'id' | 'name' | 'email' | 'phone' | 'lead_stage' | 'score' | 'owner' | 'opted_out' | 'updated_at'
 >;
 /** A conversation as the service sends it. */
 export type ServiceConversation = Pick<
-  EventData<'conversation.created'>,
+  Conversation,
   'id' | 'contact_id' | 'channel' | 'status' | 'assignee' | 'customer' | 'last_message_preview' | 'latest_activity_at'
 >;
 

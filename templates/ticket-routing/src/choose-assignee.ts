@@ -1,7 +1,7 @@
 import { type AssignmentBook } from './assignment-book.js';
 import { withinBusinessHours } from './business-hours.js';
 import { type Priority, type RoutingConfig, type RoutingRule } from './routing-config.js';
-import { type Channel, type Ticket } from './routing-context.js';
+import { type Channel, type Ticket } from 'convo-kit/resources';
 
 /** What the rules look at: read from the ticket, its conversation and the customer's recent words. */
 export interface RoutingFacts {

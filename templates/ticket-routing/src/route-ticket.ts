@@ -1,6 +1,7 @@
 import { isApiError } from 'convo-kit/client';
 import { chooseAssignee, type RoutingFacts } from './choose-assignee.js';
-import { type Channel, etag, type RouteOutcome, type RoutingContext, type Ticket } from './routing-context.js';
+import { type Channel, type Ticket } from 'convo-kit/resources';
+import { etag, type RouteOutcome, type RoutingContext } from './routing-context.js';
 
 /** Re-read-and-decide rounds after VERSION_CONFLICT before giving up (someone keeps editing it). */
 export const MAX_ROUTING_ATTEMPTS = 5;

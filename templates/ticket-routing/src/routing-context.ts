@@ -1,11 +1,8 @@
 import { type createClient } from 'convo-kit/client';
-import { type EventData } from 'convo-kit/events';
 import { type AssignmentBook } from './assignment-book.js';
 import { type RoutingConfig } from './routing-config.js';
 
 export type KitClient = ReturnType<typeof createClient>;
-export type Ticket = EventData<'ticket.created'>;
-export type Channel = EventData<'conversation.created'>['channel'];
 
 /** What routing needs: the rules, the load book, a client, and a clock (the emulator's, in tests). */
 export interface RoutingContext {

@@ -2,7 +2,8 @@ import { isApiError } from 'convo-kit/client';
 import { higherPriority } from './choose-assignee.js';
 import { type Priority } from './routing-config.js';
 import { MAX_ROUTING_ATTEMPTS } from './route-ticket.js';
-import { etag, type RoutingContext, type Ticket } from './routing-context.js';
+import { type Ticket } from 'convo-kit/resources';
+import { etag, type RoutingContext } from './routing-context.js';
 
 const WATCHED_STATUSES = ['open', 'pending', 'on_hold'] as const;
 const MAX_TICKETS_PER_CHECK = 10_000;

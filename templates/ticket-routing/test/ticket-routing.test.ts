@@ -3,7 +3,8 @@ import { sampleEvent } from 'convo-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ROUTING_ATTEMPTS, routeTicket } from '../src/route-ticket.js';
 import { routingHandlers } from '../src/routing-handlers.js';
-import { type KitClient, type RouteOutcome, type RoutingContext, type Ticket } from '../src/routing-context.js';
+import { type Ticket } from 'convo-kit/resources';
+import { type KitClient, type RouteOutcome, type RoutingContext } from '../src/routing-context.js';
 import { checkSla } from '../src/sla-watch.js';
 import { type Harness, startHarness } from './emulator-harness.js';
 
