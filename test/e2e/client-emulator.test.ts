@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/index.js';
 import { ApiError } from '../../src/client/index.js';
-import { isPending } from '../../src/emulator/index.js';
+import { isPending } from '../../src/emulator/platform/pending.js';
 import { ROUTE_CASES, type RouteCase } from './cases/index.js';
 import { methodOf, rejection, startE2e, type E2e } from './harness.js';
 import { PENDING_INPUTS } from './pending-inputs.js';

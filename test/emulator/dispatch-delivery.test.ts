@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
 import { Envelope, eventSchemas, isEventName } from '../../src/events/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
-import { USER_AGENT } from '../../src/emulator/index.js';
+import { USER_AGENT } from '../../src/emulator/dispatch/post-delivery.js';
 import { verify } from '../../src/signature/index.js';
 import { as, cleanup, emulator, frozen, receiver, tempDir, type Received } from './platform-harness.js';
 

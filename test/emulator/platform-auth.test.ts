@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeyCreated, ApiKeyRotated } from '../../src/api/schemas/api-key.js';
-import { EMULATOR_KEY_IDS } from '../../src/emulator/index.js';
+import { EMULATOR_KEY_IDS } from '../../src/emulator/handlers/keys.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 
 afterEach(cleanup);

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import { LOG_REDACT_PATHS, type RouteHandlerTable } from '../../src/emulator/index.js';
+import { LOG_REDACT_PATHS } from '../../src/emulator/index.js';
+import type { RouteHandlerTable } from '../../src/emulator/platform/pending.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
 

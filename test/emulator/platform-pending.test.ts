@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import { isPending, PENDING, type RouteHandlerTable } from '../../src/emulator/index.js';
+import { isPending, PENDING, type RouteHandlerTable } from '../../src/emulator/platform/pending.js';
 import { as, cleanup, concretePath, emulator } from './platform-harness.js';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceStatus } from '../../src/api/schemas/insights.js';
-import { ERROR_RATE_MIN_REQUESTS } from '../../src/emulator/index.js';
+import { ERROR_RATE_MIN_REQUESTS } from '../../src/emulator/state/request-stats.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 
 afterEach(cleanup);

@@ -6,7 +6,7 @@ import {
   InvalidInputError,
   type Client,
 } from '../../../src/client/index.js';
-import { EMULATOR_KEY_IDS } from '../../../src/emulator/index.js';
+import { EMULATOR_KEY_IDS } from '../../../src/emulator/handlers/keys.js';
 import { verify } from '../../../src/signature/index.js';
 import { findFirst, rejection } from '../harness.js';
 import type { RouteCases } from './route-case.js';

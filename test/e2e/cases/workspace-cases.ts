@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { PLAN_RATE_LIMITS, SCOPES } from '../../../src/api/index.js';
 import { NotFoundError } from '../../../src/client/index.js';
-import { EMULATOR_KEY_IDS } from '../../../src/emulator/index.js';
+import { EMULATOR_KEY_IDS } from '../../../src/emulator/handlers/keys.js';
 import { findFirst, rejection } from '../harness.js';
 import type { RouteCases } from './route-case.js';
 
