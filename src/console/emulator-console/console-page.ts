@@ -89,6 +89,27 @@ export const PANELS: readonly ConsolePanel[] = [
   },
 ];
 
+const ATTEMPT_COLUMNS = ['When', 'Endpoint', 'Event', 'Attempt', 'Status code', 'Next retry', 'Delivery id', ''];
+
+/** An empty table the script fills; it says Loading… until then, so the page is never blank. */
+function tablePanel(id: string, title: string, headers: readonly string[]) {
+  return html`<section id="panel-${id}">
+    <h2>${title}</h2>
+    <table>
+      <thead>
+        <tr>
+          ${headers.map((label) => html`<th>${label}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <td class="muted">Loading…</td>
+        </tr>
+      </tbody>
+    </table>
+  </section>`;
+}
+
 /** The console: play the customer and the provider, move the clock, watch every resource and webhook attempt. */
 export function consolePage(): Page {
   const body = html` <section id="key-panel">
@@ -135,47 +156,8 @@ export function consolePage(): Page {
         </section>
       </div>
       <p id="notice" class="notice" hidden></p>
-      ${PANELS.map(
-        (panel) =>
-          html`<section id="panel-${panel.id}">
-            <h2>${panel.title}</h2>
-            <table>
-              <thead>
-                <tr>
-                  ${panel.columns.map(([label]) => html`<th>${label}</th>`)}
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <td class="muted">Loading…</td>
-                </tr>
-              </tbody>
-            </table>
-          </section>`,
-      )}
-      <section id="panel-attempts">
-        <h2>Webhook delivery attempts</h2>
-        <table>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Endpoint</th>
-              <th>Event</th>
-              <th>Attempt</th>
-              <th>Status code</th>
-              <th>Next retry</th>
-              <th>Delivery id</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td class="muted">Loading…</td>
-            </tr>
-          </tbody>
-        </table>
-      </section>
+      ${PANELS.map((panel) => tablePanel(panel.id, panel.title, [...panel.columns.map(([label]) => label), '']))}
+      ${tablePanel('attempts', 'Webhook delivery attempts', ATTEMPT_COLUMNS)}
     </div>`;
   return {
     title: 'convo-kit emulator console',
