@@ -106,8 +106,19 @@ it('every event the outbound routes emit passes the receiver’s schemas and rea
   ]);
   expect(of('message.sent', (d) => d.id === api.id)).toEqual([expect.objectContaining({ source: 'api' })]);
   expect(of('message.sent', (d) => d.source === 'journey').length).toBeGreaterThanOrEqual(1);
-  const failed = of('message.delivery_failed', (d) => d.template_name === 'weekend_offer');
-  expect(failed).toHaveLength(5);
+  // A send turns failed on the emulator's progress timer, which can fire after the dispatcher went idle: wait for it.
+  const throttled = () => of('message.delivery_failed', (d) => d.template_name === 'weekend_offer');
+  await expect
+    .poll(
+      async () => {
+        await t.emulator.dispatcher.idle();
+        await receiver.idle();
+        return throttled().length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(5);
+  const failed = throttled();
   expect(failed[0]).toMatchObject({ error_code: '131049', throttled: true });
   expect(of('template.status_update', (d) => d.template_id === SEED_IDS.templates.approvedMarketing)).toEqual([
     expect.objectContaining({ status: 'paused', reason: expect.stringContaining('131049') }),
