@@ -1,3 +1,4 @@
+import { newContact } from '../domain/new-contact.js';
 import { z } from 'zod';
 import { Id, Platform, text } from '../../api/index.js';
 import { Contact, Conversation, Message, PhoneNumber } from '../../resources/index.js';
@@ -70,19 +71,9 @@ function findOrCreateContact(
       },
     );
   }
-  return s.contacts.insert({
-    id: ctx.newId('ct'),
-    name: body.from.name ?? null,
-    email: null,
-    phone: body.channel === 'phone' ? handle : null,
-    lead_stage: 'new',
-    score: 0,
-    owner: null,
-    identities: [identity],
-    opted_out: false,
-    created_at: now,
-    updated_at: now,
-  });
+  return s.contacts.insert(
+    newContact(ctx, { name: body.from.name ?? null, phone: body.channel === 'phone' ? handle : null, identity, now }),
+  );
 }
 
 /**

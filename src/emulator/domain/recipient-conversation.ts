@@ -1,3 +1,4 @@
+import { newContact } from './new-contact.js';
 import type { Contact, Conversation } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
@@ -25,19 +26,7 @@ export function recipientConversation(
   const identity = { channel: 'phone' as const, handle: recipient.phone, integration_id: account.integration_id };
   let contact = recipient.contact ?? s.contacts.all({ phone: recipient.phone })[0];
   if (!contact) {
-    contact = s.contacts.insert({
-      id: ctx.newId('ct'),
-      name: null,
-      email: null,
-      phone: recipient.phone,
-      lead_stage: 'new',
-      score: 0,
-      owner: null,
-      identities: [identity],
-      opted_out: false,
-      created_at: now,
-      updated_at: now,
-    });
+    contact = s.contacts.insert(newContact(ctx, { name: null, phone: recipient.phone, identity, now }));
   } else if (!contact.identities.some((i) => i.integration_id === account.integration_id)) {
     contact = s.contacts.put({ ...contact, identities: [...contact.identities, identity], updated_at: now });
   }
