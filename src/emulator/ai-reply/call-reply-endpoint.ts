@@ -55,22 +55,32 @@ export function callReplyEndpoint(input: {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const refused = isIP(host) ? refusedAddress(host) : null;
   if (refused) return Promise.resolve(failure(`refused to connect: ${refused}`));
-  const timeout = AbortSignal.timeout(input.timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+  // A plain timer held by this call, not AbortSignal.timeout: under GC pressure Node 20 may collect a
+  // composite timeout signal before it fires. The deadline is also checked on the answer itself, so an
+  // answer that lands after timeout_ms is a timeout even when the timer fires late on a busy loop.
+  const deadline = Date.now() + input.timeoutMs;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout_ms', 'TimeoutError')), input.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, controller.signal]) : controller.signal;
   const headers = {
     ...signingHeaders({ secret: input.secret, body: input.body }),
     'user-agent': USER_AGENT,
     'content-length': String(Buffer.byteLength(input.body)),
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<ReplyCallOutcome>((resolve) => {
+  const timedOut = () => failure(describe(new DOMException('timeout_ms', 'TimeoutError'), input.timeoutMs));
+  const call = new Promise<ReplyCallOutcome>((resolve) => {
     const request = send(url, { method: 'POST', headers, lookup: checkedLookup, signal }, (response) => {
       const status = response.statusCode ?? 0;
       if (status < 200 || status >= 300) {
         response.resume();
-        return resolve(failure(`the endpoint answered ${status}`, status));
+        return resolve(Date.now() > deadline ? timedOut() : failure(`the endpoint answered ${status}`, status));
       }
       void readNodeBody(response, REPLY_ANSWER_MAX_BYTES).then((read) => {
+        if (Date.now() > deadline) {
+          response.destroy();
+          return resolve(timedOut());
+        }
         if (read.ok) return resolve(parseAnswer(status, read.body));
         response.destroy();
         resolve(
@@ -83,4 +93,5 @@ export function callReplyEndpoint(input: {
     request.on('error', (error) => resolve(failure(describe(signal.aborted ? signal.reason : error, input.timeoutMs))));
     request.end(input.body);
   });
+  return call.finally(() => clearTimeout(timer));
 }
