@@ -80,8 +80,33 @@ describe('Idempotency-Key on the send routes', () => {
     const again = await as(e).post(path).set('Idempotency-Key', 'fail-1').send({ content: 'x' });
     expect(again.status).toBe(422);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect({ ...again.body.error, request_id: 'x' }).toEqual({ ...first.body.error, request_id: 'x' });
-    expect(again.body.error.request_id).toBe(again.headers['x-request-id']);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('replays a stored error byte for byte, its request_id included; only X-Request-ID is the replay’s own', async () => {
+    const e = await emulator();
+    const path = `/v1/conversations/${SEED_IDS.sendFailed.conversation}/messages`;
+    const send = (requestId: string) =>
+      as(e).post(path).set('Idempotency-Key', 'fail-2').set('X-Request-ID', requestId).send({ content: 'x' });
+    const first = await send('first-try');
+    expect(first.status).toBe(422);
+    expect(first.body.error.request_id).toBe('first-try');
+    const again = await send('second-try');
+    expect(again.status).toBe(422);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['x-request-id']).toBe('second-try');
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again.text).toBe(first.text);
+  });
+
+  it('replays a stored success byte for byte', async () => {
+    const e = await emulator();
+    const send = () => as(e).post(SEND).set('Idempotency-Key', 'bytes-1').send({ content: 'Exactly these bytes' });
+    const first = await send();
+    const again = await send();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
   });
 
   it.each([

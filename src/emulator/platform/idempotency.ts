@@ -22,8 +22,15 @@ export interface IdempotencyClaim {
   scope: { apiKeyId: string; method: string; path: string; key: string };
 }
 
+/** A kept result as stored: the body is the JSON text first sent (null for none), answered again as is. */
+export interface StoredReplay {
+  status: number;
+  json: string | null;
+  headers: Record<string, string>;
+}
+
 /** A stored result for the same (API key, method, path, key) and body: answer it again. */
-export type IdempotencyOutcome = { replay: StoredResult } | { claim: IdempotencyClaim };
+export type IdempotencyOutcome = { replay: StoredReplay } | { claim: IdempotencyClaim };
 
 /**
  * Idempotency-Key handling exactly as docs/keys-and-limits.md says: one result per (API key, method, path, key)
@@ -86,7 +93,7 @@ export class IdempotencyGuard {
       return {
         replay: {
           status: stored.status,
-          body: stored.response === null ? undefined : (JSON.parse(stored.response) as unknown),
+          json: stored.response,
           headers: JSON.parse(stored.headers) as Record<string, string>,
         },
       };

@@ -6,7 +6,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
-import { IdempotencyGuard, type IdempotencyClaim, type StoredResult } from './idempotency.js';
+import { IdempotencyGuard, type IdempotencyClaim, type StoredReplay, type StoredResult } from './idempotency.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
 import { maxFileBytesOf, readMultipartBody } from './read-multipart-body.js';
@@ -108,7 +108,7 @@ export function endpointRoute(
           { apiKeyId: key.id, method: def.method, path, key: idempotencyKey },
           raw,
         );
-        if ('replay' in outcome) return send(res, replayed(outcome.replay, requestIdOf(res)));
+        if ('replay' in outcome) return sendReplay(res, outcome.replay);
         claim = outcome.claim;
       }
       const request = { ...input, key, requestId: requestIdOf(res) } as RouteRequest<EndpointDef>;
@@ -131,11 +131,17 @@ export function endpointRoute(
   };
 }
 
-/** A stored answer again, marked as such; a stored error envelope names this request, like its X-Request-ID. */
-function replayed(stored: StoredResult, requestId: string): StoredResult {
-  const body = stored.body as { error?: Record<string, unknown> } | undefined;
-  const withId = body?.error ? { ...body, error: { ...body.error, request_id: requestId } } : stored.body;
-  return { status: stored.status, body: withId, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
+/**
+ * A stored answer again, marked as such: the stored status and the stored bytes, unchanged (a stored error
+ * keeps the request_id of the request that produced it); only X-Request-ID is this request's own
+ * (docs/keys-and-limits.md, Idempotency).
+ */
+function sendReplay(res: Response, stored: StoredReplay): void {
+  res.set({ ...stored.headers, 'Idempotent-Replayed': 'true' });
+  res.status(stored.status);
+  if (stored.status === 204 || stored.json === null) res.end();
+  // The Content-Type res.json() gave the first answer.
+  else res.type('application/json').send(stored.json);
 }
 
 function checkResponse(id: string, def: EndpointDef, result: StoredResult): void {
