@@ -1,3 +1,5 @@
+import { type WindowClosedTemplate, windowClosedTemplateFromEnv } from './window-closed-template.js';
+
 /** The settings of the app, from the environment (a `.env` file is read when present). */
 export interface AppConfig {
   baseUrl: string;
@@ -9,6 +11,8 @@ export interface AppConfig {
   crmDbPath: string;
   /** The receiver's delivery inbox. @default './data/deliveries.db' */
   deliveriesDbPath: string;
+  /** Sent instead of a reply once the 24-hour window has closed; none by default (the reply then fails). */
+  windowClosedTemplate?: WindowClosedTemplate;
 }
 
 /** Settings the app cannot start without; `npm start` prints its message as one line. */
@@ -35,6 +39,7 @@ export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
     port,
     crmDbPath: env.CRM_DB_PATH ?? './data/crm.db',
     deliveriesDbPath: env.DELIVERIES_DB_PATH ?? './data/deliveries.db',
+    windowClosedTemplate: windowClosedTemplateFromEnv(env),
   };
 }
 

@@ -1,7 +1,9 @@
 import { isApiError } from 'convo-kit/client';
+import { type Contact, type Message } from 'convo-kit/resources';
 import { type CrmContext } from './crm-context.js';
 import { applyContact, isOptedOut, recordActivity } from './crm-records.js';
 import { contactOfConversation } from './sync-handlers.js';
+import { variablesFor, type WindowClosedTemplate, WindowClosedError } from './window-closed-template.js';
 
 /** Thrown instead of sending to a contact who opted out (known to the CRM, or to the service). */
 export class OptedOutError extends Error {
@@ -50,24 +52,74 @@ export async function moveLeadStage(ctx: CrmContext, leadId: string, stage: stri
   return lead;
 }
 
+/** How a reply went out: as the text itself, or (the window had closed) as the configured template. */
+export type SentReply =
+  | { via: 'text'; message: Message }
+  | { via: 'window_closed_template'; message: Message; templateId: string };
+
+const UNSENT_SHOWN_CHARS = 120;
+
 /**
  * Replies on a conversation unless its contact opted out. Checks the CRM first, then the service
  * (the opt-out event may not have arrived yet), and treats the service's CONTACT_OPTED_OUT the same way.
+ * When the phone channel's 24-hour window has closed (OUTSIDE_SERVICE_WINDOW), it sends the approved
+ * template of `ctx.windowClosedTemplate` instead, from the conversation's own number, and notes on the
+ * timeline that the text itself was not sent; with no template configured it throws WindowClosedError.
  */
-export async function sendToConversation(ctx: CrmContext, conversationId: string, content: string) {
+export async function sendToConversation(ctx: CrmContext, conversationId: string, content: string): Promise<SentReply> {
   const contactId = await contactOfConversation(ctx, conversationId);
   if (isOptedOut(ctx.db, contactId)) throw new OptedOutError(contactId, 'crm');
   const contact = await ctx.client.contacts.get({ id: contactId });
   applyContact(ctx.db, contact);
   if (contact.opted_out) throw new OptedOutError(contactId, 'service');
   try {
-    return await ctx.client.conversations.sendMessage({ id: conversationId, content });
+    return { via: 'text', message: await ctx.client.conversations.sendMessage({ id: conversationId, content }) };
   } catch (error) {
-    if (isApiError(error, 'CONTACT_OPTED_OUT')) {
-      // Opted out between our check and the send: store the service's copy (its `updated_at`, not our clock).
-      applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
-      throw new OptedOutError(contactId, 'service');
+    if (isApiError(error, 'OUTSIDE_SERVICE_WINDOW')) {
+      if (!ctx.windowClosedTemplate) throw new WindowClosedError(conversationId);
+      return sendWindowClosedTemplate(ctx, ctx.windowClosedTemplate, conversationId, contact, content);
     }
-    throw error;
+    throw await optedOutOnService(ctx, contactId, error);
   }
+}
+
+/** The template goes to the conversation's number, from the number the customer wrote to (explicit, so never ambiguous). */
+async function sendWindowClosedTemplate(
+  ctx: CrmContext,
+  template: WindowClosedTemplate,
+  conversationId: string,
+  contact: Contact,
+  content: string,
+): Promise<SentReply> {
+  const conversation = await ctx.client.conversations.get({ id: conversationId });
+  const phone = contact.phone ?? conversation.customer.handle;
+  let message: Message;
+  try {
+    message = await ctx.client.templates.send({
+      id: template.templateId,
+      to: phone.replace(/^\+/, ''),
+      integration_id: conversation.integration_id,
+      variables: variablesFor(template, contact),
+    });
+  } catch (error) {
+    throw await optedOutOnService(ctx, contact.id, error);
+  }
+  const unsent = content.length > UNSENT_SHOWN_CHARS ? `${content.slice(0, UNSENT_SHOWN_CHARS - 1)}…` : content;
+  recordActivity(ctx.db, {
+    key: `crm.window_closed:${message.id}`,
+    kind: 'crm.window_closed',
+    contactId: contact.id,
+    conversationId,
+    summary: `24-hour window closed: sent template ${String(message.template_name ?? template.templateId)} instead; not sent: "${unsent}"`,
+    occurredAt: message.created_at,
+  });
+  return { via: 'window_closed_template', message, templateId: template.templateId };
+}
+
+/** The service's CONTACT_OPTED_OUT (opted out between our check and the send) becomes OptedOutError; the rest stays. */
+async function optedOutOnService(ctx: CrmContext, contactId: string, error: unknown): Promise<unknown> {
+  if (!isApiError(error, 'CONTACT_OPTED_OUT')) return error;
+  // Store the service's copy of the contact (its `updated_at`, not our clock).
+  applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
+  return new OptedOutError(contactId, 'service');
 }

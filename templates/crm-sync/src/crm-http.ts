@@ -4,6 +4,7 @@ import { type ContactChanges, editContact, moveLeadStage, OptedOutError, sendToC
 import { crmPage, type Panel } from './crm-page.js';
 import { getContact, listActivity, listContacts, listConversations } from './crm-queries.js';
 import { HttpError, readJsonObject, type Route, sendJson } from './http-json.js';
+import { WindowClosedError } from './window-closed-template.js';
 
 const CONTACT_PATH = /^\/api\/contacts\/([\w-]{1,100})$/;
 const MESSAGES_PATH = /^\/api\/conversations\/([\w-]{1,100})\/messages$/;
@@ -86,7 +87,8 @@ async function service<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof OptedOutError) throw new HttpError(422, error.code, error.message);
+    if (error instanceof OptedOutError || error instanceof WindowClosedError)
+      throw new HttpError(422, error.code, error.message);
     // The client checks input against the contract before sending: a bad email never leaves the CRM.
     if (error instanceof InvalidInputError) throw new HttpError(400, 'VALIDATION_FAILED', error.message);
     if (isApiError(error) && error.status < 500) throw new HttpError(error.status, error.code, error.message);

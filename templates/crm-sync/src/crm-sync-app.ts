@@ -46,6 +46,7 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
   const ctx: CrmContext = {
     db: openCrmDatabase(config.crmDbPath),
     client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }),
+    windowClosedTemplate: config.windowClosedTemplate,
   };
   const receiver = createReceiver({
     ...options.receiver,

@@ -1,7 +1,14 @@
 // What other code (tests, the repository's sample integration) reuses from this project.
 export { readConfig, type AppConfig } from './app-config.js';
 export { backfill, type BackfillOptions, type BackfillResult } from './backfill.js';
-export { editContact, moveLeadStage, sendToConversation, OptedOutError, type ContactChanges } from './crm-actions.js';
+export {
+  editContact,
+  moveLeadStage,
+  sendToConversation,
+  OptedOutError,
+  type ContactChanges,
+  type SentReply,
+} from './crm-actions.js';
 export { type CrmContext, type KitClient, type DeliveryMeta } from './crm-context.js';
 export { openCrmDatabase, type CrmDatabase } from './crm-database.js';
 export { crmRoutes } from './crm-http.js';
@@ -21,3 +28,4 @@ export { startCrmSync, WEBHOOK_PATH, type CrmSyncApp, type CrmSyncAppOptions } f
 export { HttpError, readJsonObject, sendJson, serveRoutes, type Route } from './http-json.js';
 export { registerCrmSync } from './register-crm-sync.js';
 export { CRM_EVENTS, crmSyncHandlers, type CrmEvent } from './sync-handlers.js';
+export { windowClosedTemplateFromEnv, WindowClosedError, type WindowClosedTemplate } from './window-closed-template.js';

@@ -1,4 +1,4 @@
-import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
+import { readConfig, type AppConfig } from './app-config.js';
 import { startCrmSync } from './crm-sync-app.js';
 
 // `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C.
@@ -10,12 +10,12 @@ console.log(
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
 
-/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
+/** The settings, or one line naming what is missing or malformed (every error readConfig throws is about a setting). */
 function config(): AppConfig {
   try {
     return readConfig();
   } catch (error) {
-    if (!(error instanceof MissingSettingsError)) throw error;
+    if (!(error instanceof Error)) throw error;
     console.error(error.message);
     process.exit(1);
   }

@@ -14,7 +14,9 @@ function runEntry(
   env: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('CONVO_KIT_') && key !== 'CRM_DB_PATH'),
+    Object.entries(process.env).filter(
+      ([key]) => !/^(CONVO_KIT_|WINDOW_CLOSED_TEMPLATE_)/.test(key) && key !== 'CRM_DB_PATH',
+    ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: PROJECT_ROOT, env: { ...clean, ...env } });
   let stdout = '';
@@ -36,6 +38,20 @@ describe('the commands', () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim()).toBe(
       'Missing CONVO_KIT_BASE_URL, CONVO_KIT_API_KEY, CONVO_KIT_WEBHOOK_SECRET: run `npm run dev` (a local emulator sets them for you), or set them in .env (see .env.example).',
+    );
+  });
+
+  it('npm start names a malformed fallback template setting in one line', async () => {
+    const result = await runEntry('src/main.ts', {
+      CONVO_KIT_BASE_URL: 'http://127.0.0.1:9',
+      CONVO_KIT_API_KEY: 'svc_live_unused',
+      CONVO_KIT_WEBHOOK_SECRET: 'whsec_unused',
+      WINDOW_CLOSED_TEMPLATE_ID: 'tpl_reply_waiting',
+      WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr.trim()).toBe(
+      'WINDOW_CLOSED_TEMPLATE_VARIABLES is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})',
     );
   });
 

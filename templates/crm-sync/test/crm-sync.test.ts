@@ -160,7 +160,7 @@ describe('crm-sync against the emulator', () => {
 
   it('sends to a contact who has not opted out, and the timeline shows the message', async () => {
     const sent = await sendToConversation(h.app.ctx, 'conv_delivered', 'Your order is on its way');
-    expect(sent.content).toBe('Your order is on its way');
+    expect(sent).toMatchObject({ via: 'text', message: { content: 'Your order is on its way' } });
     // The provider reports `sent` a moment after accepting (off the request): wait for that event.
     await h.waitFor(() =>
       listActivity(h.app.ctx.db, { contactId: 'ct_delivered' }).some((a) => a.kind === 'message.sent'),
