@@ -35,4 +35,14 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The rule of src/api/README.md ("Where schemas go"): endpoint files reference schemas, never define them.
+    files: ['src/api/endpoints/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: 'Define the schema in src/api/schemas/ (src/api/README.md).' }] },
+      ],
+    },
+  },
 );

@@ -8,23 +8,16 @@ export {
   type EndpointEntry,
   type EndpointGroupName,
 } from './all-endpoints.js';
-export {
-  endpoint,
-  page,
-  PageQuery,
-  Pagination,
-  type Page,
-  type EndpointDef,
-  type EndpointGroup,
-  type HttpMethod,
-} from './endpoint.js';
+export { endpoint, type EndpointDef, type EndpointGroup, type HttpMethod } from './endpoint.js';
+export { page, PageQuery, Pagination, type Page } from './schemas/page.js';
 export { SCOPES, Scope } from './scopes.js';
 export { PLAN_RATE_LIMITS, READ_ONLY_PLANS, RATE_LIMIT_WINDOW_SECONDS, Plan } from './plans.js';
 export { ERROR_STATUS, DOCS_BASE_URL, ErrorEnvelope, type ErrorCode } from './error-codes.js';
-export { MessageSend, ReactionEmoji, Reaction } from './endpoints/messages.js';
-export { ConversationUpdate } from './endpoints/conversations.js';
-export { TicketUpdate, IfMatch } from './endpoints/tickets.js';
-export { ContactUpdate } from './endpoints/contacts.js';
+export { MessageSend, ReactionEmoji, Reaction } from './schemas/message.js';
+export { ConversationUpdate } from './schemas/conversation.js';
+export { TicketUpdate } from './schemas/ticket.js';
+export { IfMatch } from './schemas/common.js';
+export { ContactUpdate } from './schemas/contact.js';
 // The resource and request schemas the spec leaves open, decided once (docs/resources.md): they are the documentation.
 export { KeyKind, ApiKey, KeyValue, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated } from './schemas/api-key.js';
 export { Automation, AutomationTrigger, AutomationRun } from './schemas/automation.js';

@@ -3,7 +3,7 @@ import { apiErrorFrom } from './api-error-from.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type ClientSettings, checkRequestOptions, type RequestOptions } from './client-options.js';
 import { type FieldIssue, issuePath, ResponseValidationError } from './client-errors.js';
-import type { Page } from '../api/endpoint.js';
+import type { Page } from '../api/schemas/page.js';
 import { PagePromise } from './page-promise.js';
 import { prepareInput } from './prepare-input.js';
 import { type RawResponse, responseMeta } from './response-meta.js';

@@ -3,7 +3,7 @@ import { type EndpointDef, type EndpointGroup } from '../api/endpoint.js';
 import { type ApiPromise } from './api-promise.js';
 import { type RequestOptions } from './client-options.js';
 import { type HeaderOptionName } from './header-options.js';
-import type { Page } from '../api/endpoint.js';
+import type { Page } from '../api/schemas/page.js';
 import { type PagePromise } from './page-promise.js';
 
 /** A contract table: groups of endpoints keyed by method name (`{ tickets: { get, update } }`). */

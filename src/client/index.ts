@@ -6,7 +6,7 @@ export { type ClientOptions, type RequestOptions } from './client-options.js';
 export { type ClientLogger } from './client-logger.js';
 export { ApiPromise, type WithResponse } from './api-promise.js';
 export { PagePromise } from './page-promise.js';
-export type { Page } from '../api/endpoint.js';
+export type { Page } from '../api/schemas/page.js';
 export { type ResponseMeta } from './response-meta.js';
 export {
   type ApiClient,

@@ -1,4 +1,4 @@
-import type { Page } from '../api/endpoint.js';
+import type { Page } from '../api/schemas/page.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type ClientLogger } from './client-logger.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Message } from '../../src/resources/message.js';
-import { type Ticket } from '../../src/resources/ticket.js';
+import { type Message } from '../../src/api/schemas/message.js';
+import { type Ticket } from '../../src/api/schemas/ticket.js';
 import { createClient, ServerError, InvalidInputError } from '../../src/client/index.js';
 import { json, type ScriptedServer, type Script, startScripted } from './scripted-server.js';
 

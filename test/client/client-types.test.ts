@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { type Conversation } from '../../src/resources/conversation.js';
-import { type Ticket, type TicketStatus } from '../../src/resources/ticket.js';
+import { type Conversation } from '../../src/api/schemas/conversation.js';
+import { type Ticket, type TicketStatus } from '../../src/api/schemas/ticket.js';
 import { type z } from 'zod';
 import {
   type ApiPromise,

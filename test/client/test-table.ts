@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { endpoint, page, PageQuery } from '../../src/api/endpoint.js';
+import { endpoint } from '../../src/api/endpoint.js';
+import { page, PageQuery } from '../../src/api/schemas/page.js';
 
 const Item = z.looseObject({ id: z.string(), n: z.number().int() });
 const Thing = z.looseObject({ id: z.string(), name: z.string(), version: z.number().int() });

@@ -1,4 +1,5 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
 import { Automation, AutomationRun, AutomationTrigger } from '../schemas/automation.js';
 import { IdParams, synthetic } from '../schemas/common.js';
 

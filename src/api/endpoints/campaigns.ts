@@ -1,5 +1,6 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { Campaign, CampaignCreate, CampaignStatus, CampaignUpdate } from '../schemas/campaign.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
+import { Campaign, CampaignCreate, CampaignListQuery, CampaignUpdate } from '../schemas/campaign.js';
 import { IdParams, synthetic } from '../schemas/common.js';
 
 export const campaigns = {
@@ -8,7 +9,7 @@ export const campaigns = {
     path: '/v1/campaigns',
     summary: 'List broadcast campaigns',
     scope: 'campaigns:read',
-    query: PageQuery.extend({ status: CampaignStatus.optional() }),
+    query: CampaignListQuery,
     response: page(Campaign),
     paginated: true,
   }),

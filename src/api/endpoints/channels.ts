@@ -1,15 +1,15 @@
-import { z } from 'zod';
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { Id, NoContent, Platform } from '../schemas/common.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
+import { NoContent } from '../schemas/common.js';
 import {
   ConnectedAccount,
+  ConnectedAccountListQuery,
+  ConnectedAccountParams,
   ConnectedAccountUpdate,
   ConnectSession,
   ConnectSessionCreate,
 } from '../schemas/connected-account.js';
 import { ChannelProviderParams, ProviderConfig, ProviderPut } from '../schemas/provider-config.js';
-
-const AccountParams = z.object({ integration_id: Id });
 
 export const channels = {
   list: endpoint({
@@ -17,7 +17,7 @@ export const channels = {
     path: '/v1/channels',
     summary: 'List connected accounts with their group and AI status',
     scope: 'channels:read',
-    query: PageQuery.extend({ channel: Platform.optional(), group_id: Id.optional() }),
+    query: ConnectedAccountListQuery,
     response: page(ConnectedAccount),
     paginated: true,
   }),
@@ -36,7 +36,7 @@ export const channels = {
     summary:
       'Switch AI replies or comment AI replies for this account only; assign (group_id) or unassign (null) its group',
     scope: 'automations:write',
-    params: AccountParams,
+    params: ConnectedAccountParams,
     body: ConnectedAccountUpdate,
     response: ConnectedAccount,
   }),
@@ -45,7 +45,7 @@ export const channels = {
     path: '/v1/channels/:integration_id/providers',
     summary: 'List channel provider overrides; secrets masked',
     scope: 'channels:read',
-    params: AccountParams,
+    params: ConnectedAccountParams,
     query: PageQuery,
     response: page(ProviderConfig),
     paginated: true,

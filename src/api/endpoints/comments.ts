@@ -1,12 +1,14 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
 import {
   Comment,
+  CommentListQuery,
   CommentReply,
   CommentReplyCreate,
   CommentSettings,
   CommentSettingsUpdate,
 } from '../schemas/comment.js';
-import { Id, IdParams, synthetic } from '../schemas/common.js';
+import { IdParams, synthetic } from '../schemas/common.js';
 
 export const comments = {
   list: endpoint({
@@ -14,7 +16,7 @@ export const comments = {
     path: '/v1/comments',
     summary: 'List tracked social comments',
     scope: 'comments:read',
-    query: PageQuery.extend({ integration_id: Id.optional() }),
+    query: CommentListQuery,
     response: page(Comment),
     paginated: true,
   }),

@@ -1,13 +1,7 @@
-import { z } from 'zod';
-import { Contact } from '../../resources/contact.js';
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { IdParams, text } from '../schemas/common.js';
-
-export const ContactUpdate = z.strictObject({
-  name: text(200).nullable().optional(),
-  email: z.email().max(254).nullable().optional(),
-  lead_stage: text(64).optional(),
-});
+import { Contact, ContactListQuery, ContactUpdate } from '../schemas/contact.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
+import { IdParams } from '../schemas/common.js';
 
 export const contacts = {
   list: endpoint({
@@ -15,7 +9,7 @@ export const contacts = {
     path: '/v1/contacts',
     summary: 'List contacts',
     scope: 'contacts:read',
-    query: PageQuery.extend({ lead_stage: text(64).optional(), owner: text(100).optional() }),
+    query: ContactListQuery,
     response: page(Contact),
     paginated: true,
   }),

@@ -1,19 +1,8 @@
-import { z } from 'zod';
-import { Conversation, ConversationStatus } from '../../resources/conversation.js';
-import { Message, MessageInput } from '../../resources/message.js';
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { IdParams, Platform, synthetic, text } from '../schemas/common.js';
-
-const Tag = text(64);
-
-export const ConversationUpdate = z.strictObject({
-  status: ConversationStatus.optional(),
-  assignee: text(100).nullable().optional(),
-  /** Replaces the tag list. */
-  tags: z.array(Tag).max(50).optional(),
-  stage: text(64).optional(),
-  routing: z.strictObject({ team: text(100).nullable().optional(), queue: text(100).nullable().optional() }).optional(),
-});
+import { Conversation, ConversationListQuery, ConversationUpdate } from '../schemas/conversation.js';
+import { ConversationMessageSend, Message } from '../schemas/message.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
+import { IdParams, synthetic } from '../schemas/common.js';
 
 export const conversations = {
   list: endpoint({
@@ -22,11 +11,7 @@ export const conversations = {
     summary:
       'List conversations, newest first (by creation, so a cursor walk never skips or repeats a conversation whose activity changes)',
     scope: 'conversations:read',
-    query: PageQuery.extend({
-      status: ConversationStatus.optional(),
-      channel: Platform.optional(),
-      assignee: text(100).optional(),
-    }),
+    query: ConversationListQuery,
     response: page(Conversation),
     paginated: true,
   }),
@@ -64,7 +49,7 @@ export const conversations = {
       "Send on the conversation's channel; `integration_id`, when given, must be the conversation's account (409 ACCOUNT_MISMATCH)",
     scope: 'messages:send',
     params: IdParams,
-    body: z.strictObject(MessageInput.shape),
+    body: ConversationMessageSend,
     response: synthetic(Message),
     status: 201,
     idempotencyKey: 'required',

@@ -1,12 +1,9 @@
-import { z } from 'zod';
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from '../schemas/channel-group.js';
-import { Id, NoContent } from '../schemas/common.js';
-import { KnowledgeCreate, KnowledgeEntry, KnowledgeUpload } from '../schemas/knowledge-entry.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
+import { ChannelGroup, ChannelGroupCreate, ChannelGroupParams, ChannelGroupUpdate } from '../schemas/channel-group.js';
+import { NoContent } from '../schemas/common.js';
+import { KnowledgeCreate, KnowledgeEntry, KnowledgeEntryParams, KnowledgeUpload } from '../schemas/knowledge-entry.js';
 import { GroupProviderParams, ProviderConfig, ProviderPut } from '../schemas/provider-config.js';
-
-const GroupParams = z.object({ group_id: Id });
-const EntryParams = z.object({ group_id: Id, entry_id: Id });
 
 export const groups = {
   list: endpoint({
@@ -32,7 +29,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id',
     summary: 'Update the name, AI gate or brain settings of a group',
     scope: 'channels:write',
-    params: GroupParams,
+    params: ChannelGroupParams,
     body: ChannelGroupUpdate,
     response: ChannelGroup,
   }),
@@ -41,7 +38,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id',
     summary: 'Delete a group; its accounts return to the workspace defaults',
     scope: 'channels:write',
-    params: GroupParams,
+    params: ChannelGroupParams,
     response: NoContent,
     status: 204,
   }),
@@ -50,7 +47,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id/knowledge',
     summary: 'List the knowledge entries of a group',
     scope: 'channels:read',
-    params: GroupParams,
+    params: ChannelGroupParams,
     query: PageQuery,
     response: page(KnowledgeEntry),
     paginated: true,
@@ -60,7 +57,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id/knowledge',
     summary: 'Add a knowledge entry, scanned for prompt injection (422 PROMPT_INJECTION_DETECTED)',
     scope: 'channels:write',
-    params: GroupParams,
+    params: ChannelGroupParams,
     body: KnowledgeCreate,
     response: KnowledgeEntry,
     status: 201,
@@ -70,7 +67,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id/knowledge/files',
     summary: 'Upload a knowledge file (multipart: type, title, file); parsed in memory, source bytes not retained',
     scope: 'channels:write',
-    params: GroupParams,
+    params: ChannelGroupParams,
     body: KnowledgeUpload,
     response: KnowledgeEntry,
     status: 201,
@@ -81,7 +78,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id/knowledge/:entry_id',
     summary: 'Delete one knowledge entry',
     scope: 'channels:write',
-    params: EntryParams,
+    params: KnowledgeEntryParams,
     response: NoContent,
     status: 204,
   }),
@@ -90,7 +87,7 @@ export const groups = {
     path: '/v1/channels/groups/:group_id/providers',
     summary: 'List the AI providers of a group; secrets masked',
     scope: 'channels:read',
-    params: GroupParams,
+    params: ChannelGroupParams,
     query: PageQuery,
     response: page(ProviderConfig),
     paginated: true,

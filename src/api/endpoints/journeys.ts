@@ -1,6 +1,13 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
 import { IdParams } from '../schemas/common.js';
-import { Journey, JourneyCreate, JourneyStatus, JourneyStatusChange, JourneyStepsReplace } from '../schemas/journey.js';
+import {
+  Journey,
+  JourneyCreate,
+  JourneyListQuery,
+  JourneyStatusChange,
+  JourneyStepsReplace,
+} from '../schemas/journey.js';
 
 export const journeys = {
   list: endpoint({
@@ -8,7 +15,7 @@ export const journeys = {
     path: '/v1/journeys',
     summary: 'List journeys with their required variables',
     scope: 'journeys:read',
-    query: PageQuery.extend({ status: JourneyStatus.optional() }),
+    query: JourneyListQuery,
     response: page(Journey),
     paginated: true,
   }),

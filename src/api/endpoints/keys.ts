@@ -1,5 +1,6 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated, KeyKind } from '../schemas/api-key.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyListQuery, ApiKeyRotated } from '../schemas/api-key.js';
 import { IdParams, NoContent } from '../schemas/common.js';
 
 export const keys = {
@@ -8,7 +9,7 @@ export const keys = {
     path: '/v1/keys',
     summary: 'List active keys and their scopes (never their values)',
     scope: 'keys:read',
-    query: PageQuery.extend({ kind: KeyKind.optional() }),
+    query: ApiKeyListQuery,
     response: page(ApiKey),
     paginated: true,
   }),

@@ -1,6 +1,7 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { IdParams, text } from '../schemas/common.js';
-import { Lead, LeadMove, LeadUpdate, Stage } from '../schemas/lead.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
+import { IdParams } from '../schemas/common.js';
+import { Lead, LeadListQuery, LeadMove, LeadUpdate, Stage } from '../schemas/lead.js';
 
 export const pipeline = {
   listLeads: endpoint({
@@ -8,7 +9,7 @@ export const pipeline = {
     path: '/v1/pipeline/leads',
     summary: 'List leads',
     scope: 'pipeline:read',
-    query: PageQuery.extend({ stage: text(64).optional(), owner: text(100).optional() }),
+    query: LeadListQuery,
     response: page(Lead),
     paginated: true,
   }),

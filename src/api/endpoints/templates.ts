@@ -1,14 +1,15 @@
-import { Message } from '../../resources/message.js';
-import { TemplateCategory, TemplateStatus } from '../../resources/template.js';
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { IdParams, NoContent } from '../schemas/common.js';
+import { Message } from '../schemas/message.js';
 import {
   Template,
   TemplateCreate,
   TemplateDraftValidate,
+  TemplateListQuery,
   TemplateSend,
   TemplateValidation,
 } from '../schemas/template.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
+import { IdParams, NoContent } from '../schemas/common.js';
 
 export const templates = {
   list: endpoint({
@@ -16,7 +17,7 @@ export const templates = {
     path: '/v1/templates',
     summary: "List templates with the service's and the provider's status",
     scope: 'templates:read',
-    query: PageQuery.extend({ status: TemplateStatus.optional(), category: TemplateCategory.optional() }),
+    query: TemplateListQuery,
     response: page(Template),
     paginated: true,
   }),

@@ -1,9 +1,9 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
-import { Id, IdParams } from '../schemas/common.js';
-import { PhoneNumber } from '../../resources/common.js';
+import { endpoint } from '../endpoint.js';
+import { page } from '../schemas/page.js';
+import { IdParams } from '../schemas/common.js';
 import {
   Enrollment,
-  EnrollmentStatus,
+  EnrollmentHistoryQuery,
   StopEnrollmentsQuery,
   StopEnrollmentsResult,
   TriggerBatchRequest,
@@ -45,11 +45,7 @@ export const trigger = {
     path: '/v1/trigger/history',
     summary: 'Recent enrollments, newest first',
     scope: 'journeys:read',
-    query: PageQuery.extend({
-      phone: PhoneNumber.optional(),
-      journey_id: Id.optional(),
-      status: EnrollmentStatus.optional(),
-    }),
+    query: EnrollmentHistoryQuery,
     response: page(Enrollment),
     paginated: true,
   }),

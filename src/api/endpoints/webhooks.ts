@@ -1,4 +1,5 @@
-import { endpoint, page, PageQuery } from '../endpoint.js';
+import { endpoint } from '../endpoint.js';
+import { page, PageQuery } from '../schemas/page.js';
 import { IdParams, NoContent } from '../schemas/common.js';
 import { TriggerResult, WebhookSendRequest } from '../schemas/trigger.js';
 import {

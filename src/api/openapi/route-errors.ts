@@ -1,6 +1,6 @@
 import type { EndpointEntry, EndpointId } from '../all-endpoints.js';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.js';
-import { Channel } from '../../resources/common.js';
+import { Channel } from '../schemas/common.js';
 
 /** When each code is answered, in a few words: the text of the error responses and operation descriptions. */
 export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_NAMES, eventSchemas, type EventName } from '../../events/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
-import { Timestamp } from '../../resources/common.js';
+import { Timestamp } from '../schemas/common.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';
 
 const DELIVERY_HEADERS: [string, string, z.ZodType][] = [

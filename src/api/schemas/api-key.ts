@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
+import { text, Timestamp } from './common.js';
 import { Scope } from '../scopes.js';
-import { text } from './common.js';
+import { PageQuery } from './page.js';
 
 export const KeyKind = z.enum(['live', 'test']);
 
@@ -31,3 +31,6 @@ export const ApiKeyCreated = ApiKey.extend({ key: KeyValue });
 
 /** The old value keeps working until `previous_key_expires_at` (24 hours), then 401. */
 export const ApiKeyRotated = ApiKey.extend({ key: KeyValue, previous_key_expires_at: Timestamp });
+
+/** Filters of GET /v1/keys. */
+export const ApiKeyListQuery = PageQuery.extend({ kind: KeyKind.optional() });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { Id, TemplateVariables } from './common.js';
+import { Id, TemplateVariables, Timestamp } from './common.js';
 
 export const Automation = z.looseObject({
   id: z.string(),

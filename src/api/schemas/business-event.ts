@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PhoneNumber, Timestamp } from '../../resources/common.js';
-import { TemplateVariables } from './common.js';
+import { PhoneNumber, TemplateVariables, Timestamp } from './common.js';
 
 /** POST /v1/events: an external business event (`order.shipped`) for a phone; journeys mapped to it enroll the phone. */
 /** A business event's name (`order.shipped`): what POST /v1/events fires and a journey's `events` list. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { Id, TemplateVariables, text } from './common.js';
+import { Id, TemplateVariables, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 export const CampaignStatus = z.enum(['draft', 'scheduled', 'sending', 'sent', 'canceled']);
 
@@ -68,3 +68,6 @@ export const CampaignUpdate = z.strictObject({
   /** Cancels a scheduled campaign. */
   status: z.literal('canceled').optional(),
 });
+
+/** Filters of GET /v1/campaigns. */
+export const CampaignListQuery = PageQuery.extend({ status: CampaignStatus.optional() });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { platformMap, text } from './common.js';
+import { Id, platformMap, text, Timestamp } from './common.js';
 
 /** The AI configuration of a group (spec, `brain_config`). Platform maps are keyed by channel kind. */
 const brainConfigShape = {
@@ -44,3 +43,6 @@ export const ChannelGroupUpdate = z.strictObject({
   ai_enabled: z.boolean().optional(),
   brain_config: BrainConfig.optional(),
 });
+
+/** Path params of `/v1/channels/groups/:group_id` routes. */
+export const ChannelGroupParams = z.object({ group_id: Id });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { Id, text } from './common.js';
+import { Id, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 /** A comment reply's length bound (the photo-social channel's own limit). */
 export const COMMENT_REPLY_MAX_CHARS = 2200;
@@ -64,3 +64,6 @@ export const CommentSettingsUpdate = z.strictObject({
     .max(COMMENT_RULES_MAX)
     .optional(),
 });
+
+/** Filters of GET /v1/comments. */
+export const CommentListQuery = PageQuery.extend({ integration_id: Id.optional() });

@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { Channel } from '../../resources/common.js';
+
+/** The three channel kinds, also the platform names in `brain_config` (docs/resources.md). */
+export const Channel = z.enum(['phone', 'photo_social', 'social_page']);
+export type Channel = z.output<typeof Channel>;
+
+/** ISO-8601 UTC timestamps as the service writes them. */
+export const Timestamp = z.iso.datetime({ offset: true });
+
+/** International phone format with a leading plus (E.164). */
+export const PhoneNumber = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, 'expected international format with a leading plus, e.g. +14155550123');
+
+/** An HTTPS URL, as the spec requires for media, CTA, custom reply and webhook URLs. */
+export const HttpsUrl = z.url({ protocol: /^https$/, error: 'expected an https:// URL' });
 
 /** A prefixed resource id (`conv_…`, `tkt_…`) as it travels in a path or a body. */
 export const Id = z.string().min(1).max(100);
@@ -71,3 +85,9 @@ export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$Zo
 
 /** The response of a 204 route: no body. */
 export const NoContent = z.void();
+
+/** `If-Match: "<version>"` (the ETag of GET): a stale version gets 409 VERSION_CONFLICT; absent, the last write wins. */
+export const IfMatch = z.string().regex(/^(W\/)?"\d+"$/, 'expected an ETag such as "3"');
+
+/** The headers of a conditional update. */
+export const IfMatchHeaders = z.object({ 'if-match': IfMatch.optional() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Channel, HttpsUrl, Timestamp } from '../../resources/common.js';
-import { Id, Platform } from './common.js';
+import { Channel, HttpsUrl, Id, Platform, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 /** A connected phone number, photo-social account or social page (docs/resources.md). */
 export const ConnectedAccount = z.looseObject({
@@ -41,3 +41,9 @@ export const ConnectSession = z.looseObject({
   created_at: Timestamp,
 });
 export type ConnectSession = z.output<typeof ConnectSession>;
+
+/** Filters of GET /v1/channels. */
+export const ConnectedAccountListQuery = PageQuery.extend({ channel: Platform.optional(), group_id: Id.optional() });
+
+/** Path params of `/v1/channels/:integration_id` routes. */
+export const ConnectedAccountParams = z.object({ integration_id: Id });

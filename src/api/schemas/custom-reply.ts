@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
+import { Timestamp } from './common.js';
 
 /**
  * The custom reply call (the service -> your reply endpoint, docs/custom-reply.md): one schema for both

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
+import { Id, Platform, Timestamp } from './common.js';
 import { Plan } from '../plans.js';
-import { Id, Platform } from './common.js';
 
 /** Date range of the summary, inclusive, UTC days. @default the last 30 days */
 export const AnalyticsQuery = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
+import { Id, text, Timestamp } from './common.js';
 import { BusinessEventName } from './business-event.js';
-import { Id, text } from './common.js';
+import { PageQuery } from './page.js';
 
 export const JourneyStatus = z.enum(['draft', 'active', 'paused']);
 
@@ -64,3 +64,6 @@ export const JourneyStepsReplace = z.strictObject({ steps: JourneySteps });
 
 /** Activate or pause (docs/resources.md). */
 export const JourneyStatusChange = z.strictObject({ status: z.enum(['active', 'paused']) });
+
+/** Filters of GET /v1/journeys. */
+export const JourneyListQuery = PageQuery.extend({ status: JourneyStatus.optional() });

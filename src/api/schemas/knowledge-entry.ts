@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { text } from './common.js';
+import { Id, text, Timestamp } from './common.js';
 
 export const KnowledgeType = z.enum(['general', 'faq', 'policy', 'product']);
 
@@ -77,3 +76,6 @@ export const KnowledgeUpload = z.strictObject({
   title: text(200),
   file: KnowledgeFile,
 });
+
+/** Path params of one knowledge entry of a group. */
+export const KnowledgeEntryParams = z.object({ group_id: Id, entry_id: Id });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { Id, text } from './common.js';
+import { Id, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 /** A stage of the pipeline. The default list (docs/resources.md): new, contacted, qualified, proposal, won, lost. */
 export const Stage = z.looseObject({
@@ -39,3 +39,6 @@ export const LeadUpdate = z.strictObject({
 
 /** Moving a lead names the target stage id (one of GET /v1/pipeline/stages). */
 export const LeadMove = z.strictObject({ stage: Id });
+
+/** Filters of GET /v1/pipeline. */
+export const LeadListQuery = PageQuery.extend({ stage: text(64).optional(), owner: text(100).optional() });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { HttpsUrl, Timestamp } from '../../resources/common.js';
-import { Id, text } from './common.js';
+import { HttpsUrl, Id, text, Timestamp } from './common.js';
 import { LoopbackTolerantWebhookUrl } from './webhook-endpoint.js';
 
 /** The `:provider` path values (docs/resources.md). */

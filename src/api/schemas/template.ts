@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
-import { TemplateCategory, TemplateQuality, TemplateStatus } from '../../resources/template.js';
-import { Id, TemplateVariables, text } from './common.js';
+import { Id, TemplateVariables, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
+
+export const TemplateStatus = z.enum(['draft', 'pending_review', 'approved', 'rejected', 'paused', 'disabled']);
+export const TemplateCategory = z.enum(['UTILITY', 'MARKETING']);
+export const TemplateQuality = z.enum(['high', 'medium', 'low', 'unknown']);
 
 /** The provider's body limit for a template. */
 export const TEMPLATE_BODY_MAX_CHARS = 1024;
@@ -77,4 +80,10 @@ export const TemplateSend = z.strictObject({
   integration_id: Id.optional(),
   /** @default {} */
   variables: TemplateVariables.optional(),
+});
+
+/** Filters of GET /v1/templates. */
+export const TemplateListQuery = PageQuery.extend({
+  status: TemplateStatus.optional(),
+  category: TemplateCategory.optional(),
 });

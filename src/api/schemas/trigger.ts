@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PhoneNumber, Timestamp } from '../../resources/common.js';
-import { Id, TemplateVariables, text } from './common.js';
+import { Id, PhoneNumber, TemplateVariables, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 /** The spec's trigger `metadata`: keys are variable positions as strings. */
 export const TriggerMetadata = TemplateVariables;
@@ -114,3 +114,10 @@ export const StopEnrollmentsQuery = z
   });
 
 export const StopEnrollmentsResult = z.looseObject({ stopped: z.number().int().min(0) });
+
+/** Filters of GET /v1/trigger/history. */
+export const EnrollmentHistoryQuery = PageQuery.extend({
+  phone: PhoneNumber.optional(),
+  journey_id: Id.optional(),
+  status: EnrollmentStatus.optional(),
+});

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { HttpsUrl, Timestamp } from '../../resources/common.js';
+import { HttpsUrl, Id, Timestamp } from './common.js';
 import { isEventPattern } from '../../events/index.js';
 import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
-import { Id } from './common.js';
 
 /** zod 4 runs refinements even when the URL check already failed, so this must not throw on a non-URL. */
 function hostOf(url: string): string {

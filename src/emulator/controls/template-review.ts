@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdParams, Template } from '../../api/index.js';
-import { TemplateQuality, TemplateStatus } from '../../resources/template.js';
+import { TemplateQuality, TemplateStatus } from '../../api/schemas/template.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import type { TemplateRecord } from '../state/records.js';

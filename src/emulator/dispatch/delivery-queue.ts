@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import { encodeSeqCursor } from '../../internal/seq-cursor.js';
 import { decodeListCursor } from '../state/list-cursor.js';
 import type { WebhookAttempt } from '../../api/schemas/webhook-endpoint.js';

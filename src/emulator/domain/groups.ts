@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from '../../api/index.js';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Group } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';

@@ -10,7 +10,7 @@ import {
 } from '../../api/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import type { ProviderOwner, ProviderRecord } from '../state/records.js';
 import { secretBox } from '../state/secret-box.js';
 import { stores, type Stores } from '../state/stores.js';

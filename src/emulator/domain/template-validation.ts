@@ -1,5 +1,5 @@
 import type { TemplateValidation } from '../../api/index.js';
-import type { TemplateCategory } from '../../resources/template.js';
+import type { TemplateCategory } from '../../api/schemas/template.js';
 import type { z } from 'zod';
 
 type Category = z.output<typeof TemplateCategory>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../resources/common.js';
+import { Timestamp } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
 import { control } from './controls-router.js';
 

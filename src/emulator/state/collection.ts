@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ApiFailure } from '../api-failure.js';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import { encodeSeqCursor } from '../../internal/seq-cursor.js';
 import { decodeListCursor } from './list-cursor.js';
 import { statement } from './statement.js';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { SCOPES, type Scope } from '../../api/scopes.js';
 import type { AuthenticatedKey, Clock } from '../route-handler.js';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
 import { statement } from './statement.js';
 

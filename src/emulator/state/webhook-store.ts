@@ -1,7 +1,7 @@
 import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
 import { matchesAny } from '../../events/index.js';
-import type { Page } from '../../api/endpoint.js';
+import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
 import { secretBox, type SecretBox } from './secret-box.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { Id, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 export const TicketKind = z.enum(['handoff', 'safety_review', 'routing_rule']);
 export const TicketStatus = z.enum(['open', 'pending', 'on_hold', 'resolved', 'closed']);
@@ -23,3 +24,23 @@ export const Ticket = z.looseObject({
   updated_at: Timestamp,
 });
 export type Ticket = z.output<typeof Ticket>;
+
+/** Filters of GET /v1/tickets. */
+export const TicketListQuery = PageQuery.extend({
+  status: TicketStatus.optional(),
+  priority: TicketPriority.optional(),
+  kind: TicketKind.optional(),
+  assignee: text(100).optional(),
+  conversation_id: Id.optional(),
+});
+
+export const TicketUpdate = z.strictObject({
+  status: TicketStatus.optional(),
+  priority: TicketPriority.optional(),
+  assignee: text(100).nullable().optional(),
+  /** Resolution metadata; null clears it. */
+  resolution: z
+    .strictObject({ reason: text(200), note: z.string().max(5_000).nullable().optional() })
+    .nullable()
+    .optional(),
+});

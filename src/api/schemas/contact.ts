@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Channel, PhoneNumber, Timestamp } from './common.js';
+import { Channel, PhoneNumber, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 export const Identity = z.object({ channel: Channel, handle: z.string(), integration_id: z.string() });
 
@@ -17,3 +18,12 @@ export const Contact = z.looseObject({
   updated_at: Timestamp,
 });
 export type Contact = z.output<typeof Contact>;
+
+/** Filters of GET /v1/contacts. */
+export const ContactListQuery = PageQuery.extend({ lead_stage: text(64).optional(), owner: text(100).optional() });
+
+export const ContactUpdate = z.strictObject({
+  name: text(200).nullable().optional(),
+  email: z.email().max(254).nullable().optional(),
+  lead_stage: text(64).optional(),
+});

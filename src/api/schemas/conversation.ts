@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Channel, Timestamp } from './common.js';
+import { Channel, Platform, text, Timestamp } from './common.js';
+import { PageQuery } from './page.js';
 
 export const ConversationStatus = z.enum(['active', 'snoozed', 'closed']);
 
@@ -23,3 +24,21 @@ export const Conversation = z.looseObject({
   created_at: Timestamp,
 });
 export type Conversation = z.output<typeof Conversation>;
+
+/** Filters of GET /v1/conversations. */
+export const ConversationListQuery = PageQuery.extend({
+  status: ConversationStatus.optional(),
+  channel: Platform.optional(),
+  assignee: text(100).optional(),
+});
+
+const Tag = text(64);
+
+export const ConversationUpdate = z.strictObject({
+  status: ConversationStatus.optional(),
+  assignee: text(100).nullable().optional(),
+  /** Replaces the tag list. */
+  tags: z.array(Tag).max(50).optional(),
+  stage: text(64).optional(),
+  routing: z.strictObject({ team: text(100).nullable().optional(), queue: text(100).nullable().optional() }).optional(),
+});
