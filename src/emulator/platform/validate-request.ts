@@ -57,7 +57,7 @@ export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, ra
       },
     );
   }
-  // An uploaded file over its size bound, or of a type the route does not take (decisions §4).
+  // An uploaded file over its size bound, or of a type the route does not take (docs/ai-and-knowledge.md).
   const tooBig = issues.find(({ issue }) => issue.code === 'too_big' && issue.origin === 'file');
   if (tooBig) {
     throw new ApiFailure('PAYLOAD_TOO_LARGE', `${tooBig.issue.path.join('.')}: ${tooBig.issue.message}`, { details });
