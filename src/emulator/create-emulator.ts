@@ -15,6 +15,7 @@ import { OutboundScheduler } from './domain/outbound-scheduler.js';
 import type { EmulatorContext } from './route-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import { EMULATOR_KEY_IDS } from './handlers/keys.js';
+import { answerClientErrors } from './platform/client-errors.js';
 import { createApp } from './platform/create-app.js';
 import { IdempotencyGuard } from './platform/idempotency.js';
 import type { RouteHandlerTable } from './platform/pending.js';
@@ -172,6 +173,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   const listen = async (port = 0, host = '127.0.0.1') => {
     const server = createServer(app);
+    answerClientErrors(server);
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
     servers.add(server);
     const { port: bound } = server.address() as AddressInfo;

@@ -66,7 +66,8 @@ function headersOf(entry: EndpointEntry, status: number): JsonSchema {
   const always: HeaderName[] = ['X-Request-ID'];
   const sometimes: HeaderName[] = [];
   const success = status < 300;
-  if (def.auth !== false && status !== 401)
+  // 431 comes from the HTTP parser, before the key is read.
+  if (def.auth !== false && status !== 401 && status !== 431)
     (status === 400 || status >= 500 ? sometimes : always).push(...RATE_LIMIT_HEADERS);
   if (status === 429) always.push('Retry-After');
   if (def.idempotencyKey && (success || status === 404 || status === 409 || status === 422))

@@ -18,7 +18,9 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   AMBIGUOUS_INTEGRATION: 'the sender cannot be resolved and several active numbers exist',
   VERSION_CONFLICT: 'If-Match names a version that is no longer current',
   PAYLOAD_TOO_LARGE: 'the body (1 MiB of JSON) or an upload is over its limit',
-  UNSUPPORTED_MEDIA_TYPE: 'the body is not of the route’s media type, or an upload of a type not allowed',
+  UNSUPPORTED_MEDIA_TYPE:
+    'the body is not of the route’s media type (JSON in UTF-8), or an upload of a type not allowed',
+  REQUEST_HEADERS_TOO_LARGE: 'the request line and headers are over 16 KiB (a long query string counts)',
   SEND_FAILED: 'the provider rejected the send; `details` carries `provider_error_code`',
   INVALID_PLATFORM: 'a channel that is not phone, photo_social or social_page',
   OUTSIDE_SERVICE_WINDOW: 'free text on the phone channel while the 24-hour window is closed',
@@ -94,7 +96,7 @@ export function namesAChannel(inputs: readonly unknown[]): boolean {
  */
 export function routeErrorCodes(entry: EndpointEntry, inputs: readonly unknown[]): ErrorCode[] {
   const { def } = entry;
-  const codes = new Set<ErrorCode>(['INTERNAL_ERROR', ...(ROUTE_ERRORS[entry.id] ?? [])]);
+  const codes = new Set<ErrorCode>(['REQUEST_HEADERS_TOO_LARGE', 'INTERNAL_ERROR', ...(ROUTE_ERRORS[entry.id] ?? [])]);
   const add = (...more: ErrorCode[]) => more.forEach((code) => codes.add(code));
   if (def.params || def.query || def.body || def.headers) add('VALIDATION_FAILED');
   if (def.auth !== false) {

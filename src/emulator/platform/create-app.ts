@@ -11,6 +11,7 @@ import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import { isPending, type RouteHandlerTable } from './pending.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
+import { checkPercentEncoding } from './percent-encoding.js';
 import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
 
@@ -69,22 +70,28 @@ export function createApp(
   // Express would add a weak ETag to every JSON answer; tickets set their own (`"<version>"`).
   app.set('etag', false);
   app.use(requestId);
+  const routes = routingOrder().map((entry) => ({ ...entry, def: { ...entry.def, ...EMULATOR_OVERRIDES[entry.id] } }));
+  const paths = (def: EndpointDef) => [def.path, def.path.replace(/^\/v1\//, '/api/v1/')];
+  app.use(
+    checkPercentEncoding([
+      ...routes.flatMap(({ def }) => paths(def)),
+      ...controls.map((control) => `/_emulator${control.path}`),
+    ]),
+  );
   app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
-  for (const entry of routingOrder()) {
-    const def = { ...entry.def, ...EMULATOR_OVERRIDES[entry.id] };
-    const route = endpointRoute({ ...entry, def }, handlerOf(handlers, entry), platform);
-    const paths = [def.path, def.path.replace(/^\/v1\//, '/api/v1/')];
-    for (const method of [def.method, ...(def.aliases ?? [])]) {
-      app[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](paths, route);
+  for (const entry of routes) {
+    const route = endpointRoute(entry, handlerOf(handlers, entry), platform);
+    for (const method of [entry.def.method, ...(entry.def.aliases ?? [])]) {
+      app[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](paths(entry.def), route);
     }
   }
   app.use((req: Request, res: Response) => {
     sendFailure(res, new ApiFailure('NOT_FOUND', `No route ${req.method} ${req.path}`));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    // Express's own 4xx (a path segment that is not valid percent-encoding) is the caller's mistake.
+    // Express's own 4xx is the caller's mistake (a broken percent-encoding is answered earlier, with details).
     const status = error && typeof error === 'object' && 'status' in error ? Number(error.status) : 500;
     if (status >= 400 && status < 500) {
       return sendFailure(

@@ -1,3 +1,4 @@
+import { MIMEType } from 'node:util';
 import express, { type Request, type Response } from 'express';
 import { ApiFailure } from '../api-failure.js';
 
@@ -6,6 +7,20 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 // `type: () => true`: the media type was already checked here, with the service's own 415.
 const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
+
+/**
+ * JSON is UTF-8 (RFC 8259), so a charset, when given, must say so; body-parser alone would decode any
+ * `utf-*` (UTF-16 included) and parse it.
+ */
+function isUtf8(contentType: string): boolean {
+  let charset: string | null;
+  try {
+    charset = new MIMEType(contentType).params.get('charset');
+  } catch {
+    return false;
+  }
+  return charset === null || charset.toLowerCase() === 'utf-8';
+}
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -18,10 +33,10 @@ function hasBody(req: Request): boolean {
  */
 export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
   if (!hasBody(req)) return undefined;
-  if (!req.is('application/json')) {
+  if (!req.is('application/json') || !isUtf8(req.get('content-type')!)) {
     throw new ApiFailure(
       'UNSUPPORTED_MEDIA_TYPE',
-      `Expected Content-Type: application/json, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`,
+      `Expected Content-Type: application/json (UTF-8), got ${JSON.stringify(req.get('content-type') ?? '(none)')}`,
     );
   }
   await new Promise<void>((resolve, reject) =>
@@ -42,8 +57,7 @@ function mapParseError(error: unknown): unknown {
         ],
       });
     case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'The body must be UTF-8 JSON');
+      return new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON sent as is or gzip, deflate or br');
     default:
       return error;
   }
