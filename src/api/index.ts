@@ -32,6 +32,7 @@ export {
 } from './schemas/campaign.js';
 export { BrainConfig, ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from './schemas/channel-group.js';
 export {
+  COMMENT_MAX_CHARS,
   COMMENT_REPLY_MAX_CHARS,
   CommentReply,
   Comment,

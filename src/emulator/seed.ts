@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EmulatorContext } from './route-handler.js';
 import { seedGroups, seedStages, seedTemplates } from './state/seed-fixtures.js';
+import { seedAutomations, seedComments, seedCommentSettings } from './state/seed-engagement.js';
 import { buildWorkspace } from './state/seed-workspace.js';
 import { stores } from './state/stores.js';
 import { Collection } from './state/collection.js';
@@ -33,8 +34,8 @@ export function isSeeded(db: Database.Database): boolean {
 /**
  * Replaces the workspace's resources with the seeded state: one connected account per channel kind
  * plus a second phone number, contacts and chats for each provider outcome and account rule
- * (SEED_IDS), `size` generated chats, tickets, leads, the default stages, one group and templates
- * in several review states. Keys and webhooks (the platform's) are left alone. Timestamps are
+ * (SEED_IDS), `size` generated chats, tickets, leads, the default stages, one group, templates
+ * in several review states, two comments with one keyword rule, and one automation per trigger kind. Keys and webhooks (the platform's) are left alone. Timestamps are
  * relative to the emulator clock, so the open service windows are open now.
  */
 export function seed(ctx: Pick<EmulatorContext, 'db' | 'clock'>, options: SeedOptions = {}): void {
@@ -62,5 +63,8 @@ export function seed(ctx: Pick<EmulatorContext, 'db' | 'clock'>, options: SeedOp
     s.messages.insertMany(oldestFirst(workspace.chats.flatMap((c) => c.messages)));
     s.tickets.insertMany(oldestFirst(workspace.tickets));
     s.leads.insertMany(oldestFirst(workspace.leads));
+    s.commentSettings.insert(seedCommentSettings(createdAt));
+    s.comments.insertMany(seedComments(now));
+    s.automations.insertMany(seedAutomations(createdAt));
   })();
 }

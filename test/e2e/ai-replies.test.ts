@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, Ticket } from '../../src/resources/index.js';
 import { replyToComment } from '../../src/emulator/ai-reply/index.js';
@@ -8,6 +6,7 @@ import { putProvider } from '../../src/emulator/domain/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { createReplyEndpoint, type CustomReplyRequest, type ReplyFunction } from '../../src/reply/index.js';
 import { startE2e, type E2e } from './harness.js';
+import { closeServer, listen, recordWebhooks, replyEndpoint, until, type RecordedWebhook } from './reply-harness.js';
 
 // The emulator's AI replies end to end: a customer writes in through /_emulator/inbound, the emulator
 // calls a real convo-kit/reply endpoint on a loopback port, checks the answer, and sends it or hands off.
@@ -20,13 +19,8 @@ let endpointUrl: string;
 let server: Server;
 let answer: ReplyFunction;
 let requests: CustomReplyRequest[];
-let webhookBodies: { event: string; data: Record<string, unknown> }[];
-
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const s = createServer(handler);
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { server: s, url: `http://127.0.0.1:${(s.address() as AddressInfo).port}` };
-}
+let hooksServer: Server;
+let webhookBodies: RecordedWebhook[];
 
 async function api(method: string, path: string, body?: unknown) {
   const res = await t.api(method, path, body);
@@ -67,37 +61,13 @@ async function handoffs(conversationId: string): Promise<Ticket[]> {
   return data.filter((ticket) => ticket.kind === 'handoff');
 }
 
-async function until<T>(check: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const found = check();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 beforeAll(async () => {
   t = await startE2e();
-  const reply = createReplyEndpoint({
-    secret: SECRET,
-    timeoutMs: 3000,
-    logger: pino({ level: 'silent' }),
-    reply: (request, context) => {
-      requests.push(request);
-      return answer(request, context);
-    },
-  });
-  ({ server, url: endpointUrl } = await listen(reply.listener));
-  const hooks = await listen((req, res) => {
-    const chunks: Buffer[] = [];
-    req
-      .on('data', (c: Buffer) => chunks.push(c))
-      .on('end', () => {
-        webhookBodies.push(JSON.parse(Buffer.concat(chunks).toString()) as (typeof webhookBodies)[number]);
-        res.writeHead(200).end();
-      });
-  });
-  await api('POST', '/v1/webhooks', { url: `${hooks.url}/hooks`, events: ['message.sent', 'ticket.created'] });
+  ({ server, url: endpointUrl } = await replyEndpoint(SECRET, (request, context) => {
+    requests.push(request);
+    return answer(request, context);
+  }));
+  ({ server: hooksServer } = await recordWebhooks(t, ['message.sent', 'ticket.created'], (b) => webhookBodies.push(b)));
   await t.client.channels.update({ integration_id: ACCOUNT, ai_enabled: true });
   await t.client.groups.addKnowledge({
     group_id: GROUP,
@@ -115,8 +85,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await closeServer(server);
+  await closeServer(hooksServer);
 });
 
 beforeEach(async () => {

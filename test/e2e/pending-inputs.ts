@@ -13,10 +13,5 @@ type InputOf<Id extends EndpointId> = EndpointOf<Id> extends infer E extends End
 export const PENDING_INPUTS: { [K in PendingId]: InputOf<K> } = {
   'automations.list': {},
   'automations.get': { id: 'aut_e2e' },
-  'automations.trigger': { id: 'aut_e2e' },
-  'comments.list': {},
-  'comments.get': { id: 'cmt_e2e' },
-  'comments.reply': { id: 'cmt_e2e', content: 'Thanks!' },
-  'comments.getSettings': {},
-  'comments.updateSettings': { ai_replies_enabled: true },
+  'automations.trigger': { id: 'aut_e2e', contact_id: 'ct_e2e' },
 };

@@ -79,8 +79,8 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
     ...SEND_REFUSALS,
   ],
   'automations.trigger': ['NOT_FOUND', 'INVALID_STATE', ...SEND_REFUSALS],
-  'comments.reply': ['INVALID_STATE', 'SEND_FAILED'],
-  'comments.updateSettings': ['NOT_FOUND'],
+  'comments.reply': ['INVALID_STATE'],
+  'comments.updateSettings': ['NOT_FOUND', 'INVALID_PLATFORM'],
 };
 
 const CHANNEL_ENUM = JSON.stringify(Channel.options);

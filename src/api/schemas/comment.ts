@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { Id, text, Timestamp } from './common.js';
 import { PageQuery } from './page.js';
 
-/** A comment reply's length bound (the photo-social channel's own limit). */
-export const COMMENT_REPLY_MAX_CHARS = 2200;
+/** A comment's length bound, and so a comment reply's (the photo-social channel's own limit). */
+export const COMMENT_MAX_CHARS = 2200;
+export const COMMENT_REPLY_MAX_CHARS = COMMENT_MAX_CHARS;
 
 export const CommentReply = z.looseObject({
   id: z.string(),
@@ -22,6 +23,7 @@ export const Comment = z.looseObject({
   post_id: z.string(),
   author: z.looseObject({ handle: z.string(), name: z.string().nullable() }),
   content: z.string(),
+  /** Oldest first. */
   replies: z.array(CommentReply),
   created_at: Timestamp,
 });
@@ -29,6 +31,7 @@ export type Comment = z.output<typeof Comment>;
 
 export const CommentReplyCreate = z.strictObject({ content: text(COMMENT_REPLY_MAX_CHARS) });
 
+/** A keyword rule: a comment containing one of `keywords` (whole words, case-insensitive) gets `reply`. */
 export const CommentRule = z.looseObject({
   id: z.string(),
   keywords: z.array(z.string()),
@@ -37,6 +40,7 @@ export const CommentRule = z.looseObject({
   integration_id: z.string().nullable(),
   enabled: z.boolean(),
 });
+export type CommentRule = z.output<typeof CommentRule>;
 
 export const CommentSettings = z.looseObject({
   /** AI auto-replies to comments, org-wide (each account also has its own switch). */
@@ -48,7 +52,7 @@ export type CommentSettings = z.output<typeof CommentSettings>;
 
 export const COMMENT_RULES_MAX = 50;
 
-/** `rules` given replaces the whole rule list. */
+/** `rules` given replaces the whole rule list (in order: the first rule that matches a comment answers it). */
 export const CommentSettingsUpdate = z.strictObject({
   ai_replies_enabled: z.boolean().optional(),
   rules: z

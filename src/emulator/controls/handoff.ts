@@ -15,32 +15,41 @@ export const HandoffBody = z.strictObject({
 });
 export type HandoffBody = z.output<typeof HandoffBody>;
 
+/** A new open ticket (its SLA from its priority), announced as ticket.created. */
+export function openTicket(
+  ctx: EmulatorContext,
+  fields: Pick<Ticket, 'kind' | 'priority' | 'conversation_id' | 'contact_id' | 'subject'>,
+): Ticket {
+  const now = ctx.clock.now();
+  const at = new Date(now).toISOString();
+  const ticket = stores(ctx.db).tickets.insert({
+    id: ctx.newId('tkt'),
+    status: 'open',
+    assignee: null,
+    ...fields,
+    sla_due_at: slaDueAt(fields.priority, now),
+    resolution: null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  });
+  ctx.events.emit('ticket.created', ticket);
+  return ticket;
+}
+
 /** The AI or a rule hands a conversation to people (`POST /_emulator/handoff`): a new open ticket, announced as ticket.created. */
 export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
-  const s = stores(ctx.db);
-  const conversation = s.conversations.require(body.conversation_id, 'conversation');
+  const conversation = stores(ctx.db).conversations.require(body.conversation_id, 'conversation');
   const kind = body.kind ?? 'handoff';
-  const priority = body.priority ?? 'normal';
-  const now = ctx.clock.now();
   const who = conversation.customer.name ?? conversation.customer.handle;
-  const ticket = s.tickets.insert({
-    id: ctx.newId('tkt'),
+  return openTicket(ctx, {
     kind,
-    status: 'open',
-    priority,
-    assignee: null,
+    priority: body.priority ?? 'normal',
     conversation_id: conversation.id,
     contact_id: conversation.contact_id,
     subject:
       kind === 'handoff' ? `Handoff: ${who}` : kind === 'safety_review' ? `Safety review: ${who}` : `Routed: ${who}`,
-    sla_due_at: slaDueAt(priority, now),
-    resolution: null,
-    version: 1,
-    created_at: new Date(now).toISOString(),
-    updated_at: new Date(now).toISOString(),
   });
-  ctx.events.emit('ticket.created', ticket);
-  return ticket;
 }
 
 export const handoffControl = control({

@@ -1,11 +1,13 @@
 import type { EmulatorControl } from '../platform/controls-router.js';
 import { clockControl, resendControl, resetControl } from '../platform/platform-controls.js';
+import { commentControl } from './comment.js';
 import { handoffControl } from './handoff.js';
 import { inboundControl } from './inbound.js';
 import { templateReviewControl } from './template-review.js';
 
 export { receiveInbound, InboundBody, InboundResult, STOP_WORDS, START_WORDS } from './inbound.js';
-export { handOff, HandoffBody } from './handoff.js';
+export { handOff, openTicket, HandoffBody } from './handoff.js';
+export { receiveComment, CommentBody, CommentResult, DEFAULT_POST_ID } from './comment.js';
 export { reviewTemplate, TemplateReviewBody } from './template-review.js';
 
 /**
@@ -18,5 +20,6 @@ export const EMULATOR_CONTROLS: readonly EmulatorControl[] = [
   resendControl,
   inboundControl,
   handoffControl,
+  commentControl,
   templateReviewControl,
 ];

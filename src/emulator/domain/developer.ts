@@ -39,6 +39,7 @@ export const FEATURES = {
   },
   campaigns: { scope: 'campaigns:write', routes: ['campaigns.create', 'campaigns.update', 'campaigns.send'] },
   comments: { scope: 'comments:write', routes: ['comments.reply'] },
+  comment_rules: { scope: 'automations:write', routes: ['comments.updateSettings'] },
   webhooks: { scope: 'webhooks:write', routes: ['webhooks.create', 'webhooks.delete'] },
   analytics: { scope: 'analytics:read', routes: ['analytics.summary'] },
   key_management: { scope: 'keys:write', routes: ['keys.create', 'keys.rotate', 'keys.revoke'] },

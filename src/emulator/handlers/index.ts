@@ -5,6 +5,7 @@ import { eventsHandlers } from './events.js';
 import { journeysHandlers } from './journeys.js';
 import { triggerHandlers } from './trigger.js';
 import { channelsHandlers } from './channels.js';
+import { commentsHandlers } from './comments.js';
 import { contactsHandlers } from './contacts.js';
 import { conversationsHandlers } from './conversations.js';
 import { developerHandlers } from './developer.js';
@@ -38,4 +39,5 @@ export const handlers = {
   trigger: triggerHandlers,
   events: eventsHandlers,
   campaigns: campaignsHandlers,
+  comments: commentsHandlers,
 } satisfies RouteHandlerTable;

@@ -10,7 +10,6 @@ import type { RouteHandlers } from '../route-handler.js';
  */
 export const PENDING = {
   automations: 'all',
-  comments: 'all',
 } as const satisfies { [G in EndpointGroupName]?: 'all' | readonly (keyof Endpoints[G])[] };
 
 type Pending = typeof PENDING;

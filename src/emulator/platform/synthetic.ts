@@ -75,6 +75,7 @@ export const SYNTHETIC_BUILDERS: { [Id in SyntheticRouteId]: SyntheticBuilder<En
     status: 'queued',
     conversation_id: body.conversation_id ?? null,
     contact_id: body.contact_id ?? null,
+    message_id: null,
     created_at: clock.iso(),
     test: true,
   }),

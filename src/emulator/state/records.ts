@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
+  Automation,
+  AutomationRun,
   Campaign,
+  Comment,
+  CommentSettings,
   ChannelGroup,
   ConnectedAccount,
   Enrollment,
@@ -71,3 +75,20 @@ export type JourneyAction = z.output<typeof JourneyAction>;
 /** A campaign as stored: exactly the API's shape (its recipients and progress are kept beside it). */
 export const CampaignRecord = Campaign;
 export type CampaignRecord = z.output<typeof CampaignRecord>;
+
+/** A tracked comment as stored: exactly the API's shape, its replies inside it (bounded, docs/ai-and-knowledge.md). */
+export const CommentRecord = Comment;
+export type CommentRecord = z.output<typeof CommentRecord>;
+
+/** The workspace's one comment-settings document (`id` = {@link COMMENT_SETTINGS_ID}). */
+export const CommentSettingsRecord = CommentSettings.extend({ id: z.string() });
+export type CommentSettingsRecord = z.output<typeof CommentSettingsRecord>;
+export const COMMENT_SETTINGS_ID = 'settings';
+
+/** An automation as stored: exactly the API's shape. */
+export const AutomationRecord = Automation;
+export type AutomationRecord = z.output<typeof AutomationRecord>;
+
+/** One run of an automation, as the trigger answered it. */
+export const AutomationRunRecord = AutomationRun;
+export type AutomationRunRecord = z.output<typeof AutomationRunRecord>;

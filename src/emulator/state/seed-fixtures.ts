@@ -34,6 +34,21 @@ export const SEED_IDS = {
     /** Approved MARKETING template (campaigns; 131049 throttling counts against it). */
     approvedMarketing: 'tpl_weekend_offer',
   },
+  comments: {
+    /** On the photo-social account, answered by the seeded keyword rule. */
+    answered: 'cmt_seed_price',
+    /** On the social page, not answered yet. */
+    open: 'cmt_seed_question',
+    /** The seeded rule: keywords "price" and "how much", every account. */
+    rule: 'crl_seed_price',
+  },
+  /** One per trigger kind; only `aut_review_request` is paused. */
+  automations: {
+    keyword: 'aut_price_keyword',
+    newConversation: 'aut_welcome',
+    schedule: 'aut_review_request',
+    api: 'aut_order_followup',
+  },
 } as const;
 
 /** The default pipeline (docs/resources.md). */

@@ -4,6 +4,10 @@ import { Collection } from './collection.js';
 import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../api/index.js';
 import type {
   Account,
+  AutomationRecord,
+  AutomationRunRecord,
+  CommentRecord,
+  CommentSettingsRecord,
   CampaignRecord,
   EnrollmentRecord,
   Group,
@@ -32,6 +36,10 @@ export function stores(db: Database.Database) {
     connectSessions: new Collection<ConnectSession>(db, 'connect_sessions'),
     knowledge: new Collection<KnowledgeEntry>(db, 'knowledge', 'entry_id'),
     providers: new Collection<ProviderRecord>(db, 'providers'),
+    comments: new Collection<CommentRecord>(db, 'comments'),
+    commentSettings: new Collection<CommentSettingsRecord>(db, 'comment_settings'),
+    automations: new Collection<AutomationRecord>(db, 'automations'),
+    automationRuns: new Collection<AutomationRunRecord>(db, 'automation_runs'),
   };
 }
 export type Stores = ReturnType<typeof stores>;

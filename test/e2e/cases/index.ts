@@ -1,4 +1,5 @@
 import { aiCases } from './ai-cases.js';
+import { commentCases } from './comment-cases.js';
 import { crmCases } from './crm-cases.js';
 import { messagingCases } from './messaging-cases.js';
 import { outboundCases } from './outbound-cases.js';
@@ -16,4 +17,5 @@ export const ROUTE_CASES = {
   ...platformCases,
   ...outboundCases,
   ...aiCases,
+  ...commentCases,
 } satisfies Record<ImplementedId, RouteCase>;

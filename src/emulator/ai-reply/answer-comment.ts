@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { Comment } from '../../api/schemas/comment.js';
+import { addCommentReply } from '../domain/comments.js';
+import { openTicket } from '../controls/handoff.js';
+import type { EmulatorContext } from '../route-handler.js';
+import { stores } from '../state/stores.js';
+import { replyToComment } from './reply-to-comment.js';
+
+/**
+ * A comment the AI could not answer goes to people like a message does (docs/custom-reply.md): a
+ * `handoff` ticket, announced as `ticket.created`. A comment belongs to no conversation, so the ticket
+ * names none and its subject carries the comment's id.
+ */
+function handOffComment(ctx: EmulatorContext, comment: Comment, reason: string, log: Logger): void {
+  log.info({ comment_id: comment.id, reason }, 'AI comment reply handed off');
+  openTicket(ctx, {
+    kind: 'handoff',
+    priority: 'normal',
+    conversation_id: null,
+    contact_id: null,
+    subject: `Comment handoff: ${comment.author.handle} on ${comment.post_id} (${comment.id})`,
+  });
+}
+
+/** Asks for the AI reply to one stored comment and stores it with source `ai`; a failure hands off. */
+async function answerComment(ctx: EmulatorContext, comment: Comment, signal: AbortSignal, log: Logger) {
+  const outcome = await replyToComment(ctx, comment, signal);
+  if (signal.aborted || outcome.kind === 'none') return;
+  // Read again: a reset may have removed it while the endpoint thought.
+  if (!stores(ctx.db).comments.get(comment.id)) return;
+  if (outcome.kind === 'failed') return handOffComment(ctx, comment, outcome.reason, log);
+  try {
+    const reply = addCommentReply(ctx, comment.id, outcome.reply, 'ai');
+    log.debug({ reply_id: reply.id, via: outcome.via }, 'AI comment reply posted');
+  } catch (error) {
+    handOffComment(ctx, comment, `the reply was refused: ${(error as Error).message}`, log);
+  }
+}
+
+/**
+ * After a comment no keyword rule answered: queues its AI reply (task `comment_reply`), off the
+ * request. The caller has checked both switches (org-wide and the account's). A full queue hands off
+ * at once, so no comment is silently dropped.
+ */
+export function startCommentReply(ctx: EmulatorContext, comment: Comment): void {
+  const { log } = ctx.aiReplies;
+  const queued = ctx.aiReplies.enqueue('comment_reply', (signal) => answerComment(ctx, comment, signal, log));
+  if (!queued) handOffComment(ctx, comment, 'too many AI replies waiting', log);
+}

@@ -1,0 +1,104 @@
+import { SEED_IDS } from './seed-fixtures.js';
+import {
+  COMMENT_SETTINGS_ID,
+  type AutomationRecord,
+  type CommentRecord,
+  type CommentSettingsRecord,
+} from './records.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The seeded keyword rule's answer. */
+const PRICE_REPLY = 'Thanks for asking! Every price is on the product page at convokit.shop.';
+
+/** Org-wide AI comment replies off (a test or demo turns them on), and one keyword rule for every account. */
+export function seedCommentSettings(updatedAt: string): CommentSettingsRecord {
+  return {
+    id: COMMENT_SETTINGS_ID,
+    ai_replies_enabled: false,
+    rules: [
+      {
+        id: SEED_IDS.comments.rule,
+        keywords: ['price', 'how much'],
+        reply: PRICE_REPLY,
+        integration_id: null,
+        enabled: true,
+      },
+    ],
+    updated_at: updatedAt,
+  };
+}
+
+/** Two comments of the last hours, oldest first: one the rule answered, one still open. */
+export function seedComments(nowMs: number): CommentRecord[] {
+  const at = (hoursAgo: number) => new Date(nowMs - hoursAgo * HOUR_MS).toISOString();
+  const ids = SEED_IDS.comments;
+  return [
+    {
+      id: ids.answered,
+      integration_id: SEED_IDS.photo,
+      channel: 'photo_social',
+      post_id: 'post_spring_lookbook',
+      author: { handle: '@lena.styles', name: 'Lena' },
+      content: 'How much is the green jacket?',
+      replies: [
+        { id: 'crp_seed_price', comment_id: ids.answered, content: PRICE_REPLY, source: 'rule', created_at: at(5) },
+      ],
+      created_at: at(5),
+    },
+    {
+      id: ids.open,
+      integration_id: SEED_IDS.page,
+      channel: 'social_page',
+      post_id: 'post_store_opening',
+      author: { handle: 'psid_4410', name: 'Omar Haddad' },
+      content: 'Is the Berlin store open on Sundays?',
+      replies: [],
+      created_at: at(2),
+    },
+  ];
+}
+
+/** One automation per trigger kind, oldest first; explicit triggers run any active one (docs/ai-and-knowledge.md). */
+export function seedAutomations(createdAt: string): AutomationRecord[] {
+  const ids = SEED_IDS.automations;
+  const automation = (
+    fields: Pick<AutomationRecord, 'id' | 'name' | 'trigger' | 'content'> & Partial<AutomationRecord>,
+  ): AutomationRecord => ({
+    status: 'active',
+    integration_id: null,
+    last_run_at: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    ...fields,
+  });
+  return [
+    automation({
+      id: ids.newConversation,
+      name: 'Welcome message',
+      trigger: 'new_conversation',
+      content: 'Hi! Thanks for writing to Convo Kit Shop. A person will be with you shortly.',
+    }),
+    automation({
+      id: ids.keyword,
+      name: 'Price list on "price"',
+      trigger: 'keyword',
+      content: 'Our price list: convokit.shop/prices. Anything else we can help with?',
+    }),
+    automation({
+      id: ids.schedule,
+      name: 'Review request a week after delivery',
+      trigger: 'schedule',
+      status: 'paused',
+      integration_id: SEED_IDS.phoneMain,
+      content: 'How was your order {{1}}? Reply 1-5.',
+    }),
+    automation({
+      id: ids.api,
+      name: 'Order ready follow-up',
+      trigger: 'api',
+      integration_id: SEED_IDS.phoneMain,
+      content: 'Hi {{1}}, your order {{2}} is ready for pickup.',
+    }),
+  ];
+}
