@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { colors as c, heading, say } from './live-log.js';
 import { startSample } from './sample-crm.js';
+import { playOutbound } from './outbound-traffic.js';
 import { playTraffic } from './traffic.js';
 
 // `npm start`: the sample CRM integration, end to end against the in-process emulator, until Ctrl-C.
@@ -57,7 +58,8 @@ console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);
 console.log(`  Emulator:        ${sample.emulatorUrl}  (admin key ${sample.adminKey})`);
 console.log(`  Webhook:         ${sample.crm.webhookUrl}`);
 heading('Playing customer traffic through the emulator');
-await playTraffic(sample.control, sample.crm.ctx, sample.settle);
+const customers = await playTraffic(sample.control, sample.crm.ctx, sample.settle);
+await playOutbound(sample.client, sample.control, sample.crm.ctx, sample.settle, customers);
 
 const count = (table: string) =>
   (sample.crm.ctx.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -66,7 +68,9 @@ heading('Traffic played');
 console.log(
   `  ${deliveries.data.length} webhook deliveries, ${count('contacts')} contacts, ${count('conversations')} conversations, ${count('activity')} timeline entries in the CRM`,
 );
-console.log(`  Look:   ${sample.crm.url}  (JSON: /api/contacts /api/activity /api/tickets /api/deliveries)`);
+console.log(
+  `  Look:   ${sample.crm.url}  (JSON: /api/contacts /api/activity /api/tickets /api/journeys /api/campaigns /api/deliveries)`,
+);
 // In a checkout the CLI runs from source (npx tsx); an installed package has `npx convo-kit` and `npx create-starter`.
 console.log('  Try (in another terminal):');
 console.log(`    npx tsx src/cli/convo-kit.ts deliveries list --db ${sample.deliveriesDbPath}`);

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from 'convo-kit/client';
+import { type Client, createClient } from 'convo-kit/client';
 import { pino } from 'pino';
 import { createEmulator, emulatorPost } from 'convo-kit/emulator';
 import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
@@ -17,7 +17,9 @@ import {
 // The templates' own test helper for talking to the emulator, reused rather than copied.
 import { say } from './live-log.js';
 import { SAMPLE_PANELS, sampleRoutes } from './sample-routes.js';
-import { type Control } from './traffic.js';
+import { type Control } from './control.js';
+import { outboundRoutes } from './outbound-routes.js';
+import { setUpOutbound } from './outbound-setup.js';
 
 export interface SampleOptions {
   /** Port of the CRM page, API and webhook (0: any free port). @default 3000 */
@@ -37,6 +39,8 @@ export interface SampleOptions {
 
 export interface Sample {
   crm: CrmSyncApp;
+  /** A client of the emulator with its admin key (the shop's own calls: events, campaigns, tags). */
+  client: Client;
   emulatorUrl: string;
   adminKey: string;
   deliveriesDbPath: string;
@@ -58,6 +62,8 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
   const emulatorServer = await emulator.listen(options.emulatorPort);
   const client = createClient({ apiKey: emulator.adminKey, baseUrl: emulatorServer.url });
   const post = emulatorPost(emulatorServer.url, emulator.adminKey);
+  const control: Control = <T>(path: string, body: unknown) => post<T>(`/_emulator/${path}`, body);
+  const outbound = await setUpOutbound(client, control);
 
   const outcomes = new Map<string, RouteOutcome>();
   const rules = loadRoutingConfig(options.rulesPath);
@@ -94,6 +100,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       port: options.port,
       crmDbPath: join(options.dataDir, 'crm.db'),
       deliveriesDbPath,
+      windowClosedTemplate: outbound.windowClosedTemplate,
     },
     {
       secrets: () => [secret, options.triggerSecret],
@@ -108,7 +115,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
         );
         receiver.onError((error, info) => say('warn', 'dead', `${info.event} ${info.deliveryId}: ${error.message}`));
       },
-      routes: (receiver, crmCtx) => [sampleRoutes(receiver, crmCtx, routing, outcomes)],
+      routes: (receiver, crmCtx) => [sampleRoutes(receiver, crmCtx, routing, outcomes), outboundRoutes(client, crmCtx)],
     },
   );
   const events = [...new Set([...CRM_EVENTS, ...ROUTING_EVENTS])];
@@ -124,7 +131,8 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     emulatorUrl: emulatorServer.url,
     adminKey: emulator.adminKey,
     deliveriesDbPath,
-    control: <T>(path: string, body: unknown) => post<T>(`/_emulator/${path}`, body),
+    client,
+    control,
     async settle() {
       for (let round = 0; round < SETTLE_ROUNDS; round += 1) {
         await emulator.dispatcher.idle();

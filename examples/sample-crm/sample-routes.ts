@@ -7,11 +7,15 @@ import {
   type Route,
   sendJson,
 } from '../../templates/crm-sync/src/index.js';
+import { OUTBOUND_PANELS } from './outbound-routes.js';
 import { type RouteOutcome, type RoutingContext } from '../../templates/ticket-routing/src/index.js';
 
 const MAX_SHOWN = 100;
 
-/** The sample's page: the CRM's panels, then every ticket in the service and the receiver's deliveries. */
+/**
+ * The sample's page: the CRM's panels, then every ticket in the service, the journey enrollments and
+ * campaigns (outbound-routes.ts), and the receiver's deliveries.
+ */
 export const SAMPLE_PANELS: Panel[] = [
   ...CRM_PANELS,
   {
@@ -19,6 +23,7 @@ export const SAMPLE_PANELS: Panel[] = [
     url: '/api/tickets',
     columns: ['subject', 'contact', 'priority', 'status', 'assignee', 'rule', 'sla_due_at', 'updated_at'],
   },
+  ...OUTBOUND_PANELS,
   { title: 'Webhook deliveries', url: '/api/deliveries', columns: ['receivedAt', 'event', 'id', 'status', 'attempts'] },
 ];
 

@@ -5,10 +5,9 @@ import {
   recordActivity,
   sendToConversation,
 } from '../../templates/crm-sync/src/index.js';
+import { type Control, settleUntil } from './control.js';
 import { say } from './live-log.js';
-
-/** Plays the customer or the provider through the emulator's `/_emulator/*` controls. */
-export type Control = <T>(path: string, body: unknown) => Promise<T>;
+import { type OutboundCustomers } from './outbound-traffic.js';
 
 interface Inbound {
   conversation: { id: string; contact_id: string };
@@ -20,13 +19,20 @@ const SAM = { channel: 'phone', from: { handle: '+447700900188', name: 'Sam Okaf
 const SEND_FAILS_CONVERSATION = 'conv_send_failed';
 /** Seeded: a phone chat whose number ends 0002: accepted, then `message.delivery_failed` (131049, throttled). */
 const THROTTLED_CONVERSATION = 'conv_throttled';
+/** Seeded: a phone chat with an ordinary number: delivered. */
+const DELIVERED_CONVERSATION = 'conv_delivered';
 
 /**
  * A few minutes of a real inbox, compressed: customers on all three channels, a refund request
  * handed to a person (a ticket the router assigns), a stop word, a reply, and a send the provider rejects.
  * @param settle waits until every event so far has been delivered and handled
+ * @returns who the outbound part of the traffic (outbound-traffic.ts) reaches
  */
-export async function playTraffic(control: Control, crm: CrmContext, settle: () => Promise<void>): Promise<void> {
+export async function playTraffic(
+  control: Control,
+  crm: CrmContext,
+  settle: () => Promise<void>,
+): Promise<OutboundCustomers> {
   const step = async (text: string, run: () => Promise<unknown>) => {
     say('traffic', 'customer', text);
     await run();
@@ -41,12 +47,15 @@ export async function playTraffic(control: Control, crm: CrmContext, settle: () 
         content: 'Hi! Is the blue jacket still available in medium?',
       })),
   );
-  await step('Leo writes on the photo-sharing channel', () =>
-    control('inbound', {
-      channel: 'photo_social',
-      from: { handle: '@leo.snaps', name: 'Leo Park' },
-      content: 'Do you ship to Canada?',
-    }),
+  let leo: Inbound | undefined;
+  await step(
+    'Leo writes on the photo-sharing channel',
+    async () =>
+      (leo = await control<Inbound>('inbound', {
+        channel: 'photo_social',
+        from: { handle: '@leo.snaps', name: 'Leo Park' },
+        content: 'Do you ship to Canada?',
+      })),
   );
   await step('Ana writes on the social page chat', () =>
     control('inbound', {
@@ -85,25 +94,24 @@ export async function playTraffic(control: Control, crm: CrmContext, settle: () 
 
   say('traffic', 'crm', 'The CRM messages a number ending 0002 (accepted, then throttled by the provider)');
   await sendToConversation(crm, THROTTLED_CONVERSATION, 'Spring sale: 20% off everything!');
-  await waitFor(
+  await settleUntil(
     settle,
     () =>
       crm.db
         .prepare("SELECT 1 FROM activity WHERE kind = 'message.delivery_failed' AND conversation_id = ?")
         .get(THROTTLED_CONVERSATION) !== undefined,
   );
-}
-
-const WAIT_LIMIT_MS = 5_000;
-
-/** The provider reports some outcomes a moment after accepting: settle until `done` holds (bounded). */
-async function waitFor(settle: () => Promise<void>, done: () => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_LIMIT_MS;
-  while (!done() && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await settle();
-  }
-  if (!done()) say('warn', 'waiting', `the provider's report did not arrive within ${WAIT_LIMIT_MS} ms`);
+  return {
+    maya: { phone: MAYA.from.handle, conversationId: maya!.conversation.id },
+    // Reached, sent and delivered; opted out (skipped); no phone (skipped); throttled (failed); an ordinary number.
+    campaignAudience: [
+      maya!.conversation.id,
+      sam?.id ?? '',
+      leo!.conversation.id,
+      THROTTLED_CONVERSATION,
+      DELIVERED_CONVERSATION,
+    ].filter(Boolean),
+  };
 }
 
 /** A send the sample expects to be refused (opted out, or rejected by the provider): shown, and noted on the timeline. */

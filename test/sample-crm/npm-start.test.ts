@@ -71,6 +71,29 @@ interface Row {
   [key: string]: unknown;
 }
 
+/** A GET on the emulator itself, with its admin key: the service's own view, to compare the page with. */
+async function inService<T>(path: string): Promise<T> {
+  const response = await fetch(`${emulatorUrl}${path}`, { headers: { authorization: `Bearer ${adminKey}` } });
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Reads until `check` passes (bounded): the provider reports `delivered` a moment after `sent`. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 5_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const value = await read();
+    try {
+      check(value);
+      return value;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const DAY_MS = 86_400_000;
+
 describe('npm start (the sample CRM)', () => {
   it('shows customers from all three channels, and the stop word, in the CRM', async () => {
     const { data: conversations } = await api<{ data: Row[] }>('/api/conversations');
@@ -129,7 +152,15 @@ describe('npm start (the sample CRM)', () => {
 
   it('serves the page with a loading state in every panel before its script runs', async () => {
     const html = await (await fetch(`${crmUrl}/`)).text();
-    for (const title of ['Contacts', 'Conversations', 'Activity', 'Tickets', 'Webhook deliveries'])
+    for (const title of [
+      'Contacts',
+      'Conversations',
+      'Activity',
+      'Tickets',
+      'Journey enrollments',
+      'Campaigns',
+      'Webhook deliveries',
+    ])
       expect(html).toContain(`<section><h2>${title}</h2><p class="muted">Loading…</p></section>`);
     expect(html).toContain('toLocaleString()');
   });
@@ -145,6 +176,15 @@ describe('npm start (the sample CRM)', () => {
       expect(text).not.toContain('Loading…');
       expect(text).toContain('Maya Lopez');
       expect(text).toContain('refunds and cancellations');
+      await page.getByRole('heading', { name: 'Journey enrollments (1)' }).waitFor();
+      await page.getByRole('heading', { name: 'Campaigns (1)' }).waitFor();
+      const enrollment = await page.locator('section', { hasText: 'Journey enrollments' }).innerText();
+      expect(enrollment).toContain('Order follow-up');
+      expect(enrollment).toMatch(
+        /1 order_update: delivered · 2 delivery_check: delivered · 3 order_feedback: scheduled/,
+      );
+      const campaign = await page.locator('section', { hasText: 'Campaigns' }).innerText();
+      expect(campaign).toMatch(/Weekend offer\s+weekend_offer\s+tag weekend-offer\s+sent\s+5\s+3\s+2\s+1\s+2/);
       expect(text).not.toMatch(/\b1\d{12}\b/); // epoch milliseconds
       expect(text).not.toMatch(/\bct_\w+/); // contact ids
       expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/); // ISO times
@@ -166,6 +206,70 @@ describe('npm start (the sample CRM)', () => {
     const failure = activity.find((a) => a.kind === 'message.delivery_failed');
     expect(failure).toMatchObject({ conversation_id: 'conv_throttled' });
     expect(String(failure?.summary)).toContain('131049');
+  });
+
+  it('enrolls Maya in the order journey by a business event, and shows each step on the emulator clock', async () => {
+    expect(output).toContain('fires order.shipped');
+    const [row] = await eventually(
+      async () => (await api<{ data: Row[] }>('/api/journeys')).data,
+      (rows) => expect(rows.map((r) => r.step_statuses)).toEqual([['delivered', 'delivered', 'scheduled']]),
+    );
+    expect(row).toMatchObject({
+      contact: 'Maya Lopez',
+      phone: '+447700900123',
+      journey: 'Order follow-up',
+      status: 'active',
+    });
+    // The service agrees: steps 1 and 2 went out (the second after the day the clock moved), step 3 waits 7 more days.
+    const { data: history } = await inService<{ data: Row[] }>('/v1/trigger/history?phone=%2B447700900123');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ id: row!.id, status: 'active', current_step: 2 });
+    expect(Date.parse(String(history[0]!.next_step_at)) - Date.parse(String(history[0]!.created_at))).toBe(8 * DAY_MS);
+    const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
+    const journeySends = activity
+      .filter((a) => a.contact === 'Maya Lopez' && a.kind === 'message.sent' && String(a.summary).includes('(journey)'))
+      .map((a) => String(a.summary));
+    expect(journeySends).toEqual([
+      expect.stringContaining('Your order A-1042 should have arrived by now.'),
+      expect.stringContaining('Your order A-1042 has shipped and arrives on Friday.'),
+    ]);
+  });
+
+  it('sends a campaign to the conversations it tagged, and shows its state and stats', async () => {
+    const { data: campaigns } = await api<{ data: Row[] }>('/api/campaigns');
+    expect(campaigns).toHaveLength(1);
+    // Maya and Dana delivered; Theo (0002) accepted, then throttled; Sam opted out and Leo has no phone: skipped.
+    const stats = { recipients: 5, sent: 3, delivered: 2, failed: 1, skipped: 2 };
+    expect(campaigns[0]).toMatchObject({
+      name: 'Weekend offer',
+      template: 'weekend_offer',
+      audience: 'tag weekend-offer',
+      status: 'sent',
+      ...stats,
+    });
+    const campaign = await inService<Row>(`/v1/campaigns/${String(campaigns[0]!.id)}`);
+    expect(campaign).toMatchObject({ status: 'sent', audience: { tags: ['weekend-offer'] }, stats });
+    // The opted-out contact was never sent the offer.
+    const { data: conversations } = await api<{ data: Row[] }>('/api/conversations');
+    const sam = conversations.find((c) => c.customer === 'Sam Okafor');
+    const { data: messages } = await inService<{ data: Row[] }>(`/v1/conversations/${String(sam?.id)}/messages`);
+    expect(messages.filter((m) => String(m.content).includes('weekend'))).toEqual([]);
+  });
+
+  it('replies to Maya with the approved template once her 24-hour window has closed', async () => {
+    const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
+    const maya = activity.filter((a) => a.contact === 'Maya Lopez');
+    expect(maya.find((a) => a.kind === 'crm.window_closed')?.summary).toBe(
+      '24-hour window closed: sent template reply_waiting instead; not sent: "Your refund of 49.00 has been processed."',
+    );
+    const conversationId = String(maya.find((a) => a.kind === 'crm.window_closed')?.conversation_id);
+    const { data: messages } = await inService<{ data: Row[] }>(`/v1/conversations/${conversationId}/messages`);
+    const contents = messages.map((m) => String(m.content));
+    expect(contents).toContain(
+      'Hi Maya Lopez, there is an update on your order. Reply to this message to continue the chat.',
+    );
+    expect(contents.filter((c) => c.includes('refund of 49.00'))).toEqual([]);
+    expect(output).toContain('OUTSIDE_SERVICE_WINDOW: sent the approved template reply_waiting instead');
   });
 
   it('processed every webhook delivery', async () => {
