@@ -1,12 +1,17 @@
 import type { Logger } from 'pino';
 import {
+  checkTolerance,
+  matchSecret,
+  parseSignatureHeader,
+  parseTimestamp,
+  resolveSecrets,
   SIGNATURE_HEADER,
   SignatureVerificationError,
   TIMESTAMP_HEADER,
-  verify,
   type SecretSource,
   type SignatureErrorCode,
 } from '../signature/index.js';
+import { signatureMismatch } from '../signature/verify.js';
 import { headerValue, type HeaderInput } from './header-value.js';
 import { errorAnswer, tooLarge, type ErrorBody, type HttpAnswer } from './http-answer.js';
 
@@ -21,24 +26,34 @@ export type SignedJsonRefusal = HttpAnswer<
   ErrorBody<'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'SECRETS_UNAVAILABLE' | SignatureErrorCode>
 >;
 
+/** What the headers of a signed request said, once they passed: the body check needs no header again. */
+export interface SignedHeaders {
+  /** The headers as they arrived (stored with the delivery, to verify it again). */
+  signature: string;
+  timestamp: string;
+  digests: Buffer[];
+  seconds: number;
+}
+
+export type SignedHeadersCheck = { ok: true; signed: SignedHeaders } | { ok: false; answer: SignedJsonRefusal };
+
 export type SignedJsonCheck =
   | { ok: true; signature: string; timestamp: string; secretIndex: number }
   | { ok: false; answer: SignedJsonRefusal };
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
+const refusal = (error: SignatureVerificationError): SignedJsonRefusal => errorAnswer(401, error.code, error.message);
+
 /**
- * The checks every request the service signs goes through, before its body is even parsed: the size
- * limit (413), a JSON content type (415), then the signature and its timestamp (401, constant time).
- * A secret provider that throws is 503: the service retries, nothing is wrongly refused as forged.
+ * Everything the headers of a signed request decide, before a byte of its body is read (README "What
+ * the receiver answers"): a declared size over the limit (413), a JSON content type (415), a signature
+ * header that is present and well-formed, a timestamp within tolerance (401). So a request that cannot
+ * pass is refused without holding its body.
  */
-export async function checkSignedJson(
-  headers: HeaderInput,
-  body: Uint8Array,
-  options: SignedJsonOptions,
-  log: Logger,
-): Promise<SignedJsonCheck> {
-  if (body.byteLength > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
+export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOptions): SignedHeadersCheck {
+  const declared = Number(headerValue(headers, 'content-length'));
+  if (declared > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
   const contentType = headerValue(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
   if (!JSON_TYPE.test(contentType)) {
     const got = contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none';
@@ -50,22 +65,39 @@ export async function checkSignedJson(
   const signature = headerValue(headers, SIGNATURE_HEADER);
   const timestamp = headerValue(headers, TIMESTAMP_HEADER);
   try {
-    const { secretIndex } = await verify({
-      body,
-      signature,
-      timestamp,
-      secrets: options.secrets,
-      toleranceSeconds: options.toleranceSeconds,
-      now: options.now,
-    });
-    return { ok: true, signature: signature!, timestamp: timestamp!, secretIndex };
+    const digests = parseSignatureHeader(signature);
+    const seconds = parseTimestamp(timestamp);
+    checkTolerance(seconds, options.toleranceSeconds, options.now());
+    return { ok: true, signed: { signature: signature!, timestamp: timestamp!, digests, seconds } };
   } catch (error) {
-    if (error instanceof SignatureVerificationError)
-      return { ok: false, answer: errorAnswer(401, error.code, error.message) };
+    if (error instanceof SignatureVerificationError) return { ok: false, answer: refusal(error) };
+    throw error;
+  }
+}
+
+/**
+ * The body's half: the size limit (for bodies handed in whole), then the HMAC over the exact bytes
+ * against every secret (401, constant time). A secret provider that throws is 503: the service
+ * retries, nothing is wrongly refused as forged.
+ */
+export async function checkSignedBody(
+  signed: SignedHeaders,
+  body: Uint8Array,
+  options: SignedJsonOptions,
+  log: Logger,
+): Promise<SignedJsonCheck> {
+  if (body.byteLength > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
+  let secrets: readonly string[];
+  try {
+    secrets = await resolveSecrets(options.secrets);
+  } catch (error) {
     log.error({ err: error }, 'could not resolve the signing secrets');
     return {
       ok: false,
       answer: errorAnswer(503, 'SECRETS_UNAVAILABLE', 'Could not load the signing secrets (the log says why)'),
     };
   }
+  const secretIndex = matchSecret(secrets, signed.seconds, body, signed.digests);
+  if (secretIndex < 0) return { ok: false, answer: refusal(signatureMismatch()) };
+  return { ok: true, signature: signed.signature, timestamp: signed.timestamp, secretIndex };
 }

@@ -1,5 +1,5 @@
 import { logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
-import type { AdapterOptions, EndpointCore } from './node-listener.js';
+import { busy, type AdapterOptions, type Endpoint } from './node-listener.js';
 import { readLimited } from './read-limited.js';
 
 function toResponse(answer: HttpAnswer): Response {
@@ -10,12 +10,28 @@ function toResponse(answer: HttpAnswer): Response {
 }
 
 /** The fetch-standard `(Request) => Promise<Response>` handler (Hono, Next.js route handlers, Bun, Deno, …). */
-export function fetchHandler(core: EndpointCore, options: AdapterOptions): (request: Request) => Promise<Response> {
-  const { maxBodyBytes, log, what } = options;
+export function fetchHandler<A>(
+  endpoint: Endpoint<A>,
+  options: AdapterOptions,
+): (request: Request) => Promise<Response> {
+  const { maxBodyBytes, log, what, budget } = options;
+  const refuse = async (request: Request, answer: HttpAnswer) => {
+    await request.body?.cancel();
+    return toResponse(answer);
+  };
   return async (request) => {
-    if (request.method !== 'POST') return toResponse(logRefusal(log, methodNotAllowed(request.method), what));
-    const rawBody = await readLimited(request, maxBodyBytes);
+    if (request.method !== 'POST') return refuse(request, logRefusal(log, methodNotAllowed(request.method), what));
+    const admission = endpoint.admit(request.headers);
+    if (!admission.ok) return refuse(request, admission.answer);
+    const rawBody = budget
+      ? await readLimited(request, maxBodyBytes, budget)
+      : await readLimited(request, maxBodyBytes);
     if (rawBody === null) return toResponse(logRefusal(log, tooLarge(maxBodyBytes), what));
-    return toResponse(await core({ headers: request.headers, rawBody }));
+    if (rawBody === 'busy') return toResponse(logRefusal(log, busy(), what));
+    try {
+      return toResponse(await endpoint.handle({ headers: request.headers, rawBody }, admission.admitted));
+    } finally {
+      budget?.give(rawBody.byteLength);
+    }
   };
 }

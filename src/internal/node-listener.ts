@@ -1,17 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { BodyBudget } from './body-budget.js';
 import type { HeaderInput } from './header-value.js';
 import { errorAnswer, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
 import { readNodeBody } from './read-node-body.js';
 
-/** The transport-agnostic core of an endpoint: the headers and the exact bytes that arrived, in; an answer out. */
-export type EndpointCore = (input: { headers: HeaderInput; rawBody: Uint8Array | string }) => Promise<HttpAnswer>;
+export interface EndpointInput {
+  headers: HeaderInput;
+  rawBody: Uint8Array | string;
+}
+
+export type Admission<A> = { ok: true; admitted: A } | { ok: false; answer: HttpAnswer };
+
+/**
+ * An endpoint in two halves, so an adapter refuses what the headers decide before reading a body:
+ * `admit` checks the headers alone (synchronous, cheap); `handle` takes the body and what `admit` found.
+ */
+export interface Endpoint<A> {
+  admit(headers: HeaderInput): Admission<A>;
+  handle(input: EndpointInput, admitted: A): Promise<HttpAnswer>;
+}
 
 export interface AdapterOptions {
   maxBodyBytes: number;
   log: Logger;
   /** What a refusal is logged as ("delivery", "reply request"). */
   what: string;
+  /** Bounds the body bytes held across requests; past it, 503 with Retry-After (see BodyBudget). */
+  budget?: BodyBudget;
 }
 
 export interface NodeListenerOptions extends AdapterOptions {
@@ -22,6 +38,17 @@ export interface NodeListenerOptions extends AdapterOptions {
   /** The answer when the core itself throws. */
   unexpected: HttpAnswer;
 }
+
+/** Seconds a sender is asked to wait when the body budget is full: bodies in flight clear within one. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+export const busy = () =>
+  errorAnswer(
+    503,
+    'BODIES_IN_FLIGHT',
+    'Too many request bodies are being received at once (maxInFlightBytes); retry shortly',
+    { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+  );
 
 export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   if (res.headersSent) return;
@@ -34,6 +61,17 @@ export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   res.end(json);
 }
 
+/**
+ * Answers a request whose body was not read. A body still arriving is discarded as it comes (never
+ * held) and the connection closes after the answer, so the sender hears it rather than waiting to
+ * finish an upload nobody reads; a body already in is simply dropped and the connection kept.
+ */
+function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
+  const closing = !req.complete && !answer.headers?.connection;
+  req.resume();
+  writeAnswer(res, closing ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer);
+}
+
 /** An Express body parser left a parsed object (or consumed the stream): the raw bytes are gone. */
 function bodyAlreadyTaken(req: IncomingMessage & { body?: unknown }): boolean {
   return (
@@ -42,32 +80,39 @@ function bodyAlreadyTaken(req: IncomingMessage & { body?: unknown }): boolean {
   );
 }
 
-/** A node:http `(req, res)` listener (also Express middleware): POST only, the raw body read within a limit. */
-export function nodeListener(
-  core: EndpointCore,
+/**
+ * A node:http `(req, res)` listener (also Express middleware): POST only, the headers checked, then the
+ * raw body read within the limit and the budget.
+ */
+export function nodeListener<A>(
+  endpoint: Endpoint<A>,
   options: NodeListenerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { maxBodyBytes, log, what } = options;
+  const { maxBodyBytes, log, what, budget } = options;
   return (req, res) => {
     void (async () => {
-      if (req.method !== 'POST') return writeAnswer(res, logRefusal(log, methodNotAllowed(req.method), what));
+      if (req.method !== 'POST') return answerUnread(req, res, logRefusal(log, methodNotAllowed(req.method), what));
       const parsed = options.express ? (req as { body?: unknown }).body : undefined;
       if (options.express && bodyAlreadyTaken(req)) {
         const answer = errorAnswer(500, 'BODY_ALREADY_PARSED', options.mountHelp);
         return writeAnswer(res, logRefusal(log, answer, what, { path: req.url }));
       }
-      let rawBody: Buffer;
-      if (Buffer.isBuffer(parsed)) {
-        rawBody = parsed;
-      } else {
-        const read = await readNodeBody(req, maxBodyBytes);
-        if (!read.ok) {
-          if (read.reason === 'too-large') return writeAnswer(res, logRefusal(log, tooLarge(maxBodyBytes), what));
-          return res.destroy();
-        }
-        rawBody = read.body;
+      const admission = endpoint.admit(req.headers);
+      if (!admission.ok) return answerUnread(req, res, admission.answer);
+      // A body express.raw() already holds is in memory either way: no budget to take.
+      if (Buffer.isBuffer(parsed))
+        return writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: parsed }, admission.admitted));
+      const read = await readNodeBody(req, maxBodyBytes, budget);
+      if (!read.ok) {
+        if (read.reason === 'too-large') return answerUnread(req, res, logRefusal(log, tooLarge(maxBodyBytes), what));
+        if (read.reason === 'busy') return answerUnread(req, res, logRefusal(log, busy(), what));
+        return res.destroy();
       }
-      writeAnswer(res, await core({ headers: req.headers, rawBody }));
+      try {
+        writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: read.body }, admission.admitted));
+      } finally {
+        budget?.give(read.body.byteLength);
+      }
     })().catch((error: unknown) => {
       log.error({ err: error }, `unexpected failure answering a ${what}`);
       writeAnswer(res, options.unexpected);

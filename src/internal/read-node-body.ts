@@ -1,33 +1,43 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyBudget } from './body-budget.js';
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'busy' | 'aborted' };
 
 /**
  * Reads a request's raw bytes, refusing early (by Content-Length) or as soon as the limit is passed,
- * so an oversize or endless body never sits in memory.
+ * so an oversize or endless body never sits in memory. With a `budget`, the bytes are reserved from it
+ * first (the declared length at once, else each chunk as it comes): `busy` when it has no room. On
+ * success the caller holds `body.byteLength` of the budget and gives it back; on failure nothing is held.
  */
-export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+export function readNodeBody(req: IncomingMessage, maxBytes: number, budget?: BodyBudget): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  const known = Number.isFinite(declared) && declared >= 0;
+  if (known && declared > maxBytes) {
     req.resume();
     return Promise.resolve({ ok: false, reason: 'too-large' });
   }
+  if (budget && known && !budget.take(declared)) return Promise.resolve({ ok: false, reason: 'busy' });
+  // Node's parser never passes a declared length, so only a chunked body reserves as it goes.
+  const perChunk = budget && !known ? budget : undefined;
+  const reserved = known && budget ? declared : 0;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (result: BodyResult) => {
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+      if (!result.ok) budget?.give(perChunk ? size : reserved);
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
+      const refused = size + chunk.length > maxBytes ? 'too-large' : perChunk?.take(chunk.length) === false && 'busy';
+      if (refused) {
         chunks.length = 0;
-        // Keep draining (discarding) so the 413 can be written; the adapter closes the connection after it.
+        // Keep draining (discarding) so the answer can be written; the adapter closes the connection after it.
         req.resume();
-        finish({ ok: false, reason: 'too-large' });
+        finish({ ok: false, reason: refused });
         return;
       }
+      size += chunk.length;
       chunks.push(chunk);
     };
     const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });

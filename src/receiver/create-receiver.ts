@@ -7,6 +7,7 @@ import type { EventPattern } from '../events/index.js';
 import { createSqliteStore, type DeliveryStore } from '../store/index.js';
 import { createBackoff } from './backoff.js';
 import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
+import { BodyBudget } from '../internal/body-budget.js';
 import { fetchHandler } from '../internal/fetch-handler.js';
 import { createDeliveryHandler, type DeliveryInput } from './handle-delivery.js';
 import { EventHandlerRegistry } from './event-handler-registry.js';
@@ -139,13 +140,15 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   const adapter: NodeListenerOptions = {
     maxBodyBytes: resolved.maxBodyBytes,
+    // One budget for every adapter of this receiver: the bound is on this process's memory.
+    budget: new BodyBudget(resolved.maxInFlightBytes),
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,
     unexpected: reject(503, 'STORE_UNAVAILABLE', 'Unexpected receiver failure; the service will retry'),
   };
 
-  const handle = createDeliveryHandler({
+  const core = createDeliveryHandler({
     options: resolved,
     store,
     log,
@@ -177,10 +180,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       errorListeners.push(listener);
       return receiver;
     },
-    handle,
-    middleware: () => nodeListener(handle, { ...adapter, express: true }) as RequestHandler,
-    fetch: fetchHandler(handle, adapter),
-    listener: nodeListener(handle, adapter),
+    handle: core.handleWhole,
+    middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,
+    fetch: fetchHandler(core, adapter),
+    listener: nodeListener(core, adapter),
     async start() {
       if (closing) throw new Error('This receiver is closed; create a new one');
       started = true;

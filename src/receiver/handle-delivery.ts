@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
-import { checkSignedJson } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
+import type { Admission, Endpoint } from '../internal/node-listener.js';
 import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
 import { logRefusal } from '../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
@@ -38,22 +39,61 @@ function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string
   return `Expected a JSON object with an \`event\` string and a \`data\` object; ${where}: ${issue.message}`;
 }
 
+/** What the headers of a delivery said, once they passed (the body half needs no header again). */
+export interface AdmittedDelivery {
+  signed: SignedHeaders;
+  deliveryId: string;
+}
+
+export interface DeliveryHandler extends Endpoint<AdmittedDelivery> {
+  admit(headers: HeaderInput): Admission<AdmittedDelivery>;
+  handle(input: DeliveryInput, admitted: AdmittedDelivery): Promise<ReceiverResponse>;
+  /** Both halves, for bytes already in hand (`receiver.handle`). */
+  handleWhole(input: DeliveryInput): Promise<ReceiverResponse>;
+}
+
 /**
- * The receiver's core, transport-agnostic: limit, content type, signature, delivery id, envelope, store,
- * then the answer. A row is committed before any 2xx; a store that cannot write answers 503 so the
- * service retries.
+ * The receiver's core, transport-agnostic, in two halves. `admit`, from the headers alone (the adapters
+ * call it before reading a byte of the body): closing, size, content type, signature and timestamp
+ * form and tolerance, delivery id. `handle`, with the body: the HMAC, the envelope, the store, then the
+ * answer. A row is committed before any 2xx; a store that cannot write answers 503 so the service retries.
  */
-export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: DeliveryInput) => Promise<ReceiverResponse> {
+export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
   const { options, store, log } = deps;
   const announcedSecrets = new Set<number>();
   const refuse = (response: ReceiverResponse, context?: Record<string, unknown>) =>
     logRefusal(log, response, 'delivery', context);
 
-  return async function handleDelivery({ headers, rawBody }: DeliveryInput): Promise<ReceiverResponse> {
-    const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+  function admit(headers: HeaderInput): Admission<AdmittedDelivery> {
+    const no = (answer: ReceiverResponse) => ({ ok: false as const, answer: refuse(answer) });
     if (deps.isClosing())
-      return refuse(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
-    const signed = await checkSignedJson(headers, body, options, log);
+      return no(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
+    const checked = checkSignedHeaders(headers, options);
+    if (!checked.ok) return no(checked.answer);
+    const deliveryId = header(headers, DELIVERY_HEADER)?.trim();
+    if (!deliveryId)
+      return no(
+        reject(
+          400,
+          'DELIVERY_ID_MISSING',
+          'Missing X-Service-Delivery header: without it retries cannot be deduplicated',
+        ),
+      );
+    if (!DELIVERY_ID.test(deliveryId))
+      return no(
+        reject(
+          400,
+          'DELIVERY_ID_MALFORMED',
+          'X-Service-Delivery must be 1-200 characters of letters, digits and . _ : -',
+        ),
+      );
+    return { ok: true, admitted: { signed: checked.signed, deliveryId } };
+  }
+
+  async function handle({ headers, rawBody }: DeliveryInput, admitted: AdmittedDelivery): Promise<ReceiverResponse> {
+    const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+    const { deliveryId } = admitted;
+    const signed = await checkSignedBody(admitted.signed, body, options, log);
     if (!signed.ok) return refuse(signed.answer);
     const { signature, timestamp, secretIndex } = signed;
     if (!announcedSecrets.has(secretIndex)) {
@@ -61,24 +101,6 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
       log.info(
         { secretIndex },
         `a delivery verified with secret #${secretIndex} (first time since start; rotation progress)`,
-      );
-    }
-    const deliveryId = header(headers, DELIVERY_HEADER)?.trim();
-    if (!deliveryId)
-      return refuse(
-        reject(
-          400,
-          'DELIVERY_ID_MISSING',
-          'Missing X-Service-Delivery header: without it retries cannot be deduplicated',
-        ),
-      );
-    if (!DELIVERY_ID.test(deliveryId)) {
-      return refuse(
-        reject(
-          400,
-          'DELIVERY_ID_MALFORMED',
-          'X-Service-Delivery must be 1-200 characters of letters, digits and . _ : -',
-        ),
       );
     }
     let parsed: unknown;
@@ -129,5 +151,14 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): (input: Delive
       inserted ? 'stored delivery' : 'duplicate delivery',
     );
     return deps.afterRecord(deliveryId, inserted, storedId);
+  }
+
+  return {
+    admit,
+    handle,
+    handleWhole(input) {
+      const admission = admit(input.headers);
+      return admission.ok ? handle(input, admission.admitted) : Promise.resolve(admission.answer as ReceiverResponse);
+    },
   };
 }

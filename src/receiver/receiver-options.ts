@@ -18,6 +18,12 @@ export interface ReceiverOptions {
   toleranceSeconds?: number;
   /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
   maxBodyBytes?: number;
+  /**
+   * Body bytes held in memory across all requests at once (being read, verified and stored). A request
+   * that would pass it gets 503 with `Retry-After: 1` before its body is read, and the service retries.
+   * At least `maxBodyBytes`. @default 33554432 (32 MiB), or `maxBodyBytes` if larger
+   */
+  maxInFlightBytes?: number;
   /** Handlers running at once; the worker claims only as many rows as this leaves room for. @default 10 */
   concurrency?: number;
   /** Attempts before a delivery is dead (and `onError` hears of it). @default 5 */
@@ -45,6 +51,9 @@ export interface ReceiverOptions {
   now?: () => number;
 }
 
+/** 32 full-size bodies, or thousands of typical (1-2 KiB) deliveries, at once. */
+const DEFAULT_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+
 /** The service abandons a delivery after 8 s; in processBeforeResponse mode handlers must finish well before. */
 const SERVICE_DEADLINE_MS = 8000;
 const MAX_BEFORE_RESPONSE_TIMEOUT_MS = SERVICE_DEADLINE_MS - 500;
@@ -53,6 +62,7 @@ export interface ResolvedOptions {
   secrets: SecretSource;
   toleranceSeconds: number;
   maxBodyBytes: number;
+  maxInFlightBytes: number;
   concurrency: number;
   maxAttempts: number;
   handlerTimeoutMs: number;
@@ -94,10 +104,20 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
       `With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``,
     );
   }
+  const maxBodyBytes = number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024);
   return {
     secrets: options.secret ?? options.secrets!,
     toleranceSeconds: number('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, { min: 0 }),
-    maxBodyBytes: number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
+    maxBodyBytes,
+    // Below maxBodyBytes, a body the limit allows could never be read.
+    maxInFlightBytes: number(
+      'maxInFlightBytes',
+      options.maxInFlightBytes,
+      Math.max(DEFAULT_IN_FLIGHT_BYTES, maxBodyBytes),
+      {
+        min: maxBodyBytes,
+      },
+    ),
     concurrency: number('concurrency', options.concurrency, 10),
     maxAttempts: number('maxAttempts', options.maxAttempts, 5),
     handlerTimeoutMs,

@@ -41,7 +41,7 @@ const MOUNT_HELP =
 export function createReplyEndpoint(options: ReplyEndpointOptions): ReplyEndpoint {
   const resolved = resolveReplyOptions(options);
   const log = redactedLogger('convo-kit-reply', options.logger);
-  const handle = createReplyRequestHandler(resolved, log);
+  const core = createReplyRequestHandler(resolved, log);
   const adapter: NodeListenerOptions = {
     maxBodyBytes: resolved.maxBodyBytes,
     log,
@@ -50,10 +50,10 @@ export function createReplyEndpoint(options: ReplyEndpointOptions): ReplyEndpoin
     unexpected: errorAnswer(500, 'REPLY_FAILED', 'Unexpected reply endpoint failure (the log says why)'),
   };
   return {
-    handle,
-    middleware: () => nodeListener(handle, { ...adapter, express: true }) as RequestHandler,
-    fetch: fetchHandler(handle, adapter),
-    listener: nodeListener(handle, adapter),
+    handle: core.handleWhole,
+    middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,
+    fetch: fetchHandler(core, adapter),
+    listener: nodeListener(core, adapter),
     log,
   };
 }

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { CustomReplyRequest, REPLY_MAX_CHARS } from '../api/schemas/custom-reply.js';
-import { checkSignedJson } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import { errorAnswer, logRefusal } from '../internal/http-answer.js';
+import type { Admission, Endpoint } from '../internal/node-listener.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
 
@@ -61,20 +62,30 @@ async function runWithin(
   }
 }
 
+export interface ReplyRequestHandler extends Endpoint<SignedHeaders> {
+  handle(input: ReplyRequestInput, signed: SignedHeaders): Promise<ReplyEndpointAnswer>;
+  /** Both halves, for bytes already in hand (`endpoint.handle`). */
+  handleWhole(input: ReplyRequestInput): Promise<ReplyEndpointAnswer>;
+}
+
 /**
- * The reply endpoint's core, transport-agnostic: limit, content type, signature (401), the request's
- * schema (400), then the user's function under `timeoutMs`; its result is checked as the service will
- * check it (1 to 4096 characters) so a bad reply fails here, visibly, rather than at the service.
+ * The reply endpoint's core, transport-agnostic, in two halves: `admit` from the headers alone (size,
+ * content type, signature and timestamp form; the adapters call it before reading the body), then the
+ * HMAC (401), the request's schema (400) and the user's function under `timeoutMs`; its result is
+ * checked as the service will check it (1 to 4096 characters) so a bad reply fails here, visibly,
+ * rather than at the service.
  */
-export function createReplyRequestHandler(
-  options: ResolvedReplyOptions,
-  log: Logger,
-): (input: ReplyRequestInput) => Promise<ReplyEndpointAnswer> {
+export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Logger): ReplyRequestHandler {
   const refuse = (answer: ReplyEndpointAnswer) => logRefusal(log, answer, 'reply request');
 
-  return async function handleReplyRequest({ headers, rawBody }) {
+  function admit(headers: HeaderInput): Admission<SignedHeaders> {
+    const checked = checkSignedHeaders(headers, options);
+    return checked.ok ? { ok: true, admitted: checked.signed } : { ok: false, answer: refuse(checked.answer) };
+  }
+
+  async function handle({ rawBody }: ReplyRequestInput, admitted: SignedHeaders): Promise<ReplyEndpointAnswer> {
     const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
-    const signed = await checkSignedJson(headers, body, options, log);
+    const signed = await checkSignedBody(admitted, body, options, log);
     if (!signed.ok) return refuse(signed.answer);
     let parsed: unknown;
     try {
@@ -102,5 +113,16 @@ export function createReplyRequestHandler(
       return refuse(refusal(500, 'INVALID_REPLY', `The reply function's result cannot be sent: ${text.problem}`));
     log.debug({ task: request.data.task, chars: text.text.length }, 'answered a reply request');
     return { status: 200, body: { reply: text.text } };
+  }
+
+  return {
+    admit,
+    handle,
+    handleWhole(input) {
+      const admission = admit(input.headers);
+      return admission.ok
+        ? handle(input, admission.admitted)
+        : Promise.resolve(admission.answer as ReplyEndpointAnswer);
+    },
   };
 }

@@ -120,6 +120,12 @@ export function matchSecret(
   return -1;
 }
 
+export const signatureMismatch = () =>
+  new SignatureVerificationError(
+    'SIGNATURE_MISMATCH',
+    "No signature matched. Check that the secret is the endpoint's whole `whsec_…` value and that you verify the raw request bytes, not a re-serialized JSON object (mount the receiver before any body parser).",
+  );
+
 /**
  * Verifies a delivery's signature and timestamp (docs/webhook-deliveries.md): HMAC-SHA256 over `<timestamp>.<rawBody>`,
  * compared in constant time, timestamp within `toleranceSeconds` of now in either direction.
@@ -131,11 +137,6 @@ export async function verify(input: VerifyInput): Promise<Verified> {
   checkTolerance(timestamp, input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS, (input.now ?? Date.now)());
   const secrets = await resolveSecrets(input.secrets);
   const secretIndex = matchSecret(secrets, timestamp, input.body, candidates);
-  if (secretIndex < 0) {
-    throw new SignatureVerificationError(
-      'SIGNATURE_MISMATCH',
-      "No signature matched. Check that the secret is the endpoint's whole `whsec_…` value and that you verify the raw request bytes, not a re-serialized JSON object (mount the receiver before any body parser).",
-    );
-  }
+  if (secretIndex < 0) throw signatureMismatch();
   return { timestamp, secretIndex };
 }

@@ -1,0 +1,170 @@
+import express from 'express';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Receiver } from '../../src/receiver/index.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { tempDir } from '../store/temp-dir.js';
+import { SECRET, testReceiver } from './harness.js';
+
+// Issue 13 F2: what the headers decide is answered before the body is read, and the body bytes held
+// across requests are bounded. Bodies here are declared but held back by the client: an answer that
+// arrives while the body is still unsent was given without reading it.
+
+const MiB = 1024 * 1024;
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: { error?: { code: string }; received?: boolean };
+}
+
+/** A POST that sends its headers and `sendNow` bytes, then holds the rest of the declared body until `finish`. */
+function heldPost(url: string, headers: Record<string, string>, body: Buffer, sendNow: number) {
+  const req = request(url, {
+    method: 'POST',
+    agent: false,
+    headers: { ...headers, 'content-length': String(body.length) },
+  });
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+      );
+    });
+    // Once answered, the server may close a connection whose body it did not want: not an error here.
+    req.on('error', (error) => reject(error));
+  });
+  req.flushHeaders();
+  if (sendNow > 0) req.write(body.subarray(0, sendNow));
+  return {
+    answer,
+    finish: () => {
+      if (!req.destroyed) req.end(body.subarray(sendNow));
+    },
+  };
+}
+
+/** A signed delivery whose body is about `size` bytes. */
+function largeDelivery(size: number) {
+  return signedDelivery({
+    secret: SECRET,
+    event: 'message.received',
+    overrides: { data: { content: 'x'.repeat(size - 600) } },
+  });
+}
+
+const adapters = {
+  'node:http': (receiver: Receiver) => createServer(receiver.listener),
+  Express: (receiver: Receiver) => createServer(express().post('/webhooks', receiver.middleware())),
+};
+
+describe.each(Object.entries(adapters))('on %s', (_name, serve) => {
+  let dir: ReturnType<typeof tempDir>;
+  let receiver: Receiver;
+  let server: Server;
+  let url: string;
+
+  async function start(options: Parameters<typeof testReceiver>[1] = {}) {
+    receiver = testReceiver(dir.path('r.db'), options);
+    server = serve(receiver);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  }
+
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
+    dir.remove();
+  });
+
+  it('300 parallel 1 MiB bodies without a signature are all answered 401 while their bodies are still unsent', async () => {
+    await start({ maxInFlightBytes: 2 * MiB });
+    const { headers } = signedDelivery({ secret: SECRET, event: 'message.received' });
+    const body = Buffer.alloc(MiB, 'x');
+    const requests = Array.from({ length: 300 }, () =>
+      heldPost(url, { ...headers, 'x-service-signature': '' }, body, 64 * 1024),
+    );
+    const answers = await Promise.all(requests.map((r) => r.answer));
+    expect(answers.map((a) => `${a.status} ${a.body.error?.code}`)).toEqual(Array(300).fill('401 SIGNATURE_MISSING'));
+    // The connection closes after the answer: nobody waits for an upload that is never read.
+    expect(answers.every((a) => a.headers.connection === 'close')).toBe(true);
+    expect((await receiver.store.list()).data).toEqual([]);
+  }, 60_000);
+
+  const refusals: [string, (h: Record<string, string>) => Record<string, string>, number, string, number?][] = [
+    ['a malformed signature', (h) => ({ ...h, 'x-service-signature': 'sha256=zz' }), 401, 'SIGNATURE_MALFORMED'],
+    ['no timestamp', (h) => ({ ...h, 'x-service-timestamp': '' }), 401, 'TIMESTAMP_MISSING'],
+    [
+      'a stale timestamp',
+      (h) => ({ ...h, 'x-service-timestamp': String(Math.floor(Date.now() / 1000) - 301) }),
+      401,
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+    ],
+    ['no delivery id', (h) => ({ ...h, 'x-service-delivery': '' }), 400, 'DELIVERY_ID_MISSING'],
+    ['a text/plain body', (h) => ({ ...h, 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a declared length over maxBodyBytes', (h) => h, 413, 'PAYLOAD_TOO_LARGE', 2 * MiB],
+  ];
+
+  it.each(refusals)('%s is answered before the body is read', async (_what, headersFor, status, code, size) => {
+    await start();
+    const delivery = largeDelivery(4096);
+    const body = size ? Buffer.alloc(size, 'x') : Buffer.from(delivery.body);
+    const held = heldPost(url, headersFor(delivery.headers), body, 0);
+    const answer = await held.answer;
+    expect([answer.status, answer.body.error?.code]).toEqual([status, code]);
+    expect((await receiver.store.list()).data).toEqual([]);
+  });
+
+  it('past maxInFlightBytes, signed bodies get 503 with Retry-After before being read; the bound frees as bodies are handled', async () => {
+    await start({ maxBodyBytes: 64 * 1024, maxInFlightBytes: 4 * 64 * 1024 });
+    const deliveries = Array.from({ length: 8 }, () => largeDelivery(60 * 1024));
+    const requests = deliveries.map((d) => heldPost(url, d.headers, Buffer.from(d.body), 1024));
+    // Four fit in the bound and wait for the rest of their bodies; the other four are answered at once.
+    const settled = requests.map((r) => r.answer.then((a) => a));
+    const early: Answer[] = [];
+    settled.forEach((p) => void p.then((a) => early.push(a)));
+    while (early.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(early.map((a) => `${a.status} ${a.body.error?.code} ${a.headers['retry-after']}`)).toEqual(
+      Array(4).fill('503 BODIES_IN_FLIGHT 1'),
+    );
+    requests.forEach((r) => r.finish());
+    const answers = await Promise.all(settled);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+    expect((await receiver.store.list()).data).toHaveLength(4);
+    // Every byte was given back: a full bound's worth is accepted again.
+    const again = deliveries.slice(0, 4).map((d) => heldPost(url, d.headers, Buffer.from(d.body), 1024));
+    again.forEach((r) => r.finish());
+    expect((await Promise.all(again.map((r) => r.answer))).map((a) => a.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it('a chunked body (no Content-Length) that runs past the bound gets 503 with Retry-After', async () => {
+    await start({ maxBodyBytes: 64 * 1024, maxInFlightBytes: 64 * 1024 });
+    const first = largeDelivery(60 * 1024);
+    const holding = heldPost(url, first.headers, Buffer.from(first.body), 1024);
+    const second = largeDelivery(8 * 1024);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: second.headers,
+      body: new Blob([second.body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect([res.status, res.headers.get('retry-after')]).toEqual([503, '1']);
+    holding.finish();
+    expect((await holding.answer).status).toBe(200);
+  });
+});
+
+it('maxInFlightBytes below maxBodyBytes is refused at construction, naming the option', () => {
+  const dir = tempDir();
+  expect(() => testReceiver(dir.path('r.db'), { maxBodyBytes: 1000, maxInFlightBytes: 999 })).toThrow(
+    /maxInFlightBytes.*from 1000/,
+  );
+  dir.remove();
+});
