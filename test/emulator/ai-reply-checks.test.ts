@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import type { LookupAddress } from 'node:dns';
+import { createServer } from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_CLAIMS, claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
+import { callReplyEndpoint, REPLY_ENDPOINT_POLICY } from '../../src/emulator/ai-reply/call-reply-endpoint.js';
 import { leadingSentences, rankByOverlap } from '../../src/emulator/ai-reply/knowledge-match.js';
-import { refusedAddress } from '../../src/emulator/ai-reply/reply-endpoint-address.js';
+import { checkAddress } from '../../src/internal/address-policy.js';
 
 describe('the action-claim table', () => {
   it.each([
@@ -70,7 +74,7 @@ describe('the knowledge match', () => {
 
 describe('the reply endpoint address check', () => {
   it.each(['127.0.0.1', '127.8.9.10', '::1', '93.184.216.34', '2606:2800:220:1::1'])('allows %s', (address) => {
-    expect(refusedAddress(address)).toBeNull();
+    expect(checkAddress(address, REPLY_ENDPOINT_POLICY)).toEqual({ ok: true });
   });
 
   it.each([
@@ -85,7 +89,58 @@ describe('the reply endpoint address check', () => {
     'fd00::1',
     '::ffff:10.0.0.1',
     '224.0.0.1',
+    '64:ff9b::a9fe:a9fe',
   ])('refuses %s', (address) => {
-    expect(refusedAddress(address)).toMatch(/private or reserved/);
+    expect(checkAddress(address, REPLY_ENDPOINT_POLICY)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/not a public address/),
+    });
+  });
+});
+
+describe('the reply call, at connect time', () => {
+  const closers: (() => void)[] = [];
+  afterEach(() => closers.splice(0).forEach((close) => close()));
+
+  /** A local reply endpoint answering { reply: 'hello' }, and how many requests reached it. */
+  async function endpoint(): Promise<{ port: number; hits: () => number }> {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ reply: 'hello' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => server.close());
+    return { port: (server.address() as AddressInfo).port, hits: () => hits };
+  }
+
+  /** A resolver stub: every name resolves to `address`; real DNS is never asked. */
+  const resolvesTo = (address: string): LookupFunction =>
+    ((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) =>
+      callback(null, [{ address, family: address.includes(':') ? 6 : 4 }])) as unknown as LookupFunction;
+
+  const call = (url: string, resolve?: LookupFunction) =>
+    callReplyEndpoint({ url, secret: 'whsec_test', body: '{}', timeoutMs: 2_000, resolve });
+
+  it('reaches a name that resolves to loopback', async () => {
+    const { port, hits } = await endpoint();
+    expect(await call(`http://reply.example.test:${port}/reply`, resolvesTo('127.0.0.1'))).toEqual({
+      ok: true,
+      reply: 'hello',
+    });
+    expect(hits()).toBe(1);
+  });
+
+  it('refuses a public-looking name that resolves to a private address, before connecting', async () => {
+    const { port, hits } = await endpoint();
+    const outcome = await call(`http://reply.example.test:${port}/reply`, resolvesTo('10.0.0.1'));
+    expect(outcome).toMatchObject({ ok: false, status: null, reason: expect.stringContaining('EADDRNOTALLOWED') });
+    expect(hits()).toBe(0);
+  });
+
+  it('refuses an IPv4-mapped private address written as IPv6', async () => {
+    const outcome = await call('https://[::ffff:10.0.0.1]/reply');
+    expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/EADDRNOTALLOWED.*ipv4Mapped/) });
   });
 });
