@@ -3,7 +3,8 @@ import { say } from './live-log.js';
 /** Plays the customer, the provider or time through the emulator's `/_emulator/*` controls. */
 export type Control = <T>(path: string, body: unknown) => Promise<T>;
 
-const WAIT_LIMIT_MS = 5_000;
+// Generous: on a loaded machine the provider's reports and the scheduler's sends take longer; done early when fast.
+const WAIT_LIMIT_MS = 15_000;
 
 /**
  * The provider reports some outcomes a moment after accepting, and the outbound scheduler sends on its

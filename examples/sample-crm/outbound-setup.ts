@@ -1,12 +1,13 @@
 import { type Client } from 'convo-kit/client';
+import { SEED_IDS } from 'convo-kit/emulator';
 import { type WindowClosedTemplate } from '../../templates/crm-sync/src/index.js';
 import { type Control } from './control.js';
 
-/** The seeded approved templates the sample uses (docs/emulator.md's seeded workspace). */
-export const ORDER_UPDATE_TEMPLATE = 'tpl_order_update'; // "Your order {{1}} has shipped and arrives {{2}}."
-export const WEEKEND_OFFER_TEMPLATE = 'tpl_weekend_offer'; // "Hi {{1}}, this weekend only: …"
+/** The seeded approved templates the sample uses: "Your order {{1}} has shipped and arrives {{2}}." and "Hi {{1}}, this weekend only: …". */
+export const ORDER_UPDATE_TEMPLATE = SEED_IDS.templates.approved;
+export const WEEKEND_OFFER_TEMPLATE = SEED_IDS.templates.approvedMarketing;
 /** The phone number every template of the sample is pinned to (the seed's main line). */
-const MAIN_LINE = 'int_phone_main';
+const MAIN_LINE = SEED_IDS.phoneMain;
 
 /** The business event the shop fires when an order ships; the journey below answers it. */
 export const ORDER_SHIPPED_EVENT = 'order.shipped';
