@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_CLAIMS, claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
 import { callReplyEndpoint, REPLY_ENDPOINT_POLICY } from '../../src/emulator/ai-reply/call-reply-endpoint.js';
 import { leadingSentences, rankByOverlap } from '../../src/emulator/ai-reply/knowledge-match.js';
+import { CustomReplyConfig, LoopbackTolerantCustomReplyConfig } from '../../src/api/schemas/provider-config.js';
 import { checkAddress } from '../../src/internal/address-policy.js';
 
 describe('the action-claim table', () => {
@@ -95,6 +96,23 @@ describe('the reply endpoint address check', () => {
       ok: false,
       reason: expect.stringMatching(/not a public address/),
     });
+  });
+});
+
+describe('the custom reply url in the contract', () => {
+  it.each(['https://10.0.0.1/reply', 'https://[::ffff:169.254.169.254]/reply', 'https://169.254.169.254.nip.io/r'])(
+    'refuses %s, as for a webhook URL',
+    (url) => {
+      const parsed = CustomReplyConfig.safeParse({ url });
+      expect(parsed.error?.issues[0]?.message).toMatch(/public https:\/\/ URL/);
+      expect(LoopbackTolerantCustomReplyConfig.safeParse({ url }).success).toBe(false);
+    },
+  );
+
+  it('takes a public https URL, and in the emulator a loopback one', () => {
+    expect(CustomReplyConfig.safeParse({ url: 'https://reply.example.com/r' }).success).toBe(true);
+    expect(CustomReplyConfig.safeParse({ url: 'http://127.0.0.1:8080/r' }).success).toBe(false);
+    expect(LoopbackTolerantCustomReplyConfig.safeParse({ url: 'http://127.0.0.1:8080/r' }).success).toBe(true);
   });
 });
 

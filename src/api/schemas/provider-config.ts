@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { HttpsUrl, Id, text, Timestamp } from './common.js';
-import { LoopbackTolerantWebhookUrl } from './webhook-endpoint.js';
+import { Id, text, Timestamp } from './common.js';
+import { LoopbackTolerantWebhookUrl, WebhookUrl } from './webhook-endpoint.js';
 
 /** The `:provider` path values (docs/resources.md). */
 export const ProviderName = z.enum(['voice', 'custom_reply']);
@@ -44,8 +44,11 @@ function customReplyConfig(url: z.ZodType<string>) {
   });
 }
 
-/** Custom reply endpoint `config` (spec: https URL, timeout_ms 1,000-10,000). */
-export const CustomReplyConfig = customReplyConfig(HttpsUrl);
+/**
+ * Custom reply endpoint `config` (spec: https URL, timeout_ms 1,000-10,000). The URL is held to the same
+ * rule as a webhook URL, public https, so the client refuses a private host before the service does.
+ */
+export const CustomReplyConfig = customReplyConfig(WebhookUrl);
 export type CustomReplyConfig = z.output<typeof CustomReplyConfig>;
 
 /** The emulator's relaxation, as for webhooks: the reply endpoint may also be `http://` on a loopback host. */
