@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type Database from 'better-sqlite3';
+import type { EndpointGroupName } from '../api/all-endpoints.js';
 import type { EndpointDef, EndpointGroup } from '../api/endpoint.js';
+import type { Endpoints } from '../api/endpoints/index.js';
 import type { Plan } from '../api/plans.js';
 import type { Scope } from '../api/scopes.js';
 import type { EventName, EventData } from '../events/index.js';
@@ -39,6 +41,9 @@ export type RouteHandler<E extends EndpointDef> = (
 
 /** One handler per endpoint of a group: a missing one is a compile error (`satisfies RouteHandlers<…>`). */
 export type RouteHandlers<G extends EndpointGroup> = { [K in keyof G]: RouteHandler<G[K]> };
+
+/** The registry the app is built from: one handler object per group of the table, so a missing group or route fails to compile. */
+export type RouteHandlerTable = { [G in EndpointGroupName]: RouteHandlers<Endpoints[G]> };
 
 export function reply<E extends EndpointDef>(
   status: number,

@@ -27,7 +27,7 @@ const keysOf = (schema: z.ZodObject | undefined) => Object.keys(schema?.shape ??
 const byId = (id: string) => table.find((e) => e.id === id)!;
 
 describe('the contract table', () => {
-  // Every route is covered by the typed maps that name it (handlers, PENDING, the e2e cases), so no id list is kept here.
+  // Every route is covered by the typed maps that name it (the handlers, the e2e cases), so no id list is kept here.
   it('gives every route a unique `group.verb` id', () => {
     const ids = table.map((e) => e.id);
     expect(ids.length).toBeGreaterThan(0);

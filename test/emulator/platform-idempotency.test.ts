@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
-import type { RouteHandlerTable } from '../../src/emulator/platform/pending.js';
+import type { RouteHandlerTable } from '../../src/emulator/route-handler.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, frozen, emulator } from './platform-harness.js';
 

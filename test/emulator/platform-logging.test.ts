@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { handlers } from '../../src/emulator/handlers/index.js';
 import { LOG_REDACT_PATHS } from '../../src/emulator/index.js';
-import type { RouteHandlerTable } from '../../src/emulator/platform/pending.js';
+import type { RouteHandlerTable } from '../../src/emulator/route-handler.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
 

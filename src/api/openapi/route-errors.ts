@@ -30,7 +30,6 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   PROMPT_INJECTION_DETECTED: 'the knowledge content failed the prompt-injection scan',
   RATE_LIMITED: "over the key's per-minute limit; wait Retry-After seconds",
   INTERNAL_ERROR: 'an unexpected failure; quote the request id',
-  NOT_IMPLEMENTED: 'the emulator does not implement this route yet',
   SERVICE_UNAVAILABLE: 'a dependency is degraded',
 };
 
@@ -78,7 +77,7 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
     'INVALID_STATE',
     ...SEND_REFUSALS,
   ],
-  'automations.trigger': ['NOT_FOUND', 'INVALID_STATE', ...SEND_REFUSALS],
+  'automations.trigger': ['NOT_FOUND', 'ACCOUNT_MISMATCH', 'OUTSIDE_SERVICE_WINDOW', 'INVALID_STATE', ...SEND_REFUSALS],
   'comments.reply': ['INVALID_STATE'],
   'comments.updateSettings': ['NOT_FOUND', 'INVALID_PLATFORM'],
 };

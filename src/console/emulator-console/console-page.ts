@@ -256,7 +256,7 @@ async function refreshPanel(panel) {
   } catch (error) {
     if (error.status === 401) throw error;
     const tr = document.createElement('tr');
-    cell(tr, error.status === 501 ? 'Not implemented in this emulator yet.' : error.message, 'muted').colSpan = panel.columns.length + 1;
+    cell(tr, error.message, 'muted').colSpan = panel.columns.length + 1;
     section.querySelector('tbody').replaceChildren(tr);
     return [];
   }

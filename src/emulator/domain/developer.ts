@@ -10,7 +10,6 @@ import {
   type Scope,
 } from '../../api/index.js';
 import type { EndpointId } from '../../api/all-endpoints.js';
-import { isPending } from '../platform/pending.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
 import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
@@ -21,8 +20,7 @@ import { PLAN_QUOTAS } from './plan-quotas.js';
 
 /**
  * What a key can do: each feature, the scope it needs, and the routes that make it up. A feature is on
- * when the key has the scope, the plan allows it (writes are off on read-only plans), and the emulator
- * implements every one of its routes (read from PENDING, the list the router answers 501 from).
+ * when the key has the scope and the plan allows it (writes are off on read-only plans).
  */
 export const FEATURES = {
   free_text_messages: { scope: 'messages:send', routes: ['messages.send', 'conversations.sendMessage'] },
@@ -40,15 +38,11 @@ export const FEATURES = {
   campaigns: { scope: 'campaigns:write', routes: ['campaigns.create', 'campaigns.update', 'campaigns.send'] },
   comments: { scope: 'comments:write', routes: ['comments.reply'] },
   comment_rules: { scope: 'automations:write', routes: ['comments.updateSettings'] },
+  automations: { scope: 'automations:write', routes: ['automations.trigger'] },
   webhooks: { scope: 'webhooks:write', routes: ['webhooks.create', 'webhooks.delete'] },
   analytics: { scope: 'analytics:read', routes: ['analytics.summary'] },
   key_management: { scope: 'keys:write', routes: ['keys.create', 'keys.rotate', 'keys.revoke'] },
 } as const satisfies Record<string, { scope: Scope; routes: readonly EndpointId[] }>;
-
-const implemented = (id: EndpointId) => {
-  const [group, name] = id.split('.') as [string, string];
-  return !isPending(group, name);
-};
 
 export function limitsFor(plan: Plan): DeveloperLimits {
   return {
@@ -63,11 +57,9 @@ export function limitsFor(plan: Plan): DeveloperLimits {
 export function capabilitiesOf(key: AuthenticatedKey, plan: Plan): Capabilities {
   const readOnly = READ_ONLY_PLANS.has(plan);
   const features = Object.fromEntries(
-    Object.entries(FEATURES).map(([feature, { scope, routes }]) => [
+    Object.entries(FEATURES).map(([feature, { scope }]) => [
       feature,
-      key.scopes.includes(scope) &&
-        (!readOnly || scope.endsWith(':read')) &&
-        (routes as readonly EndpointId[]).every(implemented),
+      key.scopes.includes(scope) && (!readOnly || scope.endsWith(':read')),
     ]),
   );
   return { key: { id: key.id, kind: key.kind, scopes: [...key.scopes] }, plan, features, limits: limitsFor(plan) };

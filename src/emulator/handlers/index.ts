@@ -1,5 +1,6 @@
-import type { RouteHandlerTable } from '../platform/pending.js';
+import type { RouteHandlerTable } from '../route-handler.js';
 import { analyticsHandlers } from './analytics.js';
+import { automationsHandlers } from './automations.js';
 import { campaignsHandlers } from './campaigns.js';
 import { eventsHandlers } from './events.js';
 import { journeysHandlers } from './journeys.js';
@@ -19,7 +20,7 @@ import { usageHandlers } from './usage.js';
 import { templatesHandlers } from './templates.js';
 import { webhooksHandlers } from './webhooks.js';
 
-/** One handler object per implemented group of the contract; a missing group or route fails to compile. */
+/** One handler object per group of the contract; a missing group or route fails to compile. */
 export const handlers = {
   conversations: conversationsHandlers,
   messages: messagesHandlers,
@@ -40,4 +41,5 @@ export const handlers = {
   events: eventsHandlers,
   campaigns: campaignsHandlers,
   comments: commentsHandlers,
+  automations: automationsHandlers,
 } satisfies RouteHandlerTable;

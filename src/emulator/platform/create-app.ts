@@ -4,11 +4,10 @@ import type { EndpointDef } from '../../api/endpoint.js';
 import { ProviderPutByPath } from '../../api/schemas/provider-config.js';
 import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoint.js';
 import { ApiFailure } from '../api-failure.js';
-import type { RouteHandler } from '../route-handler.js';
+import type { RouteHandler, RouteHandlerTable } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
 import { serveConsole } from '../../console/emulator-console/index.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
-import { isPending, type RouteHandlerTable } from './pending.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
 import { checkPercentEncoding } from './percent-encoding.js';
@@ -26,14 +25,12 @@ export const EMULATOR_OVERRIDES: Record<string, Partial<EndpointDef>> = {
   'channels.putProvider': { body: ProviderPutByPath },
 };
 
-function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHandler<EndpointDef> | undefined {
-  if (isPending(entry.group, entry.name)) return undefined;
+function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHandler<EndpointDef> {
   const handler = (registry as unknown as Record<string, Record<string, RouteHandler<EndpointDef>> | undefined>)[
     entry.group
   ]?.[entry.name];
   // The registry's type makes this unreachable; a JavaScript caller still gets a clear message.
-  if (!handler)
-    throw new TypeError(`No emulator handler for ${entry.id}; add it to src/emulator/handlers or to PENDING`);
+  if (!handler) throw new TypeError(`No emulator handler for ${entry.id}; add it to src/emulator/handlers`);
   return handler;
 }
 

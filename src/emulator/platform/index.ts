@@ -1,7 +1,6 @@
 export { createApp, EMULATOR_OVERRIDES } from './create-app.js';
 export { control, controlsRouter, type EmulatorControl, type ControlContext } from './controls-router.js';
 export { clockControl, resetControl, ClockBody, ClockState } from './platform-controls.js';
-export { PENDING, isPending, type RouteHandlerTable, type ImplementedHandlers, type PendingNames } from './pending.js';
 export { SYNTHETIC_BUILDERS, syntheticBuilder } from './synthetic.js';
 export { IdempotencyGuard, IDEMPOTENCY_TTL_MS, type StoredResult } from './idempotency.js';
 export { RateLimiter, type RateDecision } from './rate-limiter.js';

@@ -67,12 +67,12 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
 }
 
 /**
- * One route of the table, from request to answer: auth, rate limit, test key, scope, plan, (pending),
- * body, validation, idempotency, then the handler. `handler` is undefined for a pending route.
+ * One route of the table, from request to answer: auth, rate limit, test key, scope, plan, body,
+ * validation, idempotency, then the handler.
  */
 export function endpointRoute(
   entry: EndpointEntry,
-  handler: RouteHandler<EndpointDef> | undefined,
+  handler: RouteHandler<EndpointDef>,
   platform: EmulatorServices,
 ): RequestHandler {
   const { id, def } = entry;
@@ -83,12 +83,6 @@ export function endpointRoute(
     let claim: IdempotencyClaim | undefined;
     try {
       const key = def.auth === false ? NO_KEY : admit(def, req, res, platform);
-      if (!handler && key.kind !== 'test') {
-        throw new ApiFailure(
-          'NOT_IMPLEMENTED',
-          `${def.method} ${def.path} (${id}) is not implemented by this emulator yet; it is listed as pending`,
-        );
-      }
       const raw = def.multipart
         ? await readMultipartBody(req, maxFileBytes)
         : parsesJson
@@ -112,7 +106,7 @@ export function endpointRoute(
         claim = outcome.claim;
       }
       const request = { ...input, key, requestId: requestIdOf(res) } as RouteRequest<EndpointDef>;
-      const result = normalize(def, await handler!(request, platform.ctx));
+      const result = normalize(def, await handler(request, platform.ctx));
       if (platform.checkResponses && result.status < 300) checkResponse(id, def, result);
       if (claim) platform.idempotency.finish(claim, result);
       send(res, result);
