@@ -7,6 +7,7 @@ import {
   type NewDelivery,
   type RenewOptions,
 } from './delivery-store.js';
+import { DatabaseFileWatch, isStoreGone } from './database-file-watch.js';
 import { GroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
 import { SAFETY_NET_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
@@ -89,8 +90,19 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   if (walSync) db.pragma('synchronous = NORMAL');
   const checkpointer = db.memory ? undefined : new WalCheckpointer(resolve(options.path));
   if (checkpointer) db.pragma(`wal_autocheckpoint = ${SAFETY_NET_CHECKPOINT_PAGES}`);
-  const writes = new GroupCommit(db, walSync && (() => walSync.sync()));
+  const fileWatch = db.memory ? undefined : new DatabaseFileWatch(resolve(options.path));
+  // Before an ack: the commit is on stable storage (WalSync) and in the file at the path (DatabaseFileWatch).
+  const afterCommit =
+    walSync && fileWatch
+      ? () => Promise.all([walSync.sync(), fileWatch.check()]).then(() => undefined)
+      : (walSync && (() => walSync.sync())) || (fileWatch && (() => fileWatch.check()));
+  const writes = new GroupCommit(db, afterCommit);
   let closed = false;
+  /**
+   * Rows committed whose ack still waits (fsync, file check): not claimed until it comes, so a row that
+   * ends up refused (and is sent again) never runs here as well.
+   */
+  const unacked = new Set<string>();
 
   const sql = {
     insert: db.prepare(
@@ -126,6 +138,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
        WHERE id = ? AND NOT (status = 'processing' AND lease_until > ?)`,
     ),
     get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM inbox WHERE id = ?`),
+    // A row stored but refused (its database file was removed): only while no worker has taken it.
+    forget: db.prepare(`DELETE FROM inbox WHERE id = ? AND status = 'pending'`),
     attempts: db.prepare(
       'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM inbox_attempts WHERE delivery_id = ? ORDER BY seq',
     ),
@@ -179,24 +193,36 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   return {
     async record(delivery: NewDelivery) {
       open();
-      return writes.run(() => {
-        const { id, event, body, signature, timestamp, receivedAt } = delivery;
-        const eventId = delivery.eventId ?? null;
-        const result = sql.insert.run(
-          id,
-          eventId,
-          event,
-          body.byteLength,
-          signature,
-          timestamp,
-          receivedAt,
-          receivedAt,
-          receivedAt,
-        );
-        if (result.changes === 0) return { inserted: false, id: (sql.existing.get(id, eventId) as string) ?? id };
-        sql.insertBody.run(result.lastInsertRowid, body);
-        return { inserted: true, id };
-      });
+      await fileWatch?.ready();
+      let inserted = false;
+      try {
+        return await writes.run(() => {
+          const { id, event, body, signature, timestamp, receivedAt } = delivery;
+          const eventId = delivery.eventId ?? null;
+          const result = sql.insert.run(
+            id,
+            eventId,
+            event,
+            body.byteLength,
+            signature,
+            timestamp,
+            receivedAt,
+            receivedAt,
+            receivedAt,
+          );
+          if (result.changes === 0) return { inserted: false, id: (sql.existing.get(id, eventId) as string) ?? id };
+          sql.insertBody.run(result.lastInsertRowid, body);
+          inserted = true;
+          unacked.add(id);
+          return { inserted: true, id };
+        });
+      } catch (error) {
+        // Refused (503), so the service sends it again: the row left in the removed file must not run too.
+        if (inserted && isStoreGone(error)) await writes.run(() => sql.forget.run(delivery.id), BOOKKEEPING);
+        throw error;
+      } finally {
+        if (inserted) unacked.delete(delivery.id);
+      }
     },
     async claim(options: ClaimOptions) {
       open();
@@ -205,7 +231,8 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
       if (options.limit === 0) return [];
       return writes.run(() => {
         const now = options.now ?? Date.now();
-        const due = sql.due.all(now, options.limit) as { id: string; status: string }[];
+        let due = sql.due.all(now, options.limit) as { id: string; status: string }[];
+        if (unacked.size > 0) due = due.filter((row) => !unacked.has(row.id));
         return due.map((row) => lease(row.id, row.status, options.owner, options.leaseMs, now));
       }, BOOKKEEPING);
     },

@@ -35,10 +35,13 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly timer: NodeJS.Timeout;
   private busy = false;
+  /** Watched from the start: a worker that died early (its file gone before it opened) must not hang close(). */
+  private readonly exited: Promise<void>;
 
   constructor(path: string, intervalMs = 200) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(SOURCE, { eval: true, workerData: { path, driver } });
+    this.exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', () => (this.busy = false));
     // A checkpointer that dies leaves the safety net in place; it must never take the receiver down.
     this.worker.on('error', () => clearInterval(this.timer));
@@ -53,10 +56,9 @@ export class WalCheckpointer {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     // Unref'd so it never keeps a process alive; while closing it must, or `await close()` would end the process early.
     this.worker.ref();
     this.worker.postMessage('close');
-    await exited;
+    await this.exited;
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +47,15 @@ describe('WAL checkpoints', () => {
       timeout: 20_000,
     });
     expect(stdout.trim()).toBe('closed');
+  });
+
+  it('close() still resolves when the checkpoint thread died first (its database removed before it could open it)', async () => {
+    const sub = dir.path('gone');
+    mkdirSync(sub);
+    const opened = createSqliteStore({ path: `${sub}/deliveries.db` });
+    // The thread starts after this turn: the file is gone by the time it opens its connection.
+    rmSync(sub, { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(opened.close()).resolves.toBeUndefined();
   });
 });
