@@ -6,6 +6,7 @@ import { buildWorkspace } from './state/seed-workspace.js';
 import { stores } from './state/stores.js';
 import { Collection } from './state/collection.js';
 import { CAMPAIGN_PROGRESS_KIND, CAMPAIGN_RECIPIENTS_KIND } from './domain/campaign-sender.js';
+import { DELIVERY_PROGRESS_KIND } from './domain/delivery-progress.js';
 import { TEMPLATE_THROTTLES_KIND } from './domain/template-throttle.js';
 
 export { SEED_IDS, DEFAULT_STAGES } from './state/seed-fixtures.js';
@@ -20,7 +21,7 @@ export const MAX_SEED_SIZE = 200_000;
 
 /** Kinds the seed owns besides the resource stores (emulator bookkeeping that a reset must clear too). */
 const BOOKKEEPING_KINDS = [
-  'delivery_progress',
+  DELIVERY_PROGRESS_KIND,
   TEMPLATE_THROTTLES_KIND,
   CAMPAIGN_RECIPIENTS_KIND,
   CAMPAIGN_PROGRESS_KIND,

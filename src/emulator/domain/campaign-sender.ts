@@ -4,11 +4,9 @@ import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
 import type { CampaignRecord } from '../state/records.js';
+import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
 import { sendTemplate } from './send-template.js';
-
-/** Emulator-time budget of one sending chunk: then the event loop gets the API back before the next chunk. */
-export const CAMPAIGN_CHUNK_BUDGET_MS = 8;
 
 export const CAMPAIGN_RECIPIENTS_KIND = 'campaign_recipients';
 export const CAMPAIGN_PROGRESS_KIND = 'campaign_progress';
@@ -22,6 +20,8 @@ interface Recipients {
 /** How far sending got, and the outcomes that leave no message behind. */
 interface Progress {
   id: string;
+  /** The audience's size, kept here so that reading the stats never parses the whole recipient list. */
+  recipients?: number;
   next: number;
   sent: number;
   rejected: number;
@@ -31,31 +31,45 @@ interface Progress {
 const recipientsOf = (db: Database.Database) => new Collection<Recipients>(db, CAMPAIGN_RECIPIENTS_KIND);
 const progressOf = (db: Database.Database) => new Collection<Progress>(db, CAMPAIGN_PROGRESS_KIND);
 
-/** Parsed recipient lists of the campaigns sending now, so a chunk does not re-read 25,000 ids. */
-const recipientCache = new WeakMap<Database.Database, Map<string, string[]>>();
+/** The campaign sending now and its parsed recipients, so a chunk does not re-read 25,000 ids (a sending campaign does not change). */
+const sendingCache = new WeakMap<Database.Database, { campaign: CampaignRecord; ids: string[] }>();
 
-function cachedRecipients(db: Database.Database, campaignId: string): string[] {
-  let cache = recipientCache.get(db);
-  if (!cache) recipientCache.set(db, (cache = new Map()));
-  let ids = cache.get(campaignId);
-  if (!ids) cache.set(campaignId, (ids = recipientsOf(db).get(campaignId)?.contact_ids ?? []));
-  return ids;
+// Through docs_campaign_state (src/emulator/state/collection.ts): a chunk reads only the campaigns it works
+// on, never every campaign's audience (one 25,000-id document cost about a millisecond per chunk).
+const DUE_SCHEDULED_SQL = `SELECT data FROM docs INDEXED BY docs_campaign_state WHERE kind = 'campaigns'
+  AND json_extract(data, '$.status') = 'scheduled' AND json_extract(data, '$.scheduled_at') <= ? ORDER BY seq`;
+const OLDEST_SENDING_SQL = `SELECT id FROM docs INDEXED BY docs_campaign_state WHERE kind = 'campaigns'
+  AND json_extract(data, '$.status') = 'sending' ORDER BY seq LIMIT 1`;
+
+/** The oldest campaign in `sending`, with its recipients, or undefined. */
+function oldestSending(db: Database.Database): { campaign: CampaignRecord; ids: string[] } | undefined {
+  const row = statement(db, OLDEST_SENDING_SQL).get() as { id: string } | undefined;
+  if (!row) return undefined;
+  const cached = sendingCache.get(db);
+  if (cached?.campaign.id === row.id) return cached;
+  const campaign = stores(db).campaigns.get(row.id);
+  if (!campaign) return undefined;
+  const sending = { campaign, ids: recipientsOf(db).get(row.id)?.contact_ids ?? [] };
+  sendingCache.set(db, sending);
+  return sending;
 }
 
+// Answered from the index docs_campaign_status alone (src/emulator/state/collection.ts): the messages are not read.
 const STATUS_COUNTS_SQL = `SELECT json_extract(data, '$.delivery_status') AS status, count(*) AS n FROM docs
-  WHERE kind = 'messages' AND json_extract(data, '$.campaign_id') = ? GROUP BY status`;
+  INDEXED BY docs_campaign_status WHERE kind = 'messages' AND json_extract(data, '$.campaign_id') = ?
+  GROUP BY json_extract(data, '$.delivery_status')`;
 
 /** The campaign with its stats counted now: from its progress and from the messages it sent. */
 export function withStats(db: Database.Database, campaign: CampaignRecord): CampaignRecord {
   const progress = progressOf(db).get(campaign.id);
   if (!progress) return campaign;
   const byStatus = new Map(
-    (db.prepare(STATUS_COUNTS_SQL).all(campaign.id) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    (statement(db, STATUS_COUNTS_SQL).all(campaign.id) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
   );
   return {
     ...campaign,
     stats: {
-      recipients: recipientsOf(db).get(campaign.id)?.contact_ids.length ?? 0,
+      recipients: progress.recipients ?? recipientsOf(db).get(campaign.id)?.contact_ids.length ?? 0,
       sent: progress.sent,
       delivered: (byStatus.get('delivered') ?? 0) + (byStatus.get('read') ?? 0),
       failed: progress.rejected + (byStatus.get('failed') ?? 0),
@@ -86,7 +100,14 @@ export function beginSending(ctx: EmulatorContext, campaign: CampaignRecord): Ca
   const contactIds = resolveAudience(ctx.db, campaign.audience);
   const started = ctx.db.transaction(() => {
     recipientsOf(ctx.db).put({ id: campaign.id, contact_ids: contactIds });
-    progressOf(ctx.db).put({ id: campaign.id, next: 0, sent: 0, rejected: 0, skipped: 0 });
+    progressOf(ctx.db).put({
+      id: campaign.id,
+      recipients: contactIds.length,
+      next: 0,
+      sent: 0,
+      rejected: 0,
+      skipped: 0,
+    });
     return s.campaigns.put({ ...campaign, status: 'sending', sent_at: now, updated_at: now });
   })();
   ctx.outbound.wake();
@@ -122,28 +143,28 @@ function sendOne(ctx: EmulatorContext, campaign: CampaignRecord, contactId: stri
 
 /**
  * Scheduled campaigns that fell due start (or are canceled when their template is not approved), then
- * one sending campaign gets one chunk of sends within CAMPAIGN_CHUNK_BUDGET_MS. True while work remains.
+ * one sending campaign gets one chunk of sends: at least one, then until `deadline` (performance.now()
+ * ms). True while work remains.
  */
-export function runCampaignsChunk(ctx: EmulatorContext): boolean {
+export function runCampaignsChunk(ctx: EmulatorContext, deadline: number): boolean {
   const s = stores(ctx.db);
-  const now = ctx.clock.iso();
-  for (const due of s.campaigns.all({ status: 'scheduled' })) {
-    if (due.scheduled_at !== null && due.scheduled_at <= now) startScheduled(ctx, due);
+  for (const row of statement(ctx.db, DUE_SCHEDULED_SQL).all(ctx.clock.iso()) as { data: string }[]) {
+    startScheduled(ctx, JSON.parse(row.data) as CampaignRecord);
   }
-  const sending = s.campaigns.all({ status: 'sending' }).at(-1);
-  if (!sending) return false;
-  const ids = cachedRecipients(ctx.db, sending.id);
+  const current = oldestSending(ctx.db);
+  if (!current) return false;
+  const { campaign: sending, ids } = current;
   const progress = progressOf(ctx.db).get(sending.id) ?? { id: sending.id, next: 0, sent: 0, rejected: 0, skipped: 0 };
-  const started = performance.now();
   ctx.db.transaction(() => {
-    while (progress.next < ids.length && performance.now() - started < CAMPAIGN_CHUNK_BUDGET_MS) {
+    while (progress.next < ids.length) {
       sendOne(ctx, sending, ids[progress.next]!, progress);
       progress.next++;
+      if (performance.now() >= deadline) break;
     }
     progressOf(ctx.db).put(progress);
     if (progress.next >= ids.length) {
       s.campaigns.put({ ...sending, status: 'sent', updated_at: ctx.clock.iso() });
-      recipientCache.get(ctx.db)?.delete(sending.id);
+      sendingCache.delete(ctx.db);
     }
   })();
   return true;

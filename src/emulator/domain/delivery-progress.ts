@@ -1,14 +1,23 @@
+import { performance } from 'node:perf_hooks';
 import type { Message } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
+import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
 import { THROTTLED_ERROR } from './provider-outcome.js';
 
 /** Emulator time from the provider's acceptance (201, `queued`) to `sent`, and from `sent` to the final status. */
 export const SENT_AFTER_MS = 50;
 export const FINAL_AFTER_MS = 250;
-/** At most this many steps per catch-up, so one read never does unbounded work. */
-const CATCH_UP_BATCH = 500;
+/**
+ * Steps a read applies before answering (a few milliseconds): enough for what a test or a person just
+ * sent; a 25,000-send backlog after a clock jump is left to the scheduler's sweep, which a clock move wakes.
+ */
+export const CATCH_UP_STEPS = 100;
+/** Due steps read per query, so a sweep never loads the whole backlog at once. */
+const PAGE_ROWS = 64;
+
+export const DELIVERY_PROGRESS_KIND = 'delivery_progress';
 
 /** A message still on its way: its next step is due at `due_at` (emulator ms). */
 interface InFlight {
@@ -17,8 +26,15 @@ interface InFlight {
   outcome: 'delivered' | 'throttled';
 }
 
+// Named, with the literal kind its WHERE needs: without statistics the planner picks docs_contact and
+// sorts the whole backlog for every page (src/emulator/state/collection.ts declares the index).
+const DUE_SQL = `SELECT data FROM docs INDEXED BY docs_delivery_due
+  WHERE kind = 'delivery_progress' AND json_extract(data, '$.due_at') <= ? ORDER BY json_extract(data, '$.due_at') LIMIT ?`;
+const NEXT_DUE_SQL = `SELECT min(json_extract(data, '$.due_at')) AS at FROM docs INDEXED BY docs_delivery_due
+  WHERE kind = 'delivery_progress'`;
+
 function inFlight(ctx: EmulatorContext) {
-  return new Collection<InFlight>(ctx.db, 'delivery_progress');
+  return new Collection<InFlight>(ctx.db, DELIVERY_PROGRESS_KIND);
 }
 
 /** Moves one message one step (queued -> sent -> delivered | failed) and announces it. */
@@ -34,7 +50,6 @@ function step(ctx: EmulatorContext, entry: InFlight): void {
     // Timed from the step's due time, so one clock jump completes the whole progress.
     inFlight(ctx).put({ ...entry, due_at: entry.due_at + FINAL_AFTER_MS });
     ctx.events.emit('message.sent', { ...sent, source: sent.source ?? 'api' });
-    schedule(ctx, entry.id, FINAL_AFTER_MS);
     return;
   }
   inFlight(ctx).delete(entry.id);
@@ -59,35 +74,58 @@ function step(ctx: EmulatorContext, entry: InFlight): void {
   });
 }
 
-function schedule(ctx: EmulatorContext, id: string, delayMs: number): void {
-  // Off the request: the caller already has its 201. A closed or reset emulator just drops the step.
-  setTimeout(() => {
-    try {
-      if (!ctx.db.open) return;
-      const entry = inFlight(ctx).get(id);
-      if (entry) ctx.db.transaction(() => step(ctx, entry))();
-    } catch (error) {
-      // A closed emulator has nothing left to advance; anything else is a bug worth a loud warning, not a crash.
-      if (ctx.db.open)
-        process.emitWarning(`convo-kit emulator: delivery progress of message ${id} failed: ${String(error)}`);
-    }
-  }, delayMs).unref();
-}
-
-/** Tracks a message the provider accepted; it advances on a short timer, or at the next read after the clock moved. */
+/**
+ * Tracks a message the provider accepted. Nothing is timed per message: the outbound scheduler sweeps
+ * the due steps in bounded pages (advanceDeliveries), and a read applies what fell due (catchUpDeliveries).
+ */
 export function trackDelivery(ctx: EmulatorContext, messageId: string, outcome: InFlight['outcome']): void {
   inFlight(ctx).insert({ id: messageId, due_at: ctx.clock.now() + SENT_AFTER_MS, outcome });
-  schedule(ctx, messageId, SENT_AFTER_MS);
+  ctx.outbound.wake();
 }
 
-/** Applies every step already due by the emulator clock (after `/_emulator/clock` or a restart). */
-export function catchUpDeliveries(ctx: EmulatorContext): void {
-  const queue = inFlight(ctx);
-  let budget = CATCH_UP_BATCH;
-  for (;;) {
-    const due = queue.all().filter((entry) => entry.due_at <= ctx.clock.now());
-    if (due.length === 0 || budget <= 0) return;
-    for (const entry of due.slice(0, budget)) ctx.db.transaction(() => step(ctx, entry))();
-    budget -= due.length;
+/**
+ * Applies steps due by the emulator clock, oldest first, until `maxSteps` ran, `deadline`
+ * (performance.now() ms) passed, or none is due. One page per transaction; a step that throws is
+ * rolled back alone, dropped and warned about, so a bad message cannot wedge the sweep. Returns the
+ * steps run.
+ */
+export function advanceDeliveries(ctx: EmulatorContext, limits: { maxSteps: number; deadline?: number }): number {
+  let ran = 0;
+  const timeLeft = () => limits.deadline === undefined || performance.now() < limits.deadline;
+  while (ran < limits.maxSteps && timeLeft()) {
+    const rows = statement(ctx.db, DUE_SQL).all(ctx.clock.now(), Math.min(PAGE_ROWS, limits.maxSteps - ran)) as {
+      data: string;
+    }[];
+    if (rows.length === 0) break;
+    ctx.db.transaction(() => {
+      for (const row of rows) {
+        if (ran > 0 && !timeLeft()) break;
+        const entry = JSON.parse(row.data) as InFlight;
+        try {
+          ctx.db.transaction(() => step(ctx, entry))();
+        } catch (error) {
+          // Anything but a closed database is a bug worth a loud warning, not a crash or a retry loop.
+          if (!ctx.db.open) throw error;
+          inFlight(ctx).delete(entry.id);
+          process.emitWarning(`convo-kit emulator: delivery progress of message ${entry.id} failed: ${String(error)}`);
+        }
+        ran++;
+      }
+    })();
+    if (rows.length < PAGE_ROWS) break;
   }
+  return ran;
+}
+
+/** When the next step falls due (emulator ms), or null when no message is on its way. */
+export function nextDeliveryDueAt(ctx: EmulatorContext): number | null {
+  return (statement(ctx.db, NEXT_DUE_SQL).get() as { at: number | null }).at;
+}
+
+/**
+ * Before a read: applies the steps already due (after `/_emulator/clock` or a restart), up to
+ * CATCH_UP_STEPS so that a read never does unbounded work; the scheduler's sweep does the rest.
+ */
+export function catchUpDeliveries(ctx: EmulatorContext): void {
+  advanceDeliveries(ctx, { maxSteps: CATCH_UP_STEPS });
 }

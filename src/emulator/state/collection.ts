@@ -27,8 +27,16 @@ CREATE INDEX IF NOT EXISTS docs_kind_seq ON docs (kind, seq);
 -- The selective filters (a conversation's messages, a contact's conversations) use these instead of a scan.
 CREATE INDEX IF NOT EXISTS docs_conversation ON docs (kind, json_extract(data, '$.conversation_id'), seq);
 CREATE INDEX IF NOT EXISTS docs_contact ON docs (kind, json_extract(data, '$.contact_id'), seq);
--- A campaign's outcomes are counted from its messages (campaign stats).
-CREATE INDEX IF NOT EXISTS docs_campaign ON docs (json_extract(data, '$.campaign_id')) WHERE kind = 'messages';
+-- A campaign's outcomes are counted from its messages (campaign stats) out of this index alone: the
+-- index on campaign_id only made a 25,000-message count read every document (75 ms against 2 ms).
+DROP INDEX IF EXISTS docs_campaign;
+CREATE INDEX IF NOT EXISTS docs_campaign_status ON docs (json_extract(data, '$.campaign_id'), json_extract(data, '$.delivery_status'))
+  WHERE kind = 'messages';
+-- The outbound scheduler finds the campaigns due to start or sending without reading their audiences.
+CREATE INDEX IF NOT EXISTS docs_campaign_state ON docs (json_extract(data, '$.status'), json_extract(data, '$.scheduled_at'))
+  WHERE kind = 'campaigns';
+-- The delivery-progress sweep reads the due steps oldest first, a page at a time (domain/delivery-progress.ts).
+CREATE INDEX IF NOT EXISTS docs_delivery_due ON docs (json_extract(data, '$.due_at')) WHERE kind = 'delivery_progress';
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
 `;
 
