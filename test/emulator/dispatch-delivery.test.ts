@@ -211,6 +211,24 @@ describe('retries', () => {
     expect(first.body.data[0].attempt).toBe(2);
     expect((await as(e).get(`/v1/webhooks/${endpoint.id}/deliveries?cursor=bogus`)).status).toBe(400);
   });
+
+  it('lets a finished delivery go once its last attempt leaves the 50-attempt log: it can no longer be resent', async () => {
+    const e = await emulator();
+    const hooks = await receiver();
+    await register(e, hooks.url, ['message.received']);
+    for (let i = 0; i < 52; i++) await inbound(e, `+1415555${String(7100 + i)}`);
+    await e.dispatcher.idle();
+    const ids = hooks.received.map((r) => String(r.headers['x-service-delivery']));
+    expect(new Set(ids).size).toBe(52);
+    // Delivered concurrently (two at a time), so the log's order is not quite the arrival order: the first
+    // arrivals and the last are far enough from the 50-attempt edge.
+    for (const id of ids.slice(0, 2)) {
+      const gone = await as(e).post(`/_emulator/webhooks/deliveries/${id}/resend`);
+      expect(gone.status).toBe(404);
+      expect(gone.body.error.code).toBe('NOT_FOUND');
+    }
+    expect((await as(e).post(`/_emulator/webhooks/deliveries/${ids.at(-1)!}/resend`)).status).toBe(200);
+  });
 });
 
 /** Polls a condition the test cannot await directly (a request arriving at a receiver). */

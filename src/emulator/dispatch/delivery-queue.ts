@@ -60,25 +60,41 @@ export class DeliveryQueue {
   /**
    * Takes up to `limit` pending deliveries due by `now`, oldest first, at most `perEndpoint` in flight per
    * endpoint (counting `inFlight`), and marks them in flight: one slow receiver cannot hold every slot.
+   * Stops looking once every `registered` endpoint has its share.
    */
-  claim(now: number, limit: number, inFlight: ReadonlyMap<string, number>, perEndpoint: number): QueuedDelivery[] {
+  claim(
+    now: number,
+    limit: number,
+    inFlight: ReadonlyMap<string, number>,
+    perEndpoint: number,
+    registered: ReadonlySet<string>,
+  ): QueuedDelivery[] {
+    const counts = new Map(inFlight);
+    let saturated = 0;
+    for (const [endpointId, n] of counts) if (n >= perEndpoint && registered.has(endpointId)) saturated++;
+    // With every endpoint at its share no row can be taken: the scan below would only cost (bench/fanout.bench.ts).
+    if (saturated >= registered.size) return [];
     return this.db.transaction(() => {
+      // Ids and endpoints only, from the index deliveries_claim, read row by row until `limit` are chosen
+      // (reading all CLAIM_SCAN_ROWS each time cost more than the POST); then the chosen rows' bodies.
+      const chosen: string[] = [];
       const candidates = statement(
         this.db,
-        "SELECT id, endpoint_id, event, body, attempts FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
-      ).all(now, CLAIM_SCAN_ROWS) as QueuedDelivery[];
-      const counts = new Map(inFlight);
-      const taken: QueuedDelivery[] = [];
+        "SELECT id, endpoint_id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+      ).iterate(now, CLAIM_SCAN_ROWS) as IterableIterator<{ id: string; endpoint_id: string }>;
       for (const row of candidates) {
-        if (taken.length === limit) break;
         const busy = counts.get(row.endpoint_id) ?? 0;
         if (busy >= perEndpoint) continue;
         counts.set(row.endpoint_id, busy + 1);
-        taken.push(row);
+        chosen.push(row.id);
+        if (busy + 1 >= perEndpoint && registered.has(row.endpoint_id)) saturated++;
+        if (chosen.length === limit || saturated >= registered.size) break;
       }
-      const mark = statement(this.db, "UPDATE deliveries SET state = 'in_flight' WHERE id = ?");
-      for (const row of taken) mark.run(row.id);
-      return taken;
+      const take = statement(
+        this.db,
+        "UPDATE deliveries SET state = 'in_flight' WHERE id = ? RETURNING id, endpoint_id, event, body, attempts",
+      );
+      return chosen.map((id) => take.get(id) as QueuedDelivery);
     })();
   }
 
@@ -113,8 +129,8 @@ export class DeliveryQueue {
       // The endpoint may have been deleted while the POST was in flight: then nothing is logged.
       const updated = statement(
         this.db,
-        "UPDATE deliveries SET attempts = ?, state = 'pending', next_attempt_at = ? WHERE id = ?",
-      ).run(attempt, outcome.nextAttemptAt, delivery.id).changes;
+        'UPDATE deliveries SET attempts = ?, state = ?, next_attempt_at = ? WHERE id = ?',
+      ).run(attempt, retry ? 'pending' : 'settled', outcome.nextAttemptAt, delivery.id).changes;
       if (updated === 0) return;
       // A running total for usage (the log itself is trimmed to 50 per endpoint).
       statement(
@@ -135,19 +151,18 @@ export class DeliveryQueue {
         outcome.nextAttemptAt,
         outcome.at,
       );
-      statement(
+      const trimmed = statement(
         this.db,
-        'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
-      ).run(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE);
+        'DELETE FROM delivery_attempts WHERE endpoint_id = ? AND seq <= (SELECT seq FROM delivery_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) RETURNING delivery_id',
+      ).all(delivery.endpoint_id, delivery.endpoint_id, ATTEMPT_LOG_SIZE) as { delivery_id: string }[];
       // A finished delivery (delivered, or out of retries) keeps its body while the log still shows it, so it
-      // can be resent from the console; one that fell out of the log goes with it (at most 50 per endpoint).
-      if (!retry) {
-        statement(this.db, "UPDATE deliveries SET state = 'settled' WHERE id = ?").run(delivery.id);
-        statement(
-          this.db,
-          "DELETE FROM deliveries WHERE endpoint_id = ? AND state = 'settled' AND id NOT IN (SELECT delivery_id FROM delivery_attempts WHERE endpoint_id = ?)",
-        ).run(delivery.endpoint_id, delivery.endpoint_id);
-      }
+      // can be resent from the console; one whose last attempt just fell out of the log goes with it (at most
+      // 50 per endpoint). Only those are looked at: scanning the endpoint's settled rows cost more than the POST.
+      const prune = statement(
+        this.db,
+        "DELETE FROM deliveries WHERE id = ? AND state = 'settled' AND id NOT IN (SELECT delivery_id FROM delivery_attempts WHERE endpoint_id = ?)",
+      );
+      for (const id of new Set(trimmed.map((r) => r.delivery_id))) prune.run(id, delivery.endpoint_id);
     })();
   }
 

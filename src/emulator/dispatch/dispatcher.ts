@@ -135,7 +135,8 @@ export class Dispatcher implements EventBus {
       for (const endpointId of this.inFlight.values())
         perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
       const now = this.options.clock.now();
-      const claimed = free > 0 ? this.queue.claim(now, free, perEndpoint, this.options.perEndpoint ?? 2) : [];
+      const claimed =
+        free > 0 ? this.queue.claim(now, free, perEndpoint, this.options.perEndpoint ?? 2, this.webhooks.ids()) : [];
       for (const delivery of claimed) {
         this.inFlight.set(delivery.id, delivery.endpoint_id);
         void this.attempt(delivery)

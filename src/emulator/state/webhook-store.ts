@@ -4,6 +4,7 @@ import { matchesAny } from '../../events/index.js';
 import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
 import { secretBox, type SecretBox } from './secret-box.js';
+import { statement } from './statement.js';
 
 /** A registered endpoint as stored: the secret only sealed (AES-256-GCM), never in readable form. */
 interface StoredEndpoint {
@@ -47,6 +48,15 @@ export class WebhookStore {
 
   count(): number {
     return this.records.count();
+  }
+
+  /** Every registered endpoint's id (the dispatcher's claim stops looking once each has its share in flight). */
+  ids(): Set<string> {
+    return new Set(
+      (statement(this.db, 'SELECT id FROM docs WHERE kind = ?').all(WEBHOOKS_KIND) as { id: string }[]).map(
+        (r) => r.id,
+      ),
+    );
   }
 
   get(id: string): WebhookEndpoint | undefined {
