@@ -62,13 +62,13 @@ export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
 }
 
 /**
- * Answers a request whose body was not read. A body still arriving is discarded as it comes (never
- * held) and the connection closes after the answer, so the sender hears it rather than waiting to
- * finish an upload nobody reads; a body already in is simply dropped and the connection kept.
+ * Answers a request whose body was not read. While a body is still arriving, the connection closes
+ * right after the answer (nothing more of it is read, so it costs about one socket read, never the
+ * body); a body already in is dropped and the connection kept for the next request.
  */
 function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
   const closing = !req.complete && !answer.headers?.connection;
-  req.resume();
+  if (!closing) req.resume();
   writeAnswer(res, closing ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer);
 }
 

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:reliability`: crash, full disk, deleted database, duplicate and replay storms, and
+// unauthenticated floods against real receiver processes. One scenario at a time, so each one's
+// figures (and the peak memory it reports) are its own.
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+    reporters: ['default'],
+  },
+});
