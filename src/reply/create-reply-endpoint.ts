@@ -34,7 +34,11 @@ const MOUNT_HELP =
  * @example
  * const endpoint = createReplyEndpoint({
  *   secret: process.env.REPLY_SECRET!,
- *   reply: async ({ conversation_history }) => `You said: ${conversation_history.at(-1)!.content}`,
+ *   // The history is empty when the provider's send_conversation_history is off; null hands off.
+ *   reply: async ({ conversation_history }) => {
+ *     const asked = conversation_history.at(-1)?.content;
+ *     return asked ? `You said: ${asked}` : null;
+ *   },
  * });
  * app.post('/reply', endpoint.middleware());
  */

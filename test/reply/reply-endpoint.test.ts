@@ -54,6 +54,14 @@ describe('createReplyEndpoint through Express', () => {
     expect(seen.context!.signal.aborted).toBe(false);
   });
 
+  it('accepts an empty history, which the service sends when send_conversation_history is off', async () => {
+    let seen: CustomReplyRequest | undefined;
+    const reply = endpoint({ reply: (req) => ((seen = req), req.verified_knowledge[0]!.content) });
+    const signed = signedReplyRequest({ secret: SECRET, request: { conversation_history: [] } });
+    await post(app(reply), signed).expect(200);
+    expect(seen?.conversation_history).toEqual([]);
+  });
+
   it('accepts { reply } from the function, and a reply of exactly 4096 characters', async () => {
     await post(app(endpoint({ reply: async () => ({ reply: 'ok' }) })), signedReplyRequest({ secret: SECRET })).expect(
       200,
@@ -160,7 +168,6 @@ describe('what a reply endpoint refuses', () => {
   it.each([
     ['an unknown version', { version: '2' }, 'version'],
     ['an unknown task', { task: 'summarize' }, 'task'],
-    ['no message to answer', { conversation_history: [] }, 'conversation_history'],
     [
       `more than ${REPLY_HISTORY_MAX} messages`,
       { conversation_history: history(REPLY_HISTORY_MAX + 1) },

@@ -55,7 +55,8 @@ export const CustomReplyRequest = z.looseObject({
   task: ReplyTask,
   /** The group's brain_config as instructions: business, tone, language, emoji use, the channel's prompt. */
   reply_instructions: z.string().max(REPLY_INSTRUCTIONS_MAX_CHARS),
-  conversation_history: z.array(HistoryMessage).min(1).max(REPLY_HISTORY_MAX),
+  /** Oldest first, the message to answer last; empty when the provider's `send_conversation_history` is off. */
+  conversation_history: z.array(HistoryMessage).max(REPLY_HISTORY_MAX),
   verified_knowledge: z.array(KnowledgeExcerpt).max(REPLY_KNOWLEDGE_MAX),
   verified_tool_context: z.array(VerifiedToolResult).max(REPLY_TOOL_CONTEXT_MAX),
   /** The JSON Schema of the expected answer, `{ reply: string }`. */

@@ -30,9 +30,10 @@ export function matchingKnowledge(text: string, entries: readonly KnowledgeEntry
 }
 
 /**
- * The body of a custom reply call, bounded as docs/custom-reply.md says: the last 20 messages (only the
- * one to answer without `send_conversation_history`), up to 5 matching knowledge excerpts with
- * `send_knowledge_context`, the verified tool context with `send_verified_tool_context`. Checked against
+ * The body of a custom reply call, bounded as docs/custom-reply.md says: the last 20 messages with
+ * `send_conversation_history`, up to 5 matching knowledge excerpts with `send_knowledge_context`, the
+ * verified tool context with `send_verified_tool_context`; each switch off sends `[]` (no customer words
+ * leave without the first, not even the message being answered). Checked against
  * the schema `convo-kit/reply` checks it with, so the emulator cannot send what the endpoint refuses.
  */
 export function buildReplyRequest(
@@ -40,7 +41,7 @@ export function buildReplyRequest(
   config: ResolvedReplyProvider['config'],
 ): CustomReplyRequest {
   const asked = parts.history.at(-1)?.content ?? '';
-  const history = config.send_conversation_history ? parts.history.slice(-REPLY_HISTORY_MAX) : parts.history.slice(-1);
+  const history = config.send_conversation_history ? parts.history.slice(-REPLY_HISTORY_MAX) : [];
   const knowledge = config.send_knowledge_context
     ? matchingKnowledge(asked, parts.knowledge, REPLY_KNOWLEDGE_MAX).map((e) => ({
         entry_id: e.entry_id,

@@ -16,7 +16,7 @@ export interface CommentToAnswer {
 /**
  * The AI reply to a public comment (task `comment_reply`), for the comment path to store: the same
  * provider resolution, request and checks as a message reply, with the comment as the one message of the
- * history and no tool context (a comment has no conversation to vouch for). The org-wide and per-account
+ * history (sent with `send_conversation_history`) and no tool context (a comment has no conversation to vouch for). The org-wide and per-account
  * comment switches are the caller's to check. Run it through `ctx.aiReplies.enqueue`, off the request.
  */
 export function replyToComment(

@@ -22,11 +22,16 @@ function firstSentences(text: string, max: number): string {
 /**
  * The reply to the last message of the conversation (a direct message or a comment): the best FAQ
  * answer, else the best of the knowledge the service sent along, else null, and the service hands the
- * conversation to a person. It states facts only; it never claims to have done anything (the service
+ * conversation to a person. Without `send_conversation_history` the history is empty and there is no
+ * question to read: the knowledge comes ranked by the customer's words, so its first entry answers. It states facts only; it never claims to have done anything (the service
  * refuses replies that claim an action it did not take).
  */
 export function composeReply(request: CustomReplyRequest, faq: Faq): string | null {
-  const question = request.conversation_history.at(-1)?.content ?? '';
+  const question = request.conversation_history.at(-1)?.content;
+  if (question === undefined) {
+    const first = request.verified_knowledge[0];
+    return (first && firstSentences(first.content, KNOWLEDGE_REPLY_MAX_CHARS)) || null;
+  }
   const entry = bestEntry(question, faq.entries, entryWords, faq.min_score);
   if (entry) return entry.answer;
   const knowledge = bestEntry(

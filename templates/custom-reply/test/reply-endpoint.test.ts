@@ -61,6 +61,20 @@ describe('the reply endpoint, over HTTP with signed requests', () => {
     expect(res.body.reply).toBe('The Berlin store has free parking behind the building. It opened in 2019.');
   });
 
+  it('answers from the first knowledge entry when the service sends no history (send_conversation_history off)', async () => {
+    const knowledge = (title: string, content: string) => ({ entry_id: `kn_${title}`, type: 'faq', title, content });
+    const res = await ask({
+      conversation_history: [],
+      verified_knowledge: [
+        knowledge('hours', 'We open at 9. We close at 6.'),
+        knowledge('returns', 'Returns: 30 days.'),
+      ],
+    });
+    expect(res).toEqual({ status: 200, body: { reply: 'We open at 9. We close at 6.' } });
+    const nothing = await ask({ conversation_history: [], verified_knowledge: [] });
+    expect(nothing.status).toBe(422);
+  });
+
   it('answers 422 NO_REPLY to a question it has no answer for, so the service hands off', async () => {
     const res = await ask({
       conversation_history: customer('Can I speak to the manager about my complaint?'),
