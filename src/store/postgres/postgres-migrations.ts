@@ -68,6 +68,10 @@ export const POSTGRES_MIGRATIONS: readonly ((schema: string) => string)[] = [
           WHERE seq = r.seq AND v IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${s}.inbox WHERE event_id = v);
       END LOOP;
     END $$;`,
+  // 3: the store NOTIFYs after the recording commit (stored-notifier.ts), not from a trigger inside it.
+  (s) => `
+    DROP TRIGGER inbox_stored ON ${s}.inbox;
+    DROP FUNCTION ${s}.notify_inbox_stored();`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
