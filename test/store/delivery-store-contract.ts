@@ -192,6 +192,24 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       expect((await store.attempts('dlv_1'))[0]).toMatchObject({ outcome: 'done', finishedAt: T0 + 1 });
     });
 
+    it('attempt ends made at once each settle their own row, and only for the lease holder', async () => {
+      for (const id of ['dlv_1', 'dlv_2', 'dlv_3']) await store.record(delivery(id));
+      await store.claim({ ...LEASE, limit: 3, now: T0 });
+      const answers = await Promise.all([
+        store.complete('dlv_1', 'worker-a', T0 + 1),
+        store.complete('dlv_1', 'worker-a', T0 + 2),
+        store.fail('dlv_2', 'worker-a', { error: 'boom', retryAt: T0 + 5000, now: T0 + 1 }),
+        store.complete('dlv_3', 'someone-else', T0 + 1),
+      ]);
+      expect(answers).toEqual([true, false, true, false]);
+      expect(await store.get('dlv_1')).toMatchObject({ status: 'done', updatedAt: T0 + 1 });
+      expect(await store.get('dlv_2')).toMatchObject({ status: 'failed', lastError: 'boom', nextAttemptAt: T0 + 5000 });
+      expect(await store.get('dlv_3')).toMatchObject({ status: 'processing', leaseOwner: 'worker-a' });
+      expect(await store.attempts('dlv_1')).toHaveLength(1);
+      expect((await store.attempts('dlv_2'))[0]).toMatchObject({ outcome: 'failed', error: 'boom' });
+      expect(await store.attempts('dlv_3')).toEqual([]);
+    });
+
     it('a failed row waits for its retry time; a dead one is never claimed again', async () => {
       await store.record(delivery('dlv_1'));
       await store.claim({ ...LEASE, limit: 1, now: T0 });

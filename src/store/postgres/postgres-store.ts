@@ -31,6 +31,7 @@ import {
   schedulePruning,
 } from '../store-rules.js';
 import { migratePostgres, storedChannel } from './postgres-migrations.js';
+import { finishBatch } from './finish-batch.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
 import { TurnBatch } from './turn-batch.js';
@@ -217,35 +218,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     `SELECT seq, next_attempt_at AS due_at FROM ${inbox} WHERE id = $4
        AND (status IN ('pending', 'failed') OR (status = 'processing' AND coalesce(lease_until, 0) <= $1))`,
   );
-  /** Ends `owner`'s attempt: writes it to the history and settles the row. $1 id, $2 owner, $3 status, $4 next, $5 error, $6 now. */
-  const finishSql = `
-    WITH ${relaxedCommit},
-    mine AS (
-      SELECT seq, id, attempts, lease_owner, updated_at FROM ${inbox}
-      WHERE id = $1 AND status = 'processing' AND lease_owner = $2 FOR UPDATE
-    ),
-    logged AS (
-      INSERT INTO ${attemptsTable} (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
-      SELECT id, attempts, lease_owner, updated_at, $6, $3, $5 FROM mine
-    ),
-    settled AS (
-      UPDATE ${inbox} d SET status = $3, next_attempt_at = $4, lease_owner = NULL, lease_until = NULL,
-        last_error = $5, updated_at = $6
-      FROM mine, relaxed WHERE d.seq = mine.seq RETURNING 1
-    )
-    SELECT count(*)::int AS n FROM settled`;
-
-  async function finish(
-    id: string,
-    owner: string,
-    status: 'done' | 'failed' | 'dead',
-    next: number | null,
-    error: string | null,
-    now: number,
-  ): Promise<boolean> {
-    const result = await query<{ n: number }>(finishSql, [id, owner, status, next, error, now]);
-    return result.rows[0]!.n > 0;
-  }
+  const finishes = finishBatch({ inbox, attempts: attemptsTable, relaxedCommit }, query);
 
   async function lease(sql: string, now: number, owner: string, leaseMs: number, target: string | number) {
     const result = await query<RecordRow & { body: Buffer }>(sql, [now, owner, now + leaseMs, target]);
@@ -305,13 +278,14 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     },
     async complete(id: string, owner: string, now = Date.now()) {
       open();
-      return finish(id, owner, 'done', null, null, now);
+      return finishes.add({ id, owner, status: 'done', next: null, error: null, now });
     },
     async fail(id: string, owner: string, failure: FailOptions) {
       open();
       const error = String(failure.error).slice(0, MAX_ERROR_CHARS);
       const next = failure.dead ? null : failure.retryAt;
-      return finish(id, owner, failure.dead ? 'dead' : 'failed', next, error, failure.now ?? Date.now());
+      const status = failure.dead ? 'dead' : 'failed';
+      return finishes.add({ id, owner, status, next, error, now: failure.now ?? Date.now() });
     },
     async get(id: string) {
       open();
@@ -343,7 +317,8 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       if (ids.length === 0) return 0;
       const result = await query<{ n: number }>(
         `WITH free AS (
-           SELECT seq FROM ${inbox} WHERE id = ANY($1::text[]) AND NOT (status = 'processing' AND lease_until > $2) FOR UPDATE
+           SELECT seq FROM ${inbox} WHERE id = ANY($1::text[]) AND NOT (status = 'processing' AND lease_until > $2)
+           ORDER BY seq FOR UPDATE
          ),
          lost AS (
            INSERT INTO ${attemptsTable} (delivery_id, attempt, owner, started_at, finished_at, outcome, error)
@@ -372,6 +347,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       closed = true;
       stopPruning();
       await recordBatch.settled();
+      await finishes.settled();
       await notifier.settled();
       await listener.close();
       await ready?.catch(() => undefined);
