@@ -7,7 +7,8 @@ declare module 'autocannon' {
     body?: string | Buffer;
   }
   interface Options {
-    url: string;
+    /** Several URLs: connection i goes to url[i % url.length]. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     method?: string;
@@ -19,13 +20,15 @@ declare module 'autocannon' {
     p99: number;
     max: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;
     errors: number;
     timeouts: number;
     '2xx': number;
+    /** Seconds the run took. */
+    duration: number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -1,14 +1,45 @@
+import { parseArgs } from 'node:util';
+
 /** The four servers the issue asks to compare, in one run. */
 export const SERVER_KINDS = ['express + receiver', 'bare express', 'node:http + receiver', 'bare node:http'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
+
+/** Where a receiver keeps its deliveries: SQLite at either durability, or the shared PostgreSQL store. */
+export const BENCH_STORES = ['sqlite full', 'sqlite normal', 'postgres'] as const;
+export type BenchStore = (typeof BENCH_STORES)[number];
 
 export const BENCH_SECRET = 'whsec_benchmark_secret_0123456789abcdef';
 /** Handlers sleep so that the ack path, not the handler, is what is measured. */
 export const HANDLER_SLEEP_MS = 50;
 export const CONNECTIONS = 50;
 export const BODY_BYTES = 1024;
-/** Seconds per measured run; 6 servers x ROUNDS runs (plus a warm-up each) keep `npm run bench` under 2 minutes. */
+/** Seconds per measured run; 9 targets x ROUNDS runs (plus a warm-up each) keep `npm run bench` under 3 minutes. */
 export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 export const WARMUP_SECONDS = 2;
-/** Servers are measured in turn, round after round, and the median is kept: a shared machine's load drifts. */
+/** Targets are measured in turn, round after round, and the median is kept: a shared machine's load drifts. */
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+/** The PostgreSQL server of the shared-inbox rows; each run gets a schema of its own, dropped at the end. */
+export const PG_URL = process.env.CONVO_KIT_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Receiver processes sharing one PostgreSQL inbox, one run each. */
+export const PG_PROCESS_COUNTS = [1, 2, 4] as const;
+
+/**
+ * The parts of the benchmark, each runnable alone (`npm run bench -- --only postgres`, or
+ * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs, `sqlite` the four servers at both
+ * durabilities, `postgres` 1, 2 and 4 receivers on PostgreSQL next to bare Express and one receiver on
+ * SQLite (its baselines, measured in the same run).
+ */
+export const BENCH_PARTS = ['commit', 'sqlite', 'postgres'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+
+export function selectedParts(argv: string[] = process.argv.slice(2)): Set<BenchPart> {
+  const { values } = parseArgs({ args: argv, options: { only: { type: 'string' } } });
+  const only = values.only ?? process.env.BENCH_ONLY;
+  if (only === undefined || only === '') return new Set(BENCH_PARTS);
+  const parts = only.split(',').map((p) => p.trim());
+  const unknown = parts.filter((p) => !(BENCH_PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0)
+    throw new TypeError(`Expected --only to list parts of ${BENCH_PARTS.join(', ')}, got \`${unknown.join(', ')}\``);
+  return new Set(parts as BenchPart[]);
+}

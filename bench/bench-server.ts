@@ -1,14 +1,16 @@
 // One server of the benchmark, in its own process so the load generator never shares its event loop.
-// argv: <kind> <db path> <durability>; tells the parent its port over IPC, and its peak RSS when asked.
+// argv: <kind> <store> <where> (a SQLite file, or a PostgreSQL schema); tells the parent its port over
+// IPC, and its CPU time per request and peak RSS when asked.
 import express from 'express';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { createReceiver } from '../src/receiver/index.js';
-import type { Durability } from '../src/store/index.js';
-import { BENCH_SECRET, HANDLER_SLEEP_MS, type ServerKind } from './bench-config.js';
+import { createReceiver, type Receiver } from '../src/receiver/index.js';
+import { createSqliteStore, type DeliveryStore } from '../src/store/index.js';
+import { createPostgresStore } from '../src/store/postgres/index.js';
+import { BENCH_SECRET, HANDLER_SLEEP_MS, PG_URL, type BenchStore, type ServerKind } from './bench-config.js';
 
-const [kind, dbPath, durability] = process.argv.slice(2) as [ServerKind, string, Durability];
+const [kind, storeKind, where] = process.argv.slice(2) as [ServerKind, BenchStore, string];
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -20,46 +22,92 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function receiver() {
-  const r = createReceiver({ secret: BENCH_SECRET, dbPath, durability, logger: pino({ level: 'warn' }) });
-  r.on('*', () => new Promise((resolve) => setTimeout(resolve, HANDLER_SLEEP_MS)));
-  void r.start();
-  return r;
+function openStore(): DeliveryStore {
+  if (storeKind === 'postgres') return createPostgresStore({ connectionString: PG_URL, schema: where });
+  return createSqliteStore({ path: where, durability: storeKind === 'sqlite full' ? 'full' : 'normal' });
 }
 
-const listeners: Record<ServerKind, () => RequestListener> = {
-  'express + receiver': () => express().post('/webhooks', receiver().middleware()),
-  'bare express': () =>
-    express().post('/webhooks', async (req, res) => {
-      await readBody(req);
-      res.status(200).json({ received: true });
-    }),
-  'node:http + receiver': () => receiver().listener,
-  'bare node:http': () => async (req, res) => {
+/**
+ * A receiver runs only while this server is measured (or warmed up): its worker drains a backlog at
+ * 10 handlers x 50 ms = 200 deliveries/s, far below the ack rate, and a receiver left running would go on
+ * draining (claims, completions, PostgreSQL commits) while the next server is measured.
+ */
+let store: DeliveryStore | undefined;
+let receiver: Receiver | undefined;
+let receiverListener: RequestListener | undefined;
+
+async function resume(): Promise<void> {
+  if (receiver) return;
+  store ??= openStore();
+  const r = createReceiver({ secret: BENCH_SECRET, store, logger: pino({ level: 'warn' }) });
+  r.on('*', () => new Promise((resolve) => setTimeout(resolve, HANDLER_SLEEP_MS)));
+  await r.start();
+  receiverListener = kind === 'express + receiver' ? express().post('/webhooks', r.middleware()) : r.listener;
+  receiver = r;
+}
+
+async function pause(): Promise<void> {
+  const r = receiver;
+  receiver = undefined;
+  receiverListener = undefined;
+  await r?.close();
+}
+
+const paused: RequestListener = (_req, res) => {
+  res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"paused"}');
+};
+
+const listeners: Record<ServerKind, RequestListener> = {
+  'express + receiver': (req, res) => (receiverListener ?? paused)(req, res),
+  'bare express': express().post('/webhooks', async (req, res) => {
+    await readBody(req);
+    res.status(200).json({ received: true });
+  }),
+  'node:http + receiver': (req, res) => (receiverListener ?? paused)(req, res),
+  'bare node:http': async (req, res) => {
     await readBody(req);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
   },
 };
 
-const server = createServer(listeners[kind]());
+// A PostgreSQL store connects and migrates before the port is announced, so no run times a migration.
+if (storeKind === 'postgres' && kind.includes('receiver')) {
+  store = openStore();
+  await store.list({ limit: 1 });
+}
+
+const server = createServer(listeners[kind]);
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 
-// CPU time per answered request does not depend on what else the machine runs, unlike req/s.
+// CPU time per answered request does not depend on what else the machine runs, unlike req/s; the
+// parent sums it over the processes of a run.
 let requests = 0;
 let cpuStart = process.cpuUsage();
 server.on('request', () => requests++);
+// The benchmark ended (or was interrupted): nothing else would end this process.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (message) => {
-  if (message === 'reset') {
-    requests = 0;
-    cpuStart = process.cpuUsage();
-    process.send!('ok');
-  }
-  if (message === 'stats') {
-    const cpu = process.cpuUsage(cpuStart);
-    process.send!({
-      cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, requests),
-      maxRssMiB: process.resourceUsage().maxRSS / 1024,
-    });
-  }
+  void answer(message).then((reply) => process.send!(reply));
 });
+
+async function answer(message: unknown): Promise<unknown> {
+  switch (message) {
+    case 'resume':
+      if (kind.includes('receiver')) await resume();
+      return 'ok';
+    case 'pause':
+      await pause();
+      return 'ok';
+    case 'reset':
+      requests = 0;
+      cpuStart = process.cpuUsage();
+      return 'ok';
+    case 'stats': {
+      const cpu = process.cpuUsage(cpuStart);
+      return { cpuMicros: cpu.user + cpu.system, requests, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+    }
+    default:
+      throw new Error(`Unknown message ${String(message)}`);
+  }
+}

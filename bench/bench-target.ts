@@ -1,0 +1,97 @@
+// A target of the benchmark: one server, or several receiver processes on one PostgreSQL inbox, each
+// process forked from bench-server.ts. Measuring one resumes its receivers, loads it, pauses them.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { BenchStore, ServerKind } from './bench-config.js';
+import { load } from './bench-load.js';
+
+export interface TargetSpec {
+  kind: ServerKind;
+  store: BenchStore;
+  processes: number;
+  /** A SQLite file, or the PostgreSQL schema the processes share. */
+  where: string;
+}
+
+export interface Target extends TargetSpec {
+  children: ChildProcess[];
+  ports: number[];
+}
+
+export interface Sample {
+  /** 2xx answers per second: acked deliveries, for a receiver. */
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  cpuMicrosPerRequest: number;
+  maxRssMiB: number;
+}
+
+const SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+
+export const isReceiver = (t: Pick<TargetSpec, 'kind'>) => t.kind.includes('receiver');
+
+export function label(t: Pick<TargetSpec, 'kind' | 'store' | 'processes'>): string {
+  if (!isReceiver(t)) return t.kind;
+  return t.store === 'postgres' ? `${t.kind} (postgres) x${t.processes}` : `${t.kind} (${t.store})`;
+}
+
+async function startProcess(spec: TargetSpec): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(SERVER, [spec.kind, spec.store, spec.where], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${label(spec)} server exited with ${code}`)));
+  });
+  child.removeAllListeners('exit');
+  return { child, port };
+}
+
+export async function startTarget(spec: TargetSpec): Promise<Target> {
+  const started = await Promise.all(Array.from({ length: spec.processes }, () => startProcess(spec)));
+  return { ...spec, children: started.map((s) => s.child), ports: started.map((s) => s.port) };
+}
+
+export function stopTarget(target: Target): void {
+  for (const child of target.children) child.kill('SIGKILL');
+}
+
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+const askAll = <T>(target: Target, message: string) => Promise.all(target.children.map((c) => ask<T>(c, message)));
+
+export async function warmUp(target: Target, seconds: number): Promise<void> {
+  await askAll(target, 'resume');
+  await load(target.ports, seconds);
+  await askAll(target, 'pause');
+}
+
+export async function measure(target: Target, seconds: number): Promise<Sample> {
+  await askAll(target, 'resume');
+  await askAll(target, 'reset');
+  const result = await load(target.ports, seconds);
+  const stats = await askAll<{ cpuMicros: number; requests: number; maxRssMiB: number }>(target, 'stats');
+  await askAll(target, 'pause');
+  const sum = (f: (s: (typeof stats)[number]) => number) => stats.reduce((n, s) => n + f(s), 0);
+  return {
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    cpuMicrosPerRequest:
+      sum((s) => s.cpuMicros) /
+      Math.max(
+        1,
+        sum((s) => s.requests),
+      ),
+    maxRssMiB: Math.max(...stats.map((s) => s.maxRssMiB)),
+  };
+}
