@@ -1,6 +1,6 @@
 // One server of the benchmark, in its own process so the load generator never shares its event loop.
-// argv: <kind> <store> <where> (a SQLite file, or a PostgreSQL schema); tells the parent its port over
-// IPC, and its CPU time per request and peak RSS when asked.
+// argv: <kind> <store> <where> (a SQLite file, or a PostgreSQL schema) <handler concurrency>; tells the
+// parent its port over IPC, and its CPU time per request and peak RSS when asked.
 import express from 'express';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import { createSqliteStore, type DeliveryStore } from '../src/store/index.js';
 import { createPostgresStore } from '../src/store/postgres/index.js';
 import { BENCH_SECRET, HANDLER_SLEEP_MS, PG_URL, type BenchStore, type ServerKind } from './bench-config.js';
 
-const [kind, storeKind, where] = process.argv.slice(2) as [ServerKind, BenchStore, string];
+const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -29,7 +29,7 @@ function openStore(): DeliveryStore {
 
 /**
  * A receiver runs only while this server is measured (or warmed up): its worker drains a backlog at
- * 10 handlers x 50 ms = 200 deliveries/s, far below the ack rate, and a receiver left running would go on
+ * 10 handlers x 50 ms = 200 deliveries/s (in all the processes of a run), far below the ack rate, and a receiver left running would go on
  * draining (claims, completions, PostgreSQL commits) while the next server is measured.
  */
 let store: DeliveryStore | undefined;
@@ -39,7 +39,12 @@ let receiverListener: RequestListener | undefined;
 async function resume(): Promise<void> {
   if (receiver) return;
   store ??= openStore();
-  const r = createReceiver({ secret: BENCH_SECRET, store, logger: pino({ level: 'warn' }) });
+  const r = createReceiver({
+    secret: BENCH_SECRET,
+    store,
+    concurrency: Number(concurrency),
+    logger: pino({ level: 'warn' }),
+  });
   r.on('*', () => new Promise((resolve) => setTimeout(resolve, HANDLER_SLEEP_MS)));
   await r.start();
   receiverListener = kind === 'express + receiver' ? express().post('/webhooks', r.middleware()) : r.listener;

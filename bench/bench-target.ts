@@ -11,6 +11,8 @@ export interface TargetSpec {
   processes: number;
   /** A SQLite file, or the PostgreSQL schema the processes share. */
   where: string;
+  /** Handlers running at once in each process. */
+  concurrency: number;
 }
 
 export interface Target extends TargetSpec {
@@ -38,7 +40,7 @@ export function label(t: Pick<TargetSpec, 'kind' | 'store' | 'processes'>): stri
 }
 
 async function startProcess(spec: TargetSpec): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(SERVER, [spec.kind, spec.store, spec.where], {
+  const child = fork(SERVER, [spec.kind, spec.store, spec.where, String(spec.concurrency)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

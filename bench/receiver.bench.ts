@@ -11,6 +11,7 @@ import {
   BODY_BYTES,
   CONNECTIONS,
   DURATION_SECONDS,
+  HANDLERS_IN_ALL,
   PG_PROCESS_COUNTS,
   ROUNDS,
   SERVER_KINDS,
@@ -46,7 +47,8 @@ const dir = mkdtempSync(join(tmpdir(), 'convo-kit-bench-'));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 function sqliteSpec(kind: ServerKind, store: BenchStore): TargetSpec {
-  return { kind, store, processes: 1, where: join(dir, `${kind.replace(/\W+/g, '-')}-${store.replace(' ', '-')}.db`) };
+  const where = join(dir, `${kind.replace(/\W+/g, '-')}-${store.replace(' ', '-')}.db`);
+  return { kind, store, processes: 1, where, concurrency: HANDLERS_IN_ALL };
 }
 
 /** What to run: the SQLite servers, and the PostgreSQL runs with the baselines they are compared with. */
@@ -70,7 +72,13 @@ async function plan(parts: Set<string>): Promise<TargetSpec[]> {
       add(sqliteSpec('bare express', 'sqlite full'));
       add(sqliteSpec('express + receiver', 'sqlite full'));
       for (const processes of PG_PROCESS_COUNTS)
-        add({ kind: 'express + receiver', store: 'postgres', processes, where: benchSchema(processes) });
+        add({
+          kind: 'express + receiver',
+          store: 'postgres',
+          processes,
+          where: benchSchema(processes),
+          concurrency: Math.ceil(HANDLERS_IN_ALL / processes),
+        });
     }
   }
   return specs;
@@ -133,7 +141,7 @@ async function main(): Promise<void> {
   const parts = selectedParts();
   console.log(
     `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ` +
-      `handlers sleep 50 ms; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
+      `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
   );
   if (parts.has('commit')) await commitCosts();
   const specs = await plan(parts);

@@ -1,7 +1,10 @@
 import type pg from 'pg';
+import { SpacedCalls } from './spaced-calls.js';
 
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5000;
+/** Wakes the listeners at most this often: every process's NOTIFYs reach every process. */
+const WAKE_SPACING_MS = 20;
 
 /**
  * One connection held for LISTEN on a channel; each notification calls every listener. When the
@@ -10,6 +13,7 @@ const RECONNECT_MAX_MS = 5000;
  */
 export class StoredListener {
   private readonly listeners = new Set<() => void>();
+  private readonly wakes = new SpacedCalls(() => this.notifyAll(), WAKE_SPACING_MS);
   private client: pg.PoolClient | undefined;
   private connecting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -39,7 +43,7 @@ export class StoredListener {
         const dropped = (error?: unknown) => this.drop(client!, error);
         client.on('error', dropped);
         client.on('end', dropped);
-        client.on('notification', (message) => message.channel === this.channel && this.notifyAll());
+        client.on('notification', (message) => message.channel === this.channel && this.wakes.call());
         await client.query(`LISTEN "${this.channel.replace(/"/g, '""')}"`);
         if (this.closed) return this.drop(client);
         this.client = client;
@@ -83,6 +87,7 @@ export class StoredListener {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    this.wakes.cancel();
     await this.connecting;
     if (this.client) this.drop(this.client);
   }

@@ -1,4 +1,12 @@
 import type pg from 'pg';
+import { SpacedCalls } from './spaced-calls.js';
+
+/**
+ * NOTIFYs at most this often per store. Every NOTIFY wakes the worker of every process sharing the inbox,
+ * and each woken worker with room claims: with 4 processes each recording small batches, that was 4
+ * claims per batch stored. An idle worker still hears of the first row at once.
+ */
+const NOTIFY_SPACING_MS = 20;
 
 /**
  * Wakes the idle workers of every process sharing the inbox (their StoredListener) after rows were
@@ -6,11 +14,12 @@ import type pg from 'pg';
  * recording transaction made PostgreSQL serialize every notifying commit of the cluster, fsync included
  * (it holds a global lock from NOTIFY's pre-commit to the end of the commit), so processes recording at
  * once waited for each other's disk. This one commits asynchronously (a NOTIFY lost to a crash costs a
- * poll, no data), holds no ack, and is coalesced: at most one is in flight, and one more follows if rows
- * were stored meanwhile. A process that dies between the commit and the NOTIFY leaves its rows to the poll.
+ * poll, no data), holds no ack, and is coalesced: at most one in flight, and at most one per
+ * NOTIFY_SPACING_MS. A process that dies between the commit and the NOTIFY leaves its rows to the poll.
  */
 export class StoredNotifier {
   private readonly sql: string;
+  private readonly spaced = new SpacedCalls(() => this.send(), NOTIFY_SPACING_MS);
   private sending: Promise<void> | undefined;
   private again = false;
 
@@ -22,6 +31,10 @@ export class StoredNotifier {
   }
 
   notify(): void {
+    this.spaced.call();
+  }
+
+  private send(): void {
     if (this.sending) {
       this.again = true;
       return;
@@ -37,11 +50,12 @@ export class StoredNotifier {
     this.sending = undefined;
     if (!this.again) return;
     this.again = false;
-    this.notify();
+    this.spaced.call();
   }
 
-  /** Resolves once no NOTIFY is in flight (before the pool ends). */
+  /** Sends a NOTIFY still waiting, and resolves once none is in flight (before the pool ends). */
   async settled(): Promise<void> {
+    this.spaced.flush();
     while (this.sending) await this.sending;
   }
 }
