@@ -2,6 +2,8 @@ import { File } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  COMMENT_REPLY_MAX_CHARS,
+  COMMENT_RULES_MAX,
   endpoints,
   IdempotencyKey,
   isInvalidPlatformIssue,
@@ -25,6 +27,9 @@ const trigger = (extra: Record<string, unknown>) => ({ trigger_name: 'welcome', 
 const recipients = (n: number) => ({
   trigger_name: 'welcome',
   recipients: Array.from({ length: n }, () => ({ phone: '+14155550123' })),
+});
+const rules = (n: number, rule: Record<string, unknown> = {}) => ({
+  rules: Array.from({ length: n }, () => ({ keywords: ['price'], reply: 'See our site.', ...rule })),
 });
 const locators = (n: number) =>
   voice({
@@ -257,6 +262,31 @@ const cases: [string, z.ZodType, unknown, unknown][] = [
     file(KNOWLEDGE_FILE_MAX_BYTES + 1, 'a.pdf'),
   ],
   ['knowledge file type', e.groups.uploadKnowledge.body, file(10, 'prices.XLSX'), file(10, 'prices.exe')],
+  ['comment rules at most 50', e.comments.updateSettings.body, rules(COMMENT_RULES_MAX), rules(COMMENT_RULES_MAX + 1)],
+  [
+    'comment rule keywords 1 to 50',
+    e.comments.updateSettings.body,
+    rules(1, { keywords: Array(50).fill('a') }),
+    rules(1, { keywords: [] }),
+  ],
+  [
+    'comment keyword 100 characters',
+    e.comments.updateSettings.body,
+    rules(1, { keywords: ['k'.repeat(100)] }),
+    rules(1, { keywords: ['k'.repeat(101)] }),
+  ],
+  [
+    'comment reply 2200 characters',
+    e.comments.reply.body,
+    { content: 'r'.repeat(COMMENT_REPLY_MAX_CHARS) },
+    { content: 'r'.repeat(COMMENT_REPLY_MAX_CHARS + 1) },
+  ],
+  [
+    'automation trigger names a target',
+    e.automations.trigger.body,
+    { contact_id: 'ct_1' },
+    { variables: { '1': 'a' } },
+  ],
 ];
 
 describe('every limit of the spec lives in the schemas', () => {
