@@ -91,11 +91,18 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   const checkpointer = db.memory ? undefined : new WalCheckpointer(resolve(options.path));
   if (checkpointer) db.pragma(`wal_autocheckpoint = ${SAFETY_NET_CHECKPOINT_PAGES}`);
   const fileWatch = db.memory ? undefined : new DatabaseFileWatch(resolve(options.path));
-  // Before an ack: the commit is on stable storage (WalSync) and in the file at the path (DatabaseFileWatch).
+  // Before an ack: the commit is in the file at the path (DatabaseFileWatch) and on stable storage (WalSync).
   const afterCommit =
-    walSync && fileWatch
-      ? () => Promise.all([walSync.sync(), fileWatch.check()]).then(() => undefined)
-      : (walSync && (() => walSync.sync())) || (fileWatch && (() => fileWatch.check()));
+    fileWatch || walSync
+      ? () => {
+          try {
+            fileWatch?.check();
+          } catch (error) {
+            return Promise.reject(error);
+          }
+          return walSync ? walSync.sync() : Promise.resolve();
+        }
+      : undefined;
   const writes = new GroupCommit(db, afterCommit);
   let closed = false;
   /**
@@ -193,7 +200,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   return {
     async record(delivery: NewDelivery) {
       open();
-      await fileWatch?.ready();
+      fileWatch?.ready();
       let inserted = false;
       try {
         return await writes.run(() => {
