@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
-import { SECRET, testReceiver } from './harness.js';
+import { SECRET, sleep, testReceiver } from './harness.js';
 
 // Issue 13 F2: what the headers decide is answered before the body is read, and the body bytes held
 // across requests are bounded. Bodies here are declared but held back by the client: an answer that
@@ -167,4 +167,53 @@ it('maxInFlightBytes below maxBodyBytes is refused at construction, naming the o
     /maxInFlightBytes.*from 1000/,
   );
   dir.remove();
+});
+
+describe('the fetch handler', () => {
+  const endless = () => new ReadableStream<Uint8Array>({ start: () => undefined });
+  const init = (headers: Record<string, string>, body: ReadableStream<Uint8Array>) =>
+    ({ method: 'POST', headers, body, duplex: 'half' }) as RequestInit;
+
+  it('answers from the headers without reading a body that never ends', async () => {
+    const dir = tempDir();
+    const receiver = testReceiver(dir.path('r.db'));
+    const { headers } = signedDelivery({ secret: SECRET, event: 'message.received' });
+    const res = await receiver.fetch(
+      new Request('http://x/webhooks', init({ ...headers, 'x-service-signature': '' }, endless())),
+    );
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
+      401,
+      'SIGNATURE_MISSING',
+    ]);
+    await receiver.close();
+    dir.remove();
+  });
+
+  it('answers 503 with Retry-After when a body runs past maxInFlightBytes', async () => {
+    const dir = tempDir();
+    const receiver = testReceiver(dir.path('r.db'), { maxBodyBytes: 64 * 1024, maxInFlightBytes: 64 * 1024 });
+    const first = largeDelivery(60 * 1024);
+    // The first body is read in part and then held open, keeping its bytes in the bound.
+    let release!: () => void;
+    const held = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(first.body.slice(0, 40 * 1024)));
+        release = () => {
+          controller.enqueue(new TextEncoder().encode(first.body.slice(40 * 1024)));
+          controller.close();
+        };
+      },
+    });
+    const pending = receiver.fetch(new Request('http://x/webhooks', init(first.headers, held)));
+    await sleep(100);
+    const second = largeDelivery(30 * 1024);
+    const res = await receiver.fetch(
+      new Request('http://x/webhooks', { method: 'POST', headers: second.headers, body: second.body }),
+    );
+    expect([res.status, res.headers.get('retry-after')]).toEqual([503, '1']);
+    release();
+    expect((await pending).status).toBe(200);
+    await receiver.close();
+    dir.remove();
+  });
 });

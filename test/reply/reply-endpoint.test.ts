@@ -1,5 +1,5 @@
 import express from 'express';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -314,6 +314,23 @@ describe('node:http listener and fetch handler', () => {
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
+  });
+
+  it('answers an unsigned request from its headers, before its body arrives (node:http and fetch)', async () => {
+    const signed = signedReplyRequest({ secret: SECRET });
+    const headers = { ...signed.headers, 'x-service-signature': '' };
+    // A body that is begun and never ended: only an answer given without reading it can arrive.
+    const req = httpRequest(url, { method: 'POST', headers, agent: false });
+    const status = new Promise<number | undefined>((resolve) => req.on('response', (res) => resolve(res.statusCode)));
+    req.on('error', () => undefined);
+    req.write('{"task":');
+    expect(await status).toBe(401);
+    req.destroy();
+    const endless = new ReadableStream({ start: () => undefined });
+    const direct = await endpoint().fetch(
+      new Request(url, { method: 'POST', headers, body: endless, duplex: 'half' } as RequestInit),
+    );
+    expect(((await direct.json()) as { error: { code: string } }).error.code).toBe('SIGNATURE_MISSING');
   });
 
   it('the fetch handler answers like the others', async () => {
