@@ -1,6 +1,7 @@
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { EnrollmentRecord, JourneyAction } from '../state/records.js';
+import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
 import { sendTemplate } from './send-template.js';
 
@@ -94,7 +95,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
 
 /** Runs every journey step due by the emulator clock (after a wake, a clock move or a read), oldest first. */
 export function runDueSteps(ctx: EmulatorContext): number {
-  const stmt = ctx.db.prepare(DUE_SQL);
+  const stmt = statement(ctx.db, DUE_SQL);
   let ran = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const due = (stmt.all(ctx.clock.iso(), DUE_BATCH) as { data: string }[]).map(
