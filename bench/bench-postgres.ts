@@ -1,5 +1,8 @@
-// The PostgreSQL side of the benchmark: is the server there, and a schema of its own per run, dropped after.
+// The PostgreSQL side of the benchmark: is the server there, a schema of its own per run (dropped
+// after), and the CPU time of the server's backends serving a run.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inboxLocation } from '../src/cli/deliveries/inbox-location.js';
 import { PG_URL } from './bench-config.js';
@@ -37,4 +40,43 @@ export async function dropSchemas(names: readonly string[]): Promise<void> {
   await withClient(async (client) => {
     for (const name of names) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
   });
+}
+
+/** The URL a run's receivers connect with: the schema's name as application_name, so its backends can be found. */
+export function runPgUrl(schema: string): string {
+  const url = new URL(PG_URL);
+  url.searchParams.set('application_name', schema);
+  return url.toString();
+}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '']);
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  } catch {
+    return NaN;
+  }
+})();
+
+/**
+ * CPU time (user + system, µs) the server's backends for a run's connections have used so far, read
+ * from /proc: only for a server on this machine (Linux), else undefined. The WAL writer is not counted.
+ */
+export async function backendCpuMicros(schema: string): Promise<number | undefined> {
+  if (!LOCAL_HOSTS.has(new URL(PG_URL).hostname) || !Number.isFinite(ticksPerSecond)) return undefined;
+  const { rows } = await withClient((client) =>
+    client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema]),
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name: state is the 3rd field, utime the 14th and stime the 15th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return undefined;
+    }
+  }
+  return (ticks / ticksPerSecond) * 1e6;
 }

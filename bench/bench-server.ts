@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { createReceiver, type Receiver } from '../src/receiver/index.js';
 import { createSqliteStore, type DeliveryStore } from '../src/store/index.js';
 import { createPostgresStore } from '../src/store/postgres/index.js';
-import { BENCH_SECRET, HANDLER_SLEEP_MS, PG_URL, type BenchStore, type ServerKind } from './bench-config.js';
+import { BENCH_SECRET, HANDLER_SLEEP_MS, type BenchStore, type ServerKind } from './bench-config.js';
+import { runPgUrl } from './bench-postgres.js';
 
 const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
 
@@ -23,7 +24,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function openStore(): DeliveryStore {
-  if (storeKind === 'postgres') return createPostgresStore({ connectionString: PG_URL, schema: where });
+  if (storeKind === 'postgres') return createPostgresStore({ connectionString: runPgUrl(where), schema: where });
   return createSqliteStore({ path: where, durability: storeKind === 'sqlite full' ? 'full' : 'normal' });
 }
 

@@ -4,6 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchStore, ServerKind } from './bench-config.js';
 import { load } from './bench-load.js';
+import { backendCpuMicros } from './bench-postgres.js';
 
 export interface TargetSpec {
   kind: ServerKind;
@@ -27,6 +28,8 @@ export interface Sample {
   p99: number;
   failures: number;
   cpuMicrosPerRequest: number;
+  /** CPU of the PostgreSQL backends serving the run, per 2xx; undefined when not measurable. */
+  dbCpuMicrosPerRequest: number | undefined;
   maxRssMiB: number;
 }
 
@@ -79,7 +82,10 @@ export async function warmUp(target: Target, seconds: number): Promise<void> {
 export async function measure(target: Target, seconds: number): Promise<Sample> {
   await askAll(target, 'resume');
   await askAll(target, 'reset');
+  const dbCpu = () => (target.store === 'postgres' ? backendCpuMicros(target.where) : undefined);
+  const dbBefore = await dbCpu();
   const result = await load(target.ports, seconds);
+  const dbAfter = await dbCpu();
   const stats = await askAll<{ cpuMicros: number; requests: number; maxRssMiB: number }>(target, 'stats');
   await askAll(target, 'pause');
   const sum = (f: (s: (typeof stats)[number]) => number) => stats.reduce((n, s) => n + f(s), 0);
@@ -94,6 +100,8 @@ export async function measure(target: Target, seconds: number): Promise<Sample> 
         1,
         sum((s) => s.requests),
       ),
+    dbCpuMicrosPerRequest:
+      dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / Math.max(1, result['2xx']),
     maxRssMiB: Math.max(...stats.map((s) => s.maxRssMiB)),
   };
 }

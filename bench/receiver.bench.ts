@@ -1,8 +1,9 @@
 // `npm run bench`: signed unique 1 KiB deliveries, 50 connections, against servers each in its own
 // process: receiver in Express, bare Express, receiver on node:http, bare node:http, the two receivers
 // with the other durability, and 1, 2 and 4 receiver processes sharing one PostgreSQL inbox. Prints
-// acked req/s, CPU per request, the ratios, ack latency and peak RSS. The load generator runs here,
-// never in a server's process. `--only commit,sqlite,postgres` (or BENCH_ONLY) runs a part of it.
+// acked req/s, CPU per request (and the PostgreSQL backends' CPU per ack), the ratios, ack latency and
+// peak RSS. The load generator runs here, never in a server's process. `--only commit,sqlite,postgres`
+// (or BENCH_ONLY) runs a part of it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ interface Row {
   t: Target;
   rps: number;
   cpu: number;
+  dbCpu: number | undefined;
   p50: number;
   p99: number;
   failures: number;
@@ -90,6 +92,7 @@ function summarize(t: Target, s: Sample[]): Row {
     t,
     rps: pick((x) => x.rps),
     cpu: pick((x) => x.cpuMicrosPerRequest),
+    dbCpu: s.every((x) => x.dbCpuMicrosPerRequest !== undefined) ? pick((x) => x.dbCpuMicrosPerRequest!) : undefined,
     p50: pick((x) => x.p50),
     p99: pick((x) => x.p99),
     failures: s.reduce((n, x) => n + x.failures, 0),
@@ -128,6 +131,8 @@ function reportPostgres(summary: Row[], bare: Row | undefined): void {
       'acked/s': Math.round(r.rps),
       'p99 ack ms': r.p99,
       'CPU µs/ack (all processes)': Math.round(r.cpu),
+      // PostgreSQL's own backends, on this machine (a blank cell: SQLite, or a server elsewhere).
+      ...(r.dbCpu === undefined ? {} : { 'PostgreSQL CPU µs/ack': Math.round(r.dbCpu) }),
       'x bare Express': Number((r.rps / bare.rps).toFixed(2)),
     })),
   );
