@@ -4,8 +4,9 @@ import { providerOutcome } from '../../src/emulator/domain/provider-outcome.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { startE2e, type E2e } from './harness.js';
 
-// A campaign of about 2,000 recipients over real HTTP: it completes, its stats add up to the audience, and
-// the emulator keeps answering while it sends (the timing is bench/campaign.bench.ts's; this checks outcomes).
+// Outbound work at scale over real HTTP: a campaign of about 2,000 recipients and a journey step due for 600
+// enrollments at once complete, with counts that add up, and the emulator keeps answering while they run
+// (the timing is bench/campaign.bench.ts's; these check outcomes).
 const SEED_CHATS = 4_000;
 const TAG = 'vip';
 
@@ -84,5 +85,45 @@ describe('a campaign of about 2,000 recipients', () => {
       view = await t.client.campaigns.get({ id: campaign.id });
     }
     expect(view.stats).toEqual(expected);
+  });
+});
+
+describe('a journey step due for 600 enrollments at once', () => {
+  it('runs every one after a clock jump, while GET /v1/status is answered in between', async () => {
+    const ENROLLMENTS = 600;
+    const DAY = 86_400;
+    const created = await t.client.journeys.create({
+      name: 'Scale',
+      trigger_name: 'scale.reminder',
+      steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: DAY }],
+    });
+    const journey = await t.client.journeys.setStatus({ id: created.id, status: 'active' });
+    // Ends in 9: never one of the sandbox's 0001-0003.
+    const phones = Array.from({ length: ENROLLMENTS }, (_, i) => `+120677${String(i).padStart(4, '0')}9`);
+    for (let i = 0; i < ENROLLMENTS; i += 100) {
+      const { results } = await t.client.trigger.batch({
+        trigger_name: journey.trigger_name,
+        recipients: phones.slice(i, i + 100).map((phone) => ({ phone, metadata: { '1': 'J-1', '2': 'tomorrow' } })),
+      });
+      expect(results.every((r) => r.ok)).toBe(true);
+    }
+
+    await t.control('clock', { advance_seconds: DAY + 1 });
+    // A history read runs at most a few due steps itself; the scheduler runs the rest in bounded runs.
+    const active = async () =>
+      (await t.client.trigger.history({ journey_id: journey.id, status: 'active', limit: 1 })).data.length > 0;
+    let answeredWhileRunning = 0;
+    for (let i = 0; i < 2_000 && (await active()); i++) {
+      expect((await t.client.status.get()).status).toBe('ok');
+      if (await active()) answeredWhileRunning++;
+    }
+    expect(await active()).toBe(false);
+    expect(answeredWhileRunning).toBeGreaterThan(0);
+    let completed = 0;
+    for await (const enrollment of t.client.trigger.history({ journey_id: journey.id, limit: 100 })) {
+      expect(enrollment.status).toBe('completed');
+      completed++;
+    }
+    expect(completed).toBe(ENROLLMENTS);
   });
 });
