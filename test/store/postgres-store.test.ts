@@ -78,6 +78,15 @@ describe.skipIf(!PG_URL)(`PostgreSQL only ${PG_HOW_TO}`, () => {
     ]);
   });
 
+  it('records a turn whose bodies add up to more than one statement carries (32 MiB), every byte kept', async () => {
+    const store = open();
+    const big = (i: number) => delivery(`dlv_${i}`, { body: Buffer.alloc(1024 * 1024, i) });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => store.record(big(i))));
+    expect(answers.every((a) => a.inserted)).toBe(true);
+    for (const i of [0, 31, 32, 39])
+      expect(Buffer.from((await store.get(`dlv_${i}`))!.body).equals(big(i).body)).toBe(true);
+  });
+
   it('leaves a pool it was given open on close, and uses the schema it was told', async () => {
     const store = open();
     await store.record(delivery('dlv_1'));

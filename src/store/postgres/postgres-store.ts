@@ -32,6 +32,7 @@ import {
 } from '../store-rules.js';
 import { migratePostgres, storedChannel } from './postgres-migrations.js';
 import { finishBatch } from './finish-batch.js';
+import { insertDeliveriesSql, insertDeliveriesValues } from './insert-deliveries.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
 import { TurnBatch } from './turn-batch.js';
@@ -131,6 +132,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   }
 
   const notifier = new StoredNotifier(pool, storedChannel(schemaName));
+  const insertSql = insertDeliveriesSql(inbox, bodies);
   const recordBatch = new TurnBatch<NewDelivery, { inserted: boolean; id: string }>(
     async (batch) => {
       // One row per delivery id and per event id: a retry read in the same turn as its first attempt is a duplicate of it.
@@ -142,32 +144,13 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
         keys.forEach((k) => seen.add(k));
         rows.push(d);
       }
-      const result = await query<{ id: string }>(
-        `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::bytea[], $8::text[])
-           WITH ORDINALITY AS t (id, event, size, signature, timestamp, received_at, body, event_id, n)
-       ), stored AS (
-         INSERT INTO ${inbox} (id, event_id, event, size, signature, timestamp, received_at, status, attempts, next_attempt_at, updated_at)
-         SELECT id, event_id, event, size, signature, timestamp, received_at, 'pending', 0, received_at, received_at FROM input ORDER BY n
-         ON CONFLICT DO NOTHING RETURNING seq, id
-       ), stored_bodies AS (
-         INSERT INTO ${bodies} (seq, body) SELECT stored.seq, input.body FROM stored JOIN input USING (id)
-       )
-       SELECT id FROM stored`,
-        [
-          rows.map((d) => d.id),
-          rows.map((d) => d.event),
-          rows.map((d) => d.body.byteLength),
-          rows.map((d) => d.signature),
-          rows.map((d) => d.timestamp),
-          rows.map((d) => d.receivedAt),
-          rows.map((d) => d.body),
-          rows.map((d) => d.eventId ?? null),
-        ],
-      );
+      const inserted = new Set<string>();
+      for (const values of insertDeliveriesValues(rows)) {
+        const result = await query<{ id: string }>(insertSql, values);
+        result.rows.forEach((r) => inserted.add(r.id));
+      }
       // Committed: now wake the workers (this process's too, through its LISTEN).
-      if (result.rows.length > 0) notifier.notify();
-      const inserted = new Set(result.rows.map((r) => r.id));
+      if (inserted.size > 0) notifier.notify();
       // Only the first of several calls with one id is the insert; the others duplicate a stored row.
       const answers = batch.map((d) => ({ inserted: inserted.delete(d.id), id: d.id }));
       const duplicates = batch.filter((_, i) => !answers[i]!.inserted);
