@@ -157,8 +157,13 @@ async function main(): Promise<void> {
     targets = await Promise.all(specs.map(startTarget));
     for (const t of targets) await warmUp(t, WARMUP_SECONDS);
     const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
+    // Each round starts one target later: none is always measured right after the same neighbour
+    // (after the PostgreSQL runs, the server is still writing back what they stored).
     for (let round = 0; round < ROUNDS; round++)
-      for (const t of targets) samples.get(t)!.push(await measure(t, DURATION_SECONDS));
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(round + i) % targets.length]!;
+        samples.get(t)!.push(await measure(t, DURATION_SECONDS));
+      }
     const summary = targets.map((t) => summarize(t, samples.get(t)!));
     console.table(
       summary.map((r) => ({
