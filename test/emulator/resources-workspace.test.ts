@@ -38,13 +38,14 @@ describe('conversations', () => {
     await as(e).patch(`/v1/conversations/${id}`).send({ status: 'closed' }).expect(200);
     await as(e).patch(`/v1/conversations/${id}`).send({ status: 'closed' }).expect(200);
     const seen = await hooks.events();
-    expect(seen.map((x) => x.event)).toEqual(['conversation.assigned', 'conversation.closed']);
-    expect(seen[0]!.data).toMatchObject({
+    expect(seen.map((x) => x.event).sort()).toEqual(['conversation.assigned', 'conversation.closed']);
+    const byName = (name: string) => seen.find((x) => x.event === name)!;
+    expect(byName('conversation.assigned').data).toMatchObject({
       previous_assignee: 'agent_ana',
       assignee: 'agent_ben',
       assigned_by: 'agent',
     });
-    expect(seen[1]!.data).toMatchObject({ status: 'closed', closed_by: 'agent' });
+    expect(byName('conversation.closed').data).toMatchObject({ status: 'closed', closed_by: 'agent' });
     expect((await as(e).patch(`/v1/conversations/${id}`).send({ status: 'archived' })).status).toBe(400);
   });
 
@@ -105,7 +106,8 @@ describe('inbound control', () => {
     expect(Date.parse(res.body.conversation.service_window_expires_at) - e.clock.now()).toBeGreaterThan(
       23 * 3600 * 1000,
     );
-    expect((await hooks.events()).map((x) => x.event)).toEqual(['conversation.created', 'message.received']);
+    // Deliveries are not ordered (docs/webhook-deliveries.md): two in flight per endpoint may land either way.
+    expect((await hooks.events()).map((x) => x.event).sort()).toEqual(['conversation.created', 'message.received']);
     expect((await hooks.named('conversation.created'))[0]).toMatchObject({
       origin: 'inbound',
       id: res.body.conversation.id,
