@@ -21,6 +21,9 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, budget?: Bo
   const perChunk = budget && !known ? budget : undefined;
   const reserved = known && budget ? declared : 0;
   return new Promise((resolve) => {
+    // With a declared length, each chunk is copied into the one body buffer as it comes and dropped,
+    // so a body is in memory once, not as chunks and then their concatenation.
+    const whole = known ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (result: BodyResult) => {
@@ -37,10 +40,11 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, budget?: Bo
         finish({ ok: false, reason: refused });
         return;
       }
+      if (whole) chunk.copy(whole, size);
+      else chunks.push(chunk);
       size += chunk.length;
-      chunks.push(chunk);
     };
-    const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });
+    const onEnd = () => finish({ ok: true, body: whole ? whole.subarray(0, size) : Buffer.concat(chunks, size) });
     const onAbort = () => finish({ ok: false, reason: 'aborted' });
     req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
   });

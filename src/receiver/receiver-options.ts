@@ -21,7 +21,8 @@ export interface ReceiverOptions {
   /**
    * Body bytes held in memory across all requests at once (being read, verified and stored). A request
    * that would pass it gets 503 with `Retry-After: 1` before its body is read, and the service retries.
-   * At least `maxBodyBytes`. @default 33554432 (32 MiB), or `maxBodyBytes` if larger
+   * At least `maxBodyBytes`. A body another middleware already read (express.raw()) is not counted.
+   * @default 33554432 (32 MiB), or `maxBodyBytes` if larger
    */
   maxInFlightBytes?: number;
   /** Handlers running at once; the worker claims only as many rows as this leaves room for. @default 10 */

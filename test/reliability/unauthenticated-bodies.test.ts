@@ -71,8 +71,9 @@ it('300 parallel unauthenticated 1 MiB bodies: refused, and the receiver process
   expect(forged.every((a) => /^(401 SIGNATURE_MISMATCH|503 BODIES_IN_FLIGHT|closed)$/.test(a))).toBe(true);
   expect(forged.filter((a) => a === 'closed').length).toBeLessThan(10);
   expect(journal.filter((l) => l.startsWith('start '))).toEqual([]);
-  // Unread bodies cost about one socket read each (64 KiB, garbage at once); read ones at most the
-  // in-flight bound (32 MiB) on top. Buffering them all would be 300 MiB.
+  // Unread bodies cost about one socket read each (64 KiB, garbage at once). Read ones hold at most the
+  // in-flight bound (32 MiB), plus the socket reads they came in, which are garbage until V8 collects
+  // them. Buffering them all would be 300 MiB.
   expect(afterUnsigned.peak - Math.max(before, startupPeak)).toBeLessThan(64);
-  expect(afterForged.peak - Math.max(before, startupPeak)).toBeLessThan(112);
+  expect(afterForged.peak - Math.max(before, startupPeak)).toBeLessThan(128);
 });
