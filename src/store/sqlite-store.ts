@@ -224,6 +224,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
           return { inserted: true, id };
         });
       } catch (error) {
+        if ((error as { code?: unknown }).code === 'SQLITE_FULL') checkpointer?.diskFull();
         // Refused (503), so the service sends it again: the row left in the removed file must not run too.
         if (inserted && isStoreGone(error)) await writes.run(() => sql.forget.run(delivery.id), BOOKKEEPING);
         throw error;

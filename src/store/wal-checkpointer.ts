@@ -20,13 +20,23 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    db.pragma(message === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)');
   } catch {
     // Busy or closing: the next round catches up, and the writer's own safety-net checkpoint remains.
   }
   parentPort.postMessage('done');
 });
 `;
+
+/**
+ * After the disk was full, checkpoints TRUNCATE for this long. A PASSIVE checkpoint never empties a WAL
+ * that is written to continuously (the WAL restarts only once every frame is copied back), so once there
+ * is room again the retried deliveries grow the WAL into it; if it fills the disk again before a
+ * checkpoint completes, copying it back needs room that is no longer there and every write fails
+ * until someone frees space. TRUNCATE waits for a gap between writes and empties the WAL file. It holds
+ * the writer for its length, so only while the disk is under pressure.
+ */
+const PRESSURE_MS = 60_000;
 
 /** The main connection's fallback threshold, in pages (SQLite's default is 1000). */
 export const SAFETY_NET_CHECKPOINT_PAGES = 20_000;
@@ -35,6 +45,7 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly timer: NodeJS.Timeout;
   private busy = false;
+  private pressureUntil = 0;
   /** Watched from the start: a worker that died early (its file gone before it opened) must not hang close(). */
   private readonly exited: Promise<void>;
 
@@ -49,9 +60,14 @@ export class WalCheckpointer {
     this.timer = setInterval(() => {
       if (this.busy) return;
       this.busy = true;
-      this.worker.postMessage('checkpoint');
+      this.worker.postMessage(Date.now() < this.pressureUntil ? 'truncate' : 'checkpoint');
     }, intervalMs);
     this.timer.unref();
+  }
+
+  /** A write failed for want of disk space: empty the WAL at each checkpoint for a while (PRESSURE_MS). */
+  diskFull(): void {
+    this.pressureUntil = Date.now() + PRESSURE_MS;
   }
 
   async close(): Promise<void> {

@@ -55,3 +55,19 @@ export async function settle(acked: ReadonlySet<string>, journal: readonly strin
   while (figures(acked, journal).lost > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   return figures(acked, journal);
 }
+
+/** Handlers a process started and never saw return, because it was killed: the next process runs them again. */
+export function cutByKill(journal: readonly string[]): number {
+  let cut = 0;
+  let running = new Set<string>();
+  for (const line of [...journal, 'process end']) {
+    const [word, deliveryId] = line.split(' ') as [string, string];
+    if (word === 'process') {
+      cut += running.size;
+      running = new Set();
+    }
+    if (word === 'start') running.add(deliveryId);
+    if (word === 'end') running.delete(deliveryId);
+  }
+  return cut;
+}

@@ -24,6 +24,7 @@ export class ReceiverProcess {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     running.add(this);
+    journal.push(`process ${this.child.pid}`);
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
     void this.exited.then(() => running.delete(this));
     createInterface({ input: this.child.stdout! }).on('line', (line) => journal.push(line));

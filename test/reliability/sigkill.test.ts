@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { signedDelivery, type SignedDelivery } from '../../src/testing/index.js';
 import { SECRET } from '../receiver/harness.js';
 import { tempDir } from '../store/temp-dir.js';
-import { eventIdOf, report, settle } from './figures.js';
+import { cutByKill, eventIdOf, report, settle } from './figures.js';
 import { ReceiverProcess, stopAll } from './receiver-process.js';
 import { send } from './send.js';
 
@@ -18,7 +18,7 @@ const KILL_AT = [150, 400, 650];
 it('SIGKILL under load, three times: every acked delivery is handled, none after it was done', async () => {
   const dbPath = dir.path('inbox.db');
   const journal: string[] = [];
-  const env = { HANDLER_MS: '5', LEASE_MS: '1000' };
+  const env = { HANDLER_MS: '30', LEASE_MS: '1000' };
   const deliveries = Array.from({ length: TOTAL }, () => signedDelivery({ secret: SECRET, event: 'message.received' }));
   const pending: SignedDelivery[] = [...deliveries];
   const acked = new Set<string>();
@@ -53,7 +53,10 @@ it('SIGKILL under load, three times: every acked delivery is handled, none after
   );
 
   const f = await settle(acked, journal);
-  report('SIGKILL under load (3 kills)', f, { 'answers refused or cut by a kill': refused });
+  report('SIGKILL under load (3 kills)', f, {
+    'handlers cut by a kill': cutByKill(journal),
+    'answers refused or cut by a kill': refused,
+  });
   await (await current).stop();
   expect(f.acked).toBe(TOTAL);
   expect(f.lost).toBe(0);
