@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -5,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
 import { Envelope, eventSchemas, isEventName } from '../../src/events/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
+import { DeliveryQueue } from '../../src/emulator/dispatch/delivery-queue.js';
+import { openEmulatorDatabase } from '../../src/emulator/state/database.js';
 import { USER_AGENT } from '../../src/emulator/dispatch/post-delivery.js';
 import { verify } from '../../src/signature/index.js';
 import { as, cleanup, emulator, frozen, receiver, tempDir, type Received } from './platform-harness.js';
@@ -268,5 +271,27 @@ describe('restarts', () => {
     const second = await emulator({ dbPath });
     await second.dispatcher.idle();
     expect(eventsOf(hooks.received)).toEqual(['message.received']);
+  });
+});
+
+describe('claim order', () => {
+  it('takes deliveries due in the same millisecond in the order their events happened, per endpoint', () => {
+    const db = openEmulatorDatabase(join(tempDir(), 'emulator.db'));
+    const queue = new DeliveryQueue(db);
+    // Random ids, as the emulator makes them: ordering by id would shuffle these.
+    const ids = Array.from({ length: 40 }, (_, i) => `dlv_${randomBytes(9).toString('base64url')}_${i}`);
+    const rows = ids.map((id, i) => ({
+      id,
+      endpoint_id: i % 2 ? 'whk_b' : 'whk_a',
+      event: 'ticket.updated',
+      body: '{}',
+    }));
+    queue.enqueue(rows, 1_000);
+    const taken = queue.claim(1_000, 40, new Map(), 40, new Set(['whk_a', 'whk_b'])).map((d) => d.id);
+    db.close();
+    for (const endpoint of ['whk_a', 'whk_b']) {
+      const expected = rows.filter((r) => r.endpoint_id === endpoint).map((r) => r.id);
+      expect(taken.filter((id) => expected.includes(id))).toEqual(expected);
+    }
   });
 });

@@ -75,13 +75,13 @@ export class DeliveryQueue {
     // With every endpoint at its share no row can be taken: the scan below would only cost (bench/fanout.bench.ts).
     if (saturated >= registered.size) return [];
     return this.db.transaction(() => {
-      // Ids and endpoints only, from the index deliveries_claim, read row by row until `limit` are chosen
-      // (reading all CLAIM_SCAN_ROWS each time cost more than the POST); then the chosen rows' bodies.
-      const chosen: string[] = [];
+      // Rowids and endpoints only, from the index deliveries_claim_in_order, read row by row until `limit` are
+      // chosen (reading all CLAIM_SCAN_ROWS each time cost more than the POST); then the chosen rows' bodies.
+      const chosen: number[] = [];
       const candidates = statement(
         this.db,
-        "SELECT id, endpoint_id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
-      ).iterate(now, CLAIM_SCAN_ROWS) as IterableIterator<{ id: string; endpoint_id: string }>;
+        "SELECT rowid AS id, endpoint_id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+      ).iterate(now, CLAIM_SCAN_ROWS) as IterableIterator<{ id: number; endpoint_id: string }>;
       for (const row of candidates) {
         const busy = counts.get(row.endpoint_id) ?? 0;
         if (busy >= perEndpoint) continue;
@@ -92,7 +92,7 @@ export class DeliveryQueue {
       }
       const take = statement(
         this.db,
-        "UPDATE deliveries SET state = 'in_flight' WHERE id = ? RETURNING id, endpoint_id, event, body, attempts",
+        "UPDATE deliveries SET state = 'in_flight' WHERE rowid = ? RETURNING id, endpoint_id, event, body, attempts",
       );
       return chosen.map((id) => take.get(id) as QueuedDelivery);
     })();

@@ -34,10 +34,13 @@ CREATE TABLE IF NOT EXISTS deliveries (
   next_attempt_at INTEGER,
   created_at INTEGER NOT NULL
 );
--- The dispatcher's claim picks due rows from this index alone (endpoint and id included), then reads the
--- bodies it took: reading 256 bodies per claim cost more than the POST (bench/fanout.bench.ts).
+-- The dispatcher's claim picks due rows from this index alone (endpoint and rowid), then reads the bodies it
+-- took: reading 256 bodies per claim cost more than the POST (bench/fanout.bench.ts). Rows due in the same
+-- millisecond come out in insertion order per endpoint (rowid ends every index), so one resource's events
+-- leave in the order they happened; deliveries_claim ended in the random id and shuffled them.
 DROP INDEX IF EXISTS deliveries_due;
-CREATE INDEX IF NOT EXISTS deliveries_claim ON deliveries (state, next_attempt_at, endpoint_id, id);
+DROP INDEX IF EXISTS deliveries_claim;
+CREATE INDEX IF NOT EXISTS deliveries_claim_in_order ON deliveries (state, next_attempt_at, endpoint_id);
 CREATE TABLE IF NOT EXISTS delivery_attempts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   endpoint_id TEXT NOT NULL,
