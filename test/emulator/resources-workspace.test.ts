@@ -126,9 +126,10 @@ describe('inbound control', () => {
     await inbound(e, { channel: 'phone', from: { handle: '+14155550125' }, content: 'UNSUBSCRIBE' }).expect(201);
     await inbound(e, { channel: 'phone', from: { handle: '+14155550125' }, content: 'START' }).expect(201);
     const optEvents = (await hooks.events()).filter((x) => x.event.startsWith('contact.'));
-    expect(optEvents.map((x) => [x.event, x.data.keyword, x.data.opted_out])).toEqual([
-      ['contact.opted_out', 'STOP', true],
+    // Sorted by name: deliveries are not ordered (docs/webhook-deliveries.md).
+    expect(optEvents.map((x) => [x.event, x.data.keyword, x.data.opted_out]).sort()).toEqual([
       ['contact.opted_in', 'START', false],
+      ['contact.opted_out', 'STOP', true],
     ]);
     expect(
       (await send(e, `/v1/conversations/${SEED_IDS.delivered.conversation}/messages`, { content: 'welcome back' }))
