@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { Id, text } from '../../api/index.js';
 import { Comment, COMMENT_MAX_CHARS } from '../../api/schemas/comment.js';
 import { startCommentReply } from '../ai-reply/answer-comment.js';
-import { ApiFailure } from '../api-failure.js';
 import { firstMatchingRule } from '../domain/comment-rules.js';
-import { addCommentReply, commentSettings } from '../domain/comments.js';
+import { addCommentReply, commentSettings, requireCommentAccount } from '../domain/comments.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import { stores } from '../state/stores.js';
@@ -40,14 +39,7 @@ export type CommentResult = z.output<typeof CommentResult>;
  */
 export function receiveComment(ctx: EmulatorContext, body: CommentBody): CommentResult {
   const s = stores(ctx.db);
-  const account = s.accounts.require(body.integration_id, 'connected account');
-  if (account.channel === 'phone') {
-    throw new ApiFailure(
-      'INVALID_PLATFORM',
-      `Account ${account.integration_id} is a phone account; comments arrive on photo_social and social_page accounts`,
-      { details: [{ path: 'integration_id', in: 'body', message: 'not a photo_social or social_page account' }] },
-    );
-  }
+  const account = requireCommentAccount(s, body.integration_id, 'integration_id');
   const now = ctx.clock.iso();
   const settings = commentSettings(s, now);
   const match = firstMatchingRule(settings.rules, account.integration_id, body.content);

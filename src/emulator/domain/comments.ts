@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CommentReply, CommentSettings, CommentSettingsUpdate } from '../../api/schemas/comment.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
-import { COMMENT_SETTINGS_ID, type CommentRecord, type CommentSettingsRecord } from '../state/records.js';
+import { type Account, COMMENT_SETTINGS_ID, type CommentRecord, type CommentSettingsRecord } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 
 /**
@@ -22,8 +22,13 @@ export function commentSettings(s: Stores, now: string): CommentSettings {
   return settings;
 }
 
-/** A rule may name only an account that has comments: a photo-social account or a social page. */
-function requireCommentAccount(s: Stores, integrationId: string, path: string): void {
+type CommentAccount = Account & { channel: Exclude<Account['channel'], 'phone'> };
+
+/**
+ * The account named at body field `path`, which must have comments (a photo-social account or a social
+ * page): 404 when unknown, 422 INVALID_PLATFORM for a phone account. Used by a rule and by a comment.
+ */
+export function requireCommentAccount(s: Stores, integrationId: string, path: string): CommentAccount {
   const account = s.accounts.require(integrationId, 'connected account');
   if (account.channel === 'phone') {
     throw new ApiFailure(
@@ -32,6 +37,7 @@ function requireCommentAccount(s: Stores, integrationId: string, path: string): 
       { details: [{ path, in: 'body', message: 'not a photo_social or social_page account' }] },
     );
   }
+  return { ...account, channel: account.channel };
 }
 
 /**
@@ -48,7 +54,7 @@ export function updateCommentSettings(
   patch.rules?.forEach((rule, i) => {
     if (rule.integration_id) requireCommentAccount(s, rule.integration_id, `rules.${i}.integration_id`);
   });
-  const current = { ...defaultSettings(now), ...commentSettings(s, now), id: COMMENT_SETTINGS_ID };
+  const current = { ...commentSettings(s, now), id: COMMENT_SETTINGS_ID };
   const next: CommentSettingsRecord = {
     ...current,
     ai_replies_enabled: patch.ai_replies_enabled ?? current.ai_replies_enabled,
