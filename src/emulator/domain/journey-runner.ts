@@ -103,7 +103,11 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
  * Runs journey steps due by the emulator clock, oldest first, until none is due, `maxSteps` ran, or
  * `deadline` (performance.now() ms) passed after at least one. True when some may remain.
  */
-export function runDueSteps(ctx: EmulatorContext, limits: { maxSteps?: number; deadline?: number } = {}): boolean {
+export function runDueSteps(
+  ctx: EmulatorContext,
+  // One bound is required: an unbounded run is what starved the emulator (docs/outbound.md).
+  limits: { maxSteps: number; deadline?: number } | { maxSteps?: number; deadline: number },
+): boolean {
   const maxSteps = limits.maxSteps ?? Number.POSITIVE_INFINITY;
   const stmt = statement(ctx.db, DUE_SQL);
   let ran = 0;
