@@ -23,9 +23,7 @@ export function fetchHandler<A>(
     if (request.method !== 'POST') return refuse(request, logRefusal(log, methodNotAllowed(request.method), what));
     const admission = endpoint.admit(request.headers);
     if (!admission.ok) return refuse(request, admission.answer);
-    const rawBody = budget
-      ? await readLimited(request, maxBodyBytes, budget)
-      : await readLimited(request, maxBodyBytes);
+    const rawBody = await readLimited(request, maxBodyBytes, budget);
     if (rawBody === null) return toResponse(logRefusal(log, tooLarge(maxBodyBytes), what));
     if (rawBody === 'busy') return toResponse(logRefusal(log, busy(), what));
     try {

@@ -21,6 +21,16 @@ export interface Endpoint<A> {
   handle(input: EndpointInput, admitted: A): Promise<HttpAnswer>;
 }
 
+/** Both halves at once, for bytes already in hand (`receiver.handle`, `endpoint.handle`). */
+export function handleWhole<A, I extends EndpointInput, R extends HttpAnswer>(
+  endpoint: { admit(headers: HeaderInput): Admission<A>; handle(input: I, admitted: A): Promise<R> },
+  input: I,
+): Promise<R> {
+  const admission = endpoint.admit(input.headers);
+  // A refusal from `admit` is one of the endpoint's own answers (R), typed wider by Admission.
+  return admission.ok ? endpoint.handle(input, admission.admitted) : Promise.resolve(admission.answer as R);
+}
+
 export interface AdapterOptions {
   maxBodyBytes: number;
   log: Logger;

@@ -12,7 +12,7 @@ export async function readLimited(message: Request | Response, maxBytes: number)
 export async function readLimited(
   message: Request | Response,
   maxBytes: number,
-  budget: BodyBudget,
+  budget: BodyBudget | undefined,
 ): Promise<Uint8Array | null | 'busy'>;
 export async function readLimited(
   message: Request | Response,

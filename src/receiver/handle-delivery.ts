@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
 import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
-import type { Admission, Endpoint } from '../internal/node-listener.js';
+import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
 import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
 import { logRefusal } from '../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
@@ -63,9 +63,9 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   const announcedSecrets = new Set<number>();
   const refuse = (response: ReceiverResponse, context?: Record<string, unknown>) =>
     logRefusal(log, response, 'delivery', context);
+  const no = (answer: ReceiverResponse) => ({ ok: false as const, answer: refuse(answer) });
 
   function admit(headers: HeaderInput): Admission<AdmittedDelivery> {
-    const no = (answer: ReceiverResponse) => ({ ok: false as const, answer: refuse(answer) });
     if (deps.isClosing())
       return no(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
     const checked = checkSignedHeaders(headers, options);
@@ -156,9 +156,6 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   return {
     admit,
     handle,
-    handleWhole(input) {
-      const admission = admit(input.headers);
-      return admission.ok ? handle(input, admission.admitted) : Promise.resolve(admission.answer as ReceiverResponse);
-    },
+    handleWhole: (input) => handleWhole({ admit, handle }, input),
   };
 }

@@ -3,7 +3,7 @@ import { CustomReplyRequest, REPLY_MAX_CHARS } from '../api/schemas/custom-reply
 import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import { errorAnswer, logRefusal } from '../internal/http-answer.js';
-import type { Admission, Endpoint } from '../internal/node-listener.js';
+import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
 
@@ -118,11 +118,6 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
   return {
     admit,
     handle,
-    handleWhole(input) {
-      const admission = admit(input.headers);
-      return admission.ok
-        ? handle(input, admission.admitted)
-        : Promise.resolve(admission.answer as ReplyEndpointAnswer);
-    },
+    handleWhole: (input) => handleWhole({ admit, handle }, input),
   };
 }

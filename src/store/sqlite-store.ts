@@ -94,13 +94,9 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   // Before an ack: the commit is in the file at the path (DatabaseFileWatch) and on stable storage (WalSync).
   const afterCommit =
     fileWatch || walSync
-      ? () => {
-          try {
-            fileWatch?.check();
-          } catch (error) {
-            return Promise.reject(error);
-          }
-          return walSync ? walSync.sync() : Promise.resolve();
+      ? async () => {
+          fileWatch?.check();
+          await walSync?.sync();
         }
       : undefined;
   const writes = new GroupCommit(db, afterCommit);
