@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 import { REPO_ROOT } from '../starter/run-create-starter.js';
 
@@ -79,18 +79,15 @@ async function inService<T>(path: string): Promise<T> {
 }
 
 /** Reads until `check` passes (bounded): the provider reports `delivered` a moment after `sent`. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 5_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const value = await read();
-    try {
+const eventually = <T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 5_000): Promise<T> =>
+  vi.waitFor(
+    async () => {
+      const value = await read();
       check(value);
       return value;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 
 const DAY_MS = 86_400_000;
 
