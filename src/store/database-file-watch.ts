@@ -51,10 +51,6 @@ export class DatabaseFileWatch {
     if (Date.now() - this.checkedAt < RECHECK_MS) throw this.gone;
     this.check();
   }
-
-  get isGone(): boolean {
-    return this.gone !== undefined;
-  }
 }
 
 export const isStoreGone = (error: unknown) => error instanceof DeliveryStoreError && error.code === 'STORE_GONE';
