@@ -27,7 +27,7 @@ export type SignedJsonRefusal = HttpAnswer<
 >;
 
 /** What the headers of a signed request said, once they passed: the body check needs no header again. */
-export interface SignedHeaders {
+export interface AdmittedSignature {
   /** The headers as they arrived (stored with the delivery, to verify it again). */
   signature: string;
   timestamp: string;
@@ -35,7 +35,7 @@ export interface SignedHeaders {
   seconds: number;
 }
 
-export type SignedHeadersCheck = { ok: true; signed: SignedHeaders } | { ok: false; answer: SignedJsonRefusal };
+export type AdmittedSignatureCheck = { ok: true; signed: AdmittedSignature } | { ok: false; answer: SignedJsonRefusal };
 
 export type SignedJsonCheck =
   | { ok: true; signature: string; timestamp: string; secretIndex: number }
@@ -51,7 +51,7 @@ const refusal = (error: SignatureVerificationError): SignedJsonRefusal => errorA
  * header that is present and well-formed, a timestamp within tolerance (401). So a request that cannot
  * pass is refused without holding its body.
  */
-export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOptions): SignedHeadersCheck {
+export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOptions): AdmittedSignatureCheck {
   const declared = Number(headerValue(headers, 'content-length'));
   if (declared > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
   const contentType = headerValue(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
@@ -81,7 +81,7 @@ export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOpti
  * retries, nothing is wrongly refused as forged.
  */
 export async function checkSignedBody(
-  signed: SignedHeaders,
+  signed: AdmittedSignature,
   body: Uint8Array,
   options: SignedJsonOptions,
   log: Logger,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
-import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
 import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
 import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
 import { logRefusal } from '../internal/http-answer.js';
@@ -41,7 +41,7 @@ function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string
 
 /** What the headers of a delivery said, once they passed (the body half needs no header again). */
 export interface AdmittedDelivery {
-  signed: SignedHeaders;
+  signed: AdmittedSignature;
   deliveryId: string;
 }
 

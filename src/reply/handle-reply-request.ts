@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CustomReplyRequest, REPLY_MAX_CHARS } from '../api/schemas/custom-reply.js';
-import { checkSignedBody, checkSignedHeaders, type SignedHeaders } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import { errorAnswer, logRefusal } from '../internal/http-answer.js';
 import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
@@ -62,8 +62,8 @@ async function runWithin(
   }
 }
 
-export interface ReplyRequestHandler extends Endpoint<SignedHeaders> {
-  handle(input: ReplyRequestInput, signed: SignedHeaders): Promise<ReplyEndpointAnswer>;
+export interface ReplyRequestHandler extends Endpoint<AdmittedSignature> {
+  handle(input: ReplyRequestInput, signed: AdmittedSignature): Promise<ReplyEndpointAnswer>;
   /** Both halves, for bytes already in hand (`endpoint.handle`). */
   handleWhole(input: ReplyRequestInput): Promise<ReplyEndpointAnswer>;
 }
@@ -78,12 +78,12 @@ export interface ReplyRequestHandler extends Endpoint<SignedHeaders> {
 export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Logger): ReplyRequestHandler {
   const refuse = (answer: ReplyEndpointAnswer) => logRefusal(log, answer, 'reply request');
 
-  function admit(headers: HeaderInput): Admission<SignedHeaders> {
+  function admit(headers: HeaderInput): Admission<AdmittedSignature> {
     const checked = checkSignedHeaders(headers, options);
     return checked.ok ? { ok: true, admitted: checked.signed } : { ok: false, answer: refuse(checked.answer) };
   }
 
-  async function handle({ rawBody }: ReplyRequestInput, admitted: SignedHeaders): Promise<ReplyEndpointAnswer> {
+  async function handle({ rawBody }: ReplyRequestInput, admitted: AdmittedSignature): Promise<ReplyEndpointAnswer> {
     const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
     const signed = await checkSignedBody(admitted, body, options, log);
     if (!signed.ok) return refuse(signed.answer);
