@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { createEmulator, SEED_IDS, type Emulator } from '../../src/emulator/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 
 let emulator: Emulator;
@@ -128,4 +129,128 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console in Chromium', () => {
       await browser.close();
     }
   }, 60_000);
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, accounts and AI groups', () => {
+  let browser: Browser;
+  let page: Page;
+  const failures: string[] = [];
+  const api = (method: 'get' | 'put', path: string) =>
+    request(emulator.app)[method](path).set('authorization', admin());
+  const row = (panel: string, text: string) => page.locator(`#panel-${panel} tbody tr`, { hasText: text });
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
+    page.on('pageerror', (error) => failures.push(error.message));
+    await page.goto(`${server.url}/_emulator/console#key=${emulator.adminKey}`);
+    await page.locator('#console').waitFor({ state: 'visible' });
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('comments on a post as the customer: the keyword rule replies and the comment is listed', async () => {
+    await page.fill('#handle', '@tove.k');
+    await page.fill('#name', 'Tove Karlsen');
+    await page.selectOption('#comment-account', SEED_IDS.photo);
+    await page.fill('#comment-post', 'post_autumn_drop');
+    await page.fill('#comment-content', 'What is the price of the wool scarf?');
+    await page.click('#comment button.primary');
+    await expect.poll(() => page.locator('#notice').textContent()).toContain('keyword rule');
+    const comment = row('comments', 'wool scarf');
+    await expect.poll(() => comment.count(), { timeout: 10_000 }).toBe(1);
+    const text = await comment.textContent();
+    expect(text).toContain('Tove Karlsen');
+    expect(text).toContain('post_autumn_drop');
+    expect(text).toContain('Every price is on the product page');
+    const listed = await api('get', `/v1/comments?integration_id=${SEED_IDS.photo}`).expect(200);
+    expect(listed.body.data.find((c: { content: string }) => c.content.includes('wool scarf')).replies[0].source).toBe(
+      'rule',
+    );
+
+    // The workspace-wide AI switch for comments, from its panel.
+    expect(await page.locator('#comment-ai-state').textContent()).toBe('off');
+    await page.click('#comment-ai');
+    await expect.poll(() => page.locator('#comment-ai-state').textContent()).toBe('on');
+    expect((await api('get', '/v1/comments/settings').expect(200)).body.ai_replies_enabled).toBe(true);
+    await screenshot(page, 'emulator-console-comment');
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('triggers an automation on a conversation and shows its run', async () => {
+    await page.selectOption('#channel', 'phone');
+    await page.fill('#handle', '+14155550188');
+    await page.fill('#name', 'Ines Park');
+    await page.fill('#content', 'Is my order ready?');
+    await page.click('#inbound button.primary');
+    await expect.poll(() => row('conversations', 'Ines Park').count(), { timeout: 10_000 }).toBe(1);
+    const conversationId = await row('conversations', 'Ines Park').getAttribute('data-id');
+    await expect.poll(() => page.locator('#automation-conversation option', { hasText: 'Ines Park' }).count()).toBe(1);
+    await page.selectOption('#automation-conversation', conversationId!);
+    await page.fill('#automation-variables', 'Ines, A-2044');
+    await row('automations', 'Order ready follow-up').getByRole('button', { name: 'Trigger' }).click();
+
+    await expect.poll(() => page.locator('#notice').textContent()).toMatch(/run run_\S+ completed, message msg_/);
+    await expect
+      .poll(() => row('conversations', 'Ines Park').textContent(), { timeout: 10_000 })
+      .toContain('Hi Ines, your order A-2044 is ready for pickup.');
+    const automation = await api('get', '/v1/automations/aut_order_followup').expect(200);
+    expect(automation.body.last_run_at).not.toBeNull();
+    const lastRun = row('automations', 'Order ready follow-up').locator('td').nth(5);
+    await expect.poll(() => lastRun.textContent()).toBe(new Date(automation.body.last_run_at).toLocaleString('en-US'));
+    // A paused automation offers no Trigger.
+    expect(await row('automations', 'Review request').getByRole('button', { name: 'Trigger' }).count()).toBe(0);
+    await screenshot(page, 'emulator-console-automation');
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('uploads a knowledge file to an AI group, and shows its providers with the secret masked as the API reads it', async () => {
+    const secret = 'sk_console_never_shown_7391';
+    await api('put', `/v1/channels/groups/${SEED_IDS.group}/providers/custom_reply`)
+      .send({ enabled: true, config: { url: 'http://127.0.0.1:9/reply', timeout_ms: 3000 }, secret })
+      .expect(200);
+
+    await row('groups', 'Support team').getByRole('button', { name: 'Knowledge' }).click();
+    await page.locator('#panel-group-knowledge').waitFor({ state: 'visible' });
+    expect(await page.locator('#panel-group-knowledge .subject').textContent()).toBe('Support team');
+    await page.selectOption('#knowledge-type', 'policy');
+    await page.fill('#knowledge-title', 'Returns policy');
+    await page.setInputFiles('#knowledge-file', {
+      name: 'returns.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Returns\n\nAnything unworn comes back within 30 days, postage paid.\n'),
+    });
+    await page.click('#knowledge-upload button.primary');
+    await expect.poll(() => page.locator('#notice').textContent()).toContain('Added returns.md');
+    const entry = row('group-knowledge', 'Returns policy');
+    await expect.poll(() => entry.count(), { timeout: 10_000 }).toBe(1);
+    expect(await entry.textContent()).toContain('within 30 days');
+    expect(await entry.textContent()).toContain('policy');
+
+    await row('groups', 'Support team').getByRole('button', { name: 'Providers' }).click();
+    const provider = row('group-providers', 'custom_reply');
+    await expect.poll(() => provider.count(), { timeout: 10_000 }).toBe(1);
+    expect(await provider.textContent()).toContain('****7391');
+    expect(await provider.textContent()).toContain('http://127.0.0.1:9/reply');
+    expect(await page.content()).not.toContain(secret);
+    await screenshot(page, 'emulator-console-ai-group');
+
+    // The knowledge entry goes again from its row.
+    await entry.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => entry.count(), { timeout: 10_000 }).toBe(0);
+    const left = await api('get', `/v1/channels/groups/${SEED_IDS.group}/knowledge`).expect(200);
+    expect(left.body.data.map((e: { title: string }) => e.title)).not.toContain('Returns policy');
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it("switches an account's comment AI from the connected accounts panel", async () => {
+    const account = row('accounts', SEED_IDS.page);
+    await account.getByRole('button', { name: 'Comment AI on' }).click();
+    await expect.poll(() => account.getByRole('button', { name: 'Comment AI off' }).count()).toBe(1);
+    const listed = await api('get', '/v1/channels').expect(200);
+    const page_ = listed.body.data.find((a: { integration_id: string }) => a.integration_id === SEED_IDS.page);
+    expect(page_.ai_comment_replies_enabled).toBe(true);
+    expect(failures).toEqual([]);
+  }, 30_000);
 });

@@ -1,0 +1,287 @@
+/**
+ * The console page's script: plain browser JavaScript, no build step; every value reaches the DOM through
+ * textContent. It acts with the admin key through the same routes a client uses, and the /_emulator controls.
+ */
+export const CONSOLE_SCRIPT = `
+const data = pageData;
+const KEY_SLOT = 'convo-kit-emulator-admin-key';
+let key = sessionStorage.getItem(KEY_SLOT);
+// A link such as /_emulator/console#key=… (the fragment never reaches a server or a log): keep it, clear the address.
+function keyFromAddress() {
+  if (!location.hash.startsWith('#key=')) return false;
+  key = decodeURIComponent(location.hash.slice(5));
+  sessionStorage.setItem(KEY_SLOT, key);
+  history.replaceState(null, '', location.pathname);
+  return true;
+}
+keyFromAddress();
+addEventListener('hashchange', () => keyFromAddress() && refresh());
+
+/** One request with the admin key: a JSON body, or a FormData (a knowledge file) sent as multipart. */
+async function call(method, path, body) {
+  const form = body instanceof FormData;
+  const response = await fetch(path, {
+    method,
+    headers: { authorization: 'Bearer ' + key, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
+    body: body ? (form ? body : JSON.stringify(body)) : undefined,
+  });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : {};
+  if (!response.ok) {
+    const error = new Error(json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+    error.status = response.status;
+    throw error;
+  }
+  return json;
+}
+// A column path: dotted (through arrays too: replies.content is every reply's content), a|b falls back, =text is literal.
+function pick(item, path) {
+  for (const alternative of path.split('|')) {
+    if (alternative.startsWith('=')) return alternative.slice(1);
+    let value = item;
+    for (const part of alternative.split('.')) {
+      if (Array.isArray(value) && !/^\\d+$/.test(part)) value = value.map((v) => (v == null ? v : v[part]));
+      else value = value == null ? undefined : value[part];
+    }
+    if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) return value;
+  }
+  return '';
+}
+function clip(text) {
+  return text.length > 160 ? text.slice(0, 159) + '…' : text;
+}
+function show(value, path) {
+  if (Array.isArray(value)) return clip(value.map((v) => show(v, path)).join(', '));
+  if (value !== null && typeof value === 'object') return clip(JSON.stringify(value));
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' && /_at$/.test(path) && !isNaN(Date.parse(value))) return new Date(value).toLocaleString();
+  return clip(String(value));
+}
+function button(label, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.addEventListener('click', () => onClick().then(refresh).catch((error) => notice(error.message, true)));
+  return b;
+}
+const keyOf = (panel, item) => item[panel.key || 'id'];
+const labelOf = (item) => String(pick(item, 'name|display_name|title|id'));
+// The detail panel each row button opened: detail id -> { id, label }.
+const opened = {};
+
+function actions(panel, item) {
+  const out = [];
+  const id = encodeURIComponent(keyOf(panel, item));
+  if (panel.id === 'templates' && item.status === 'pending_review') {
+    out.push(button('Approve', () => call('POST', '/_emulator/templates/' + id + '/review', { status: 'approved' })));
+    out.push(button('Reject', () => call('POST', '/_emulator/templates/' + id + '/review', { status: 'rejected', reason: 'Rejected in the console' })));
+  }
+  if (panel.id === 'conversations' && item.status !== 'closed') {
+    out.push(button('Hand off', () => call('POST', '/_emulator/handoff', { conversation_id: item.id })));
+  }
+  if (panel.id === 'automations' && item.status === 'active') out.push(button('Trigger', () => triggerAutomation(item)));
+  if (panel.id === 'accounts') {
+    out.push(button(item.ai_enabled ? 'AI off' : 'AI on', () => call('PATCH', '/v1/channels/' + id, { ai_enabled: !item.ai_enabled })));
+    if (item.channel !== 'phone') {
+      const on = item.ai_comment_replies_enabled;
+      out.push(button(on ? 'Comment AI off' : 'Comment AI on', () => call('PATCH', '/v1/channels/' + id, { ai_comment_replies_enabled: !on })));
+    }
+  }
+  if (panel.id === 'group-knowledge') {
+    const group = encodeURIComponent(opened['group-knowledge'].id);
+    out.push(button('Delete', () => call('DELETE', '/v1/channels/groups/' + group + '/knowledge/' + id)));
+  }
+  for (const detail of data.details) {
+    if (detail.of !== panel.id) continue;
+    out.push(button(detail.button, async () => {
+      opened[detail.id] = { id: keyOf(panel, item), label: labelOf(item) };
+      const section = $('panel-' + detail.id);
+      section.querySelector('.subject').textContent = opened[detail.id].label;
+      section.hidden = false;
+      section.scrollIntoView({ block: 'nearest' });
+    }));
+  }
+  return out;
+}
+function fill(section, rows, columns) {
+  const body = section.querySelector('tbody');
+  if (rows.length === 0) {
+    const tr = document.createElement('tr');
+    cell(tr, 'Nothing yet.', 'muted').colSpan = columns;
+    body.replaceChildren(tr);
+  } else body.replaceChildren(...rows);
+}
+/** Fills a panel from its list route; an unchanged answer leaves the rows (and a button under the pointer) alone. */
+async function refreshPanel(panel, path) {
+  const section = $('panel-' + panel.id);
+  try {
+    const answer = await call('GET', path);
+    const items = answer[panel.items || 'data'] || [];
+    const seen = JSON.stringify(items) + path;
+    if (section.dataset.seen !== seen) {
+      section.dataset.seen = seen;
+      fill(section, items.map((item) => {
+        const tr = document.createElement('tr');
+        tr.dataset.id = keyOf(panel, item);
+        for (const [, column] of panel.columns) {
+          const value = pick(item, column);
+          cell(tr, show(value, column), column === 'status' ? 'status status-' + value : '');
+        }
+        cell(tr, '').append(...actions(panel, item));
+        return tr;
+      }), panel.columns.length + 1);
+    }
+    return answer;
+  } catch (error) {
+    if (error.status === 401) throw error;
+    delete section.dataset.seen;
+    const tr = document.createElement('tr');
+    cell(tr, error.message, 'muted').colSpan = panel.columns.length + 1;
+    section.querySelector('tbody').replaceChildren(tr);
+    return {};
+  }
+}
+async function refreshDetail(detail) {
+  const chosen = opened[detail.id];
+  if (!chosen) return;
+  const section = $('panel-' + detail.id);
+  section.querySelector('.subject').textContent = chosen.label;
+  await refreshPanel(detail, detail.list.replace(':id', encodeURIComponent(chosen.id)));
+}
+for (const detail of data.details) {
+  $('panel-' + detail.id).querySelector('.close').addEventListener('click', () => {
+    delete opened[detail.id];
+    $('panel-' + detail.id).hidden = true;
+  });
+}
+async function refreshAttempts(endpoints) {
+  const rows = [];
+  for (const endpoint of endpoints.slice(0, 5)) {
+    const page = await call('GET', '/v1/webhooks/' + encodeURIComponent(endpoint.id) + '/deliveries?limit=10');
+    for (const a of page.data) {
+      const tr = document.createElement('tr');
+      cell(tr, new Date(a.created_at).toLocaleString());
+      cell(tr, endpoint.url);
+      cell(tr, a.event);
+      cell(tr, String(a.attempt));
+      cell(tr, a.status_code === null ? 'no answer' : String(a.status_code), a.delivered_at ? 'status status-delivered' : 'status status-failed');
+      cell(tr, a.next_retry_at ? new Date(a.next_retry_at).toLocaleString() : '');
+      cell(tr, a.delivery_id);
+      cell(tr, '').append(button('Resend', async () => {
+        await call('POST', '/_emulator/webhooks/deliveries/' + encodeURIComponent(a.delivery_id) + '/resend', {});
+        notice('Resent ' + a.delivery_id);
+      }));
+      rows.push(tr);
+    }
+  }
+  fill($('panel-attempts'), rows, 8);
+}
+/** Replaces a select's options when they changed, keeping what was chosen. */
+function fillSelect(select, options, empty) {
+  const wanted = options.length ? options : [['', empty]];
+  const seen = JSON.stringify(wanted);
+  if (select.dataset.seen === seen) return;
+  select.dataset.seen = seen;
+  const chosen = select.value;
+  select.replaceChildren(...wanted.map(([value, label]) => {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    return option;
+  }));
+  if (wanted.some(([value]) => value === chosen)) select.value = chosen;
+}
+async function refresh() {
+  try {
+    const index = await call('GET', '/_emulator');
+    $('now').textContent = new Date(index.now).toLocaleString();
+    const answers = {};
+    for (const panel of data.panels) answers[panel.id] = await refreshPanel(panel, panel.list);
+    for (const detail of data.details) await refreshDetail(detail);
+    const accounts = (answers.accounts.data || []).filter((a) => a.channel !== 'phone' && a.status === 'active');
+    fillSelect($('comment-account'), accounts.map((a) => [a.integration_id, a.display_name + ' (' + a.channel + ')']), 'no photo or page account');
+    const conversations = answers.conversations.data || [];
+    fillSelect($('automation-conversation'), conversations.map((c) => [c.id, (c.customer.name || c.customer.handle) + ' · ' + c.channel]), 'write in first');
+    const aiOn = answers['comment-rules'].ai_replies_enabled;
+    $('comment-ai-state').textContent = aiOn === undefined ? '…' : aiOn ? 'on' : 'off';
+    $('comment-ai').textContent = aiOn ? 'Switch off' : 'Switch on';
+    $('comment-ai').dataset.on = String(Boolean(aiOn));
+    await refreshAttempts(answers.webhooks.data || []);
+    $('console').hidden = false;
+    $('key-panel').hidden = true;
+  } catch (error) {
+    if (error.status === 401 || error.status === 403) {
+      $('console').hidden = true;
+      $('key-panel').hidden = false;
+      $('key-error').hidden = false;
+      $('key-error').textContent = 'That key was refused: use the admin key the emulator printed.';
+    } else notice(error.message, true);
+  }
+}
+$('key-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  key = $('key').value.trim();
+  sessionStorage.setItem(KEY_SLOT, key);
+  refresh();
+});
+/** Runs a form's action: its outcome in the notice line, then the panels again. */
+function act(promise, done) {
+  return promise.then((result) => { notice(done(result)); return refresh(); }).catch((error) => notice(error.message, true));
+}
+function customer() {
+  const name = $('name').value.trim();
+  return { handle: $('handle').value.trim(), ...(name ? { name } : {}) };
+}
+function writeIn(content) {
+  const body = { channel: $('channel').value, from: customer(), content };
+  return act(call('POST', '/_emulator/inbound', body), (r) => 'Wrote in as ' + body.from.handle + ': conversation ' + r.conversation.id);
+}
+$('inbound').addEventListener('submit', (event) => {
+  event.preventDefault();
+  writeIn($('content').value).then(() => { $('content').value = ''; });
+});
+$('stop').addEventListener('click', () => writeIn('STOP'));
+$('start').addEventListener('click', () => writeIn('START'));
+$('comment').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const post = $('comment-post').value.trim();
+  const body = { integration_id: $('comment-account').value, ...(post ? { post_id: post } : {}), from: customer(), content: $('comment-content').value };
+  act(call('POST', '/_emulator/comment', body), (r) =>
+    'Commented on ' + r.comment.post_id + ': ' + (r.rule_id ? 'keyword rule ' + r.rule_id + ' replied' : r.ai_reply_queued ? 'an AI reply is on its way' : 'no rule matched and comment AI is off'),
+  ).then(() => { $('comment-content').value = ''; });
+});
+$('comment-ai').addEventListener('click', () =>
+  act(call('PATCH', '/v1/comments/settings', { ai_replies_enabled: $('comment-ai').dataset.on !== 'true' }), (s) =>
+    'AI replies to comments are ' + (s.ai_replies_enabled ? 'on' : 'off') + ' workspace-wide'));
+$('automation-run').addEventListener('submit', (event) => event.preventDefault());
+/** Positional variables from "Ada, A-1042": {"1": "Ada", "2": "A-1042"}. */
+function variables() {
+  const out = {};
+  $('automation-variables').value.split(',').map((v) => v.trim()).filter(Boolean).forEach((v, i) => { out[String(i + 1)] = v; });
+  return out;
+}
+async function triggerAutomation(automation) {
+  const conversation = $('automation-conversation').value;
+  if (!conversation) throw new Error('An automation runs on a conversation: write in as a customer first.');
+  const run = await call('POST', '/v1/automations/' + encodeURIComponent(automation.id) + '/trigger', { conversation_id: conversation, variables: variables() });
+  notice('Ran "' + automation.name + '" on ' + run.conversation_id + ': run ' + run.id + ' ' + run.status + ', message ' + run.message_id);
+}
+$('knowledge-upload').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = new FormData();
+  form.append('type', $('knowledge-type').value);
+  form.append('title', $('knowledge-title').value);
+  form.append('file', $('knowledge-file').files[0]);
+  const group = encodeURIComponent(opened['group-knowledge'].id);
+  act(call('POST', '/v1/channels/groups/' + group + '/knowledge/files', form), (entry) =>
+    'Added ' + entry.filename + ' as knowledge entry ' + entry.entry_id + ' (' + entry.content.length + ' characters of text)',
+  ).then(() => { $('knowledge-upload').reset(); });
+});
+for (const b of document.querySelectorAll('[data-advance]')) {
+  b.addEventListener('click', () => act(call('POST', '/_emulator/clock', { advance_seconds: Number(b.dataset.advance) }),
+    (r) => 'Emulator time is now ' + new Date(r.now).toLocaleString()));
+}
+if (key) refresh();
+// Every 5 s while the tab is visible: the console shares the admin key's rate limit (docs/keys-and-limits.md) with whatever else uses it.
+setInterval(() => { if (key && !$('console').hidden && !document.hidden) refresh(); }, 5000);
+`;
