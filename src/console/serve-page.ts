@@ -37,7 +37,8 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 
 /**
  * Where the page is mounted, from what Express left in `req.url` and the full `originalUrl`
- * (`app.use('/_inspector', …)`), so the page's own links work under any prefix.
+ * (`app.use('/_inspector', …)`), so the page's own links work under any prefix. The prefix itself, with
+ * no slash after it (`/_inspector`, the address `convo-kit listen` prints), reaches the page as `/`.
  */
 export function mountPath(req: IncomingMessage & { originalUrl?: string }): {
   base: string;
@@ -46,6 +47,8 @@ export function mountPath(req: IncomingMessage & { originalUrl?: string }): {
 } {
   const inner = new URL(req.url ?? '/', 'http://page.local');
   const outer = new URL(req.originalUrl ?? req.url ?? '/', 'http://page.local');
-  const base = outer.pathname.slice(0, outer.pathname.length - inner.pathname.length).replace(/\/$/, '');
-  return { base, path: inner.pathname, query: inner.searchParams };
+  const mounted = outer.pathname.endsWith(inner.pathname)
+    ? outer.pathname.slice(0, outer.pathname.length - inner.pathname.length)
+    : outer.pathname;
+  return { base: mounted.replace(/\/$/, ''), path: inner.pathname, query: inner.searchParams };
 }

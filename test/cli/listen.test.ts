@@ -73,9 +73,12 @@ describe('convo-kit listen', () => {
       data: { id: string }[];
     };
     expect(listed.data.map((d) => d.id)).toEqual([id]);
-    const page = await fetch(`${inspector}/`);
+    // The address exactly as printed, no slash after it: the page's own requests still go under /_inspector.
+    const page = await fetch(inspector!);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(await page.text()).toContain(id);
+    const html = await page.text();
+    expect(html).toContain(id);
+    expect(html).toContain('"base":"/_inspector"');
   });
 
   it('prints a rejected delivery with its reason and stores nothing for it', async () => {

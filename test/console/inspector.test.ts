@@ -120,6 +120,13 @@ describe('the delivery inspector over HTTP', () => {
     expect(() => s.receiver.inspector({ token: 'short' })).toThrow(/at least 16 characters/);
   });
 
+  it('links its own requests under the mount path, with or without a slash after it', async () => {
+    const base = (text: string) => /"base":"([^"]*)"/.exec(text)?.[1];
+    expect(base((await request(s.app).get('/_inspector').expect(200)).text)).toBe('/_inspector');
+    expect(base((await request(s.app).get('/_inspector/').expect(200)).text)).toBe('/_inspector');
+    expect(base((await request(s.app).get('/_inspector/?status=dead').expect(200)).text)).toBe('/_inspector');
+  });
+
   it('serves its page with the first deliveries already in it, under a strict CSP', async () => {
     const res = await request(s.app).get('/_inspector/').expect(200);
     expect(res.headers['content-type']).toContain('text/html');
@@ -149,7 +156,8 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector in Chromium', () => {
         'console',
         (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && failures.push(m.text()),
       );
-      await page.goto(`http://127.0.0.1:${port}/_inspector/`);
+      // The mount path as typed, no slash after it: the page's requests must still go under /_inspector.
+      await page.goto(`http://127.0.0.1:${port}/_inspector`);
 
       const row = page.locator(`tr[data-id="${deadId}"]`);
       await expect.poll(() => row.locator('.status').textContent()).toBe('dead letter');
