@@ -57,6 +57,9 @@ heading('convo-kit sample CRM');
 console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);
 console.log(`  Emulator:        ${sample.emulatorUrl}  (admin key ${sample.adminKey})`);
 console.log(`  Webhook:         ${sample.crm.webhookUrl}`);
+console.log(`  Deliveries:      ${sample.crm.inspectorUrl}  (the delivery inspector: attempts, errors, replay)`);
+// The key rides in the fragment, which the browser keeps to itself: the console stores it in that tab only.
+console.log(`  Console:         ${sample.emulatorUrl}/_emulator/console#key=${sample.adminKey}  (play the customer)`);
 heading('Playing customer traffic through the emulator');
 const customers = await playTraffic(sample.control, sample.crm.ctx, sample.settle);
 await playOutbound(sample.client, sample.control, sample.crm.ctx, sample.settle, customers);

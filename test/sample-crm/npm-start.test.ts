@@ -288,6 +288,19 @@ describe('npm start (the sample CRM)', () => {
     expect(await page.text()).toContain('convo-kit sample CRM');
   });
 
+  it('prints where to watch the deliveries (the inspector) and play the customer (the console)', async () => {
+    const [, inspectorUrl] = output.match(/Deliveries:\s+(http:\/\/\S+)/)!;
+    expect(inspectorUrl).toBe(`${crmUrl}/_inspector`);
+    const listed = (await (await fetch(`${inspectorUrl}/api/deliveries?event=contact.*`)).json()) as { data: Row[] };
+    expect(listed.data.map((d) => d.event)).toContain('contact.opted_out');
+    const page = await fetch(inspectorUrl!);
+    expect(await page.text()).toContain('"base":"/_inspector"');
+
+    const [, consoleUrl] = output.match(/Console:\s+(http:\/\/\S+)/)!;
+    expect(consoleUrl).toBe(`${emulatorUrl}/_emulator/console#key=${adminKey}`);
+    expect((await fetch(consoleUrl!)).status).toBe(200);
+  });
+
   it('stops cleanly on Ctrl-C', async () => {
     process.kill(-child.pid!, 'SIGINT');
     const { code, signal } = await exit;

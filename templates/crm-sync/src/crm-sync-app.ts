@@ -13,6 +13,8 @@ import { type Route, serveRoutes } from './http-json.js';
 import { registerCrmSync } from './register-crm-sync.js';
 
 export const WEBHOOK_PATH = '/webhooks';
+/** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
+export const INSPECTOR_PATH = '/_inspector';
 
 export interface CrmSyncAppOptions {
   /** Overrides the config's secret, e.g. a provider for a secret known only after the webhook is registered. */
@@ -35,6 +37,8 @@ export interface CrmSyncApp {
   url: string;
   /** Where the service delivers events. */
   webhookUrl: string;
+  /** The delivery inspector page. */
+  inspectorUrl: string;
   ctx: CrmContext;
   receiver: Receiver;
   close(): Promise<void>;
@@ -60,10 +64,19 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     receiver.listener(req, res);
     return true;
   };
+  const inspector = receiver.inspector();
+  const inspect: Route = async (req, res, url) => {
+    if (url.pathname !== INSPECTOR_PATH && !url.pathname.startsWith(`${INSPECTOR_PATH}/`)) return false;
+    // Mounted as Express mounts a router: the inspector's own path in url, the prefix in originalUrl.
+    Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
+    inspector(req, res);
+    return true;
+  };
   const server = createServer(
     serveRoutes(
       [
         webhook,
+        inspect,
         ...(options.routes?.(receiver, ctx) ?? []),
         crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS }),
       ],
@@ -80,6 +93,7 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
   return {
     url,
     webhookUrl: `${url}${WEBHOOK_PATH}`,
+    inspectorUrl: `${url}${INSPECTOR_PATH}`,
     ctx,
     receiver,
     async close() {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { isApiError } from 'convo-kit/client';
 import { sampleEvent, signedHeaders } from 'convo-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -201,6 +202,37 @@ describe('crm-sync against the emulator', () => {
     expect(count('contacts')).toBe(contacts);
     expect(count('conversations')).toBe(conversations);
     expect(isOptedOut(h.app.ctx.db, 'ct_opted_out')).toBe(true);
+  });
+
+  it('serves the delivery inspector at /_inspector: what arrived, and each delivery with its attempts', async () => {
+    await writeIn(CUSTOMERS[0]!);
+    await h.settle();
+    const listed = (await (await fetch(`${h.app.inspectorUrl}/api/deliveries`)).json()) as {
+      data: { id: string; event: string; status: string }[];
+    };
+    const received = listed.data.find((d) => d.event === 'message.received');
+    expect(received?.status).toBe('done');
+    const one = (await (await fetch(`${h.app.inspectorUrl}/api/deliveries/${received!.id}`)).json()) as {
+      attempts: unknown[];
+    };
+    expect(one.attempts).toHaveLength(1);
+    const page = await fetch(h.app.inspectorUrl);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain(received!.id);
+    // A web page elsewhere that points a DNS name at this machine is refused.
+    const url = new URL(h.app.inspectorUrl);
+    const rebound = await new Promise<number>((resolve, reject) =>
+      request(
+        { host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'rebound.example' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      )
+        .once('error', reject)
+        .end(),
+    );
+    expect(rebound).toBe(403);
   });
 
   it('answers bad API input with a 4xx that names the problem', async () => {
