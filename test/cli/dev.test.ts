@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator } from '../../src/emulator/index.js';
 import { freePort, waitUntil } from './helpers.js';
 import { CliProcess, killAllCli, runCli } from './run-cli.js';
 
@@ -152,6 +153,46 @@ describe('convo-kit dev', () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('No package.json in');
   }, 90_000);
+
+  it('uses the service the settings name: registers the public URL for this run only and says so', async () => {
+    const service = await createEmulator({});
+    const server = await service.listen(0);
+    const hooks = async () => {
+      const res = await fetch(`${server.url}/v1/webhooks`, {
+        headers: { authorization: `Bearer ${service.adminKey}` },
+      });
+      return ((await res.json()) as { data: { url: string }[] }).data.map((h) => h.url);
+    };
+    try {
+      const port = await freePort();
+      writeProject(
+        { events: ['message.*'] },
+        `CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
+      );
+      const dev = new CliProcess(['dev', '--public-url', 'https://tunnel.example.com'], {
+        cwd: project,
+        env: { PORT: String(port) },
+        timeoutMs: 90_000,
+      });
+      await dev.waitFor(/convo-kit dev: dev-fixture/, 60_000);
+      await dev.waitFor(/Try next/);
+      const output = dev.stdout + dev.stderr;
+      expect(output).toContain(
+        `webhook:   https://tunnel.example.com/webhooks  (message.*, registered for this run, reaching http://127.0.0.1:${port}/webhooks;`,
+      );
+      expect(output).toContain(`service:   ${server.url}`);
+      expect(output).not.toContain('emulator:');
+      // The settings' key and the secret of the registration are handed to the app, never printed.
+      expect(output).not.toContain(service.adminKey);
+      expect(output).not.toMatch(/whsec_/);
+      expect(await hooks()).toEqual(['https://tunnel.example.com/webhooks']);
+      expect((await dev.stop('SIGINT')).code).toBe(0);
+      expect(await hooks()).toEqual([]);
+    } finally {
+      await server.close();
+      await service.close();
+    }
+  }, 120_000);
 
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);

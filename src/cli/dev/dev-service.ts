@@ -13,6 +13,8 @@ export interface DevService {
   apiKey: string;
   /** Empty when the app takes no webhooks (its manifest lists no events). */
   webhookSecret: string;
+  /** The URL dev registered for this run (the emulator's, or the public one on a real service); unset when it registered none. */
+  registeredUrl?: string;
   /** The custom reply provider dev configured on the emulator: the account, and the signing secret for the app. */
   reply?: { integrationId: string; secret: string };
   /** Set when the emulator runs here: its admin key plays the customer through `/_emulator`. */
@@ -103,6 +105,7 @@ export async function startDevEmulator(
       baseUrl: emulator.url,
       apiKey: key,
       webhookSecret: secret,
+      ...(secret && { registeredUrl: choice.webhookUrl }),
       ...(reply && { reply }),
       emulator: {
         url: emulator.url,
@@ -150,8 +153,9 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
     );
   }
   const client = createClient({ baseUrl: choice.baseUrl, apiKey: choice.apiKey });
+  const registeredUrl = new URL(choice.manifest.webhookPath, choice.publicUrl).toString();
   const endpoint = await client.webhooks.create({
-    url: new URL(choice.manifest.webhookPath, choice.publicUrl).toString(),
+    url: registeredUrl,
     events: choice.manifest.events,
     description: `convo-kit dev: ${choice.appName}`.slice(0, 500),
   });
@@ -160,6 +164,7 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
     baseUrl: choice.baseUrl,
     apiKey: choice.apiKey,
     webhookSecret: endpoint.secret,
+    registeredUrl,
     // A registration made for this run only: the service stops delivering to the tunnel when dev stops.
     close: async () => {
       await client.webhooks.delete({ id: endpoint.id });

@@ -23,6 +23,16 @@ const SAMPLE_INBOUND = {
   content: 'Hi! Is my order on its way?',
 } as const;
 
+/** Where the service delivers: what dev registered, or (with the settings' own secret) the app's local path. */
+function webhookLine(events: readonly string[], localUrl: string, service: DevService): string {
+  if (events.length === 0) return '  webhook:   none (the app subscribes to no events)';
+  const subscribed = events.join(' ');
+  if (!service.registeredUrl)
+    return `  webhook:   ${localUrl}  (${subscribed}; the endpoint of CONVO_KIT_WEBHOOK_SECRET, registered by you)`;
+  const via = service.registeredUrl === localUrl ? '' : `, registered for this run, reaching ${localUrl}`;
+  return `  webhook:   ${service.registeredUrl}  (${subscribed}${via}; the secret is in the app's environment)`;
+}
+
 /**
  * `convo-kit dev`: the emulator (or the service the settings name), the app's webhook registered, the app
  * in watch mode with its key and secret in its environment, and what to try next. Runs until Ctrl-C.
@@ -79,9 +89,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
       '',
       out.c.bold(`convo-kit dev: ${settings.name}`),
       `  app:       http://127.0.0.1:${port}  (${flags.watch ? 'restarts when you save a file' : 'no watch'})`,
-      settings.manifest.events.length === 0
-        ? '  webhook:   none (the app subscribes to no events)'
-        : `  webhook:   ${webhookUrl}  (${settings.manifest.events.join(' ')}; the secret is in the app's environment)`,
+      webhookLine(settings.manifest.events, webhookUrl, service),
     ];
     if (service.reply)
       lines.push(
