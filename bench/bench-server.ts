@@ -5,13 +5,30 @@ import express from 'express';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { createReceiver, type Receiver } from '../src/receiver/index.js';
-import { createSqliteStore, type DeliveryStore } from '../src/store/index.js';
-import { createPostgresStore } from '../src/store/postgres/index.js';
+import { existsSync } from 'node:fs';
+import type * as ReceiverEntry from '../src/receiver/index.js';
+import type { Receiver } from '../src/receiver/index.js';
+import type * as StoreEntry from '../src/store/index.js';
+import type { DeliveryStore } from '../src/store/index.js';
+import type * as PostgresEntry from '../src/store/postgres/index.js';
 import { BENCH_SECRET, HANDLER_SLEEP_MS, type BenchStore, type ServerKind } from './bench-config.js';
 import { runPgUrl } from './bench-postgres.js';
 
 const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
+
+/**
+ * The receivers run the package as published (dist/, which `npm run bench` builds first), as users run
+ * it: tsx's transform of src/ names every function it creates (`__name`), a cost per request that the
+ * bare servers, plain JavaScript from node_modules, never pay.
+ */
+async function published<T>(entry: string): Promise<T> {
+  const file = new URL(`../dist/${entry}/index.js`, import.meta.url);
+  if (!existsSync(file)) throw new Error(`${file.pathname} is missing: run \`npm run build\` (npm run bench does)`);
+  return (await import(file.href)) as T;
+}
+const { createReceiver } = await published<typeof ReceiverEntry>('receiver');
+const { createSqliteStore } = await published<typeof StoreEntry>('store');
+const { createPostgresStore } = await published<typeof PostgresEntry>('store/postgres');
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
