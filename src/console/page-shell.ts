@@ -26,8 +26,8 @@ tbody tr { cursor: pointer; }
 code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 360px; overflow: auto; background: var(--bg); padding: 8px; border-radius: 6px; }
 .status { font-weight: 600; }
-.status-done, .status-delivered, .status-approved, .status-active, .status-sent { color: var(--ok); }
-.status-failed, .status-processing, .status-pending, .status-pending_review, .status-scheduled, .status-sending { color: var(--warn); }
+.status-done, .status-delivered, .status-approved, .status-active, .status-sent, .status-completed { color: var(--ok); }
+.status-failed, .status-processing, .status-pending, .status-pending_review, .status-scheduled, .status-sending, .status-paused { color: var(--warn); }
 .status-dead, .status-rejected, .status-canceled { color: var(--bad); }
 .muted { color: var(--muted); }
 .row { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }

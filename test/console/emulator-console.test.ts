@@ -244,6 +244,45 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(failures).toEqual([]);
   }, 60_000);
 
+  it('enrolls a phone in a journey from its row, and the enrollment is listed with its first step', async () => {
+    const journey = await request(emulator.app)
+      .post('/v1/journeys')
+      .set('authorization', admin())
+      .send({
+        name: 'Shipping updates',
+        trigger_name: 'shipping-updates',
+        steps: [{ template_id: 'tpl_order_update', delay_seconds: 0 }],
+      })
+      .expect(201);
+    await request(emulator.app)
+      .post(`/v1/journeys/${journey.body.id}/status`)
+      .set('authorization', admin())
+      .send({ status: 'active' })
+      .expect(200);
+    await expect
+      .poll(() => row('journeys', 'Shipping updates').getByRole('button').count(), { timeout: 10_000 })
+      .toBe(1);
+
+    // Its template needs {{1}} and {{2}}: without them the service names what is missing.
+    await page.fill('#enroll-phone', '+14155550166');
+    await page.fill('#enroll-variables', '');
+    await row('journeys', 'Shipping updates').getByRole('button', { name: 'Enroll' }).click();
+    await expect.poll(() => page.locator('#notice').textContent()).toContain('metadata.1');
+
+    await page.fill('#enroll-variables', 'A-3055, on Friday');
+    await row('journeys', 'Shipping updates').getByRole('button', { name: 'Enroll' }).click();
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toMatch(/Enrolled \+14155550166 .*first step (sent|delivered)/);
+    const enrollment = row('enrollments', '+14155550166');
+    await expect.poll(() => enrollment.count(), { timeout: 10_000 }).toBe(1);
+    expect(await enrollment.textContent()).toContain('shipping-updates');
+    const history = await api('get', '/v1/trigger/history?phone=%2B14155550166').expect(200);
+    expect(history.body.data).toHaveLength(1);
+    await screenshot(page, 'emulator-console-enrolled');
+    expect(failures).toEqual([]);
+  }, 60_000);
+
   it("switches an account's comment AI from the connected accounts panel", async () => {
     const account = row('accounts', SEED_IDS.page);
     await account.getByRole('button', { name: 'Comment AI on' }).click();

@@ -33,6 +33,17 @@ const PANEL_FORMS: Record<string, SafeHtml> = {
       aria-label="variables, comma-separated"
     />
   </form>`,
+  journeys: html`<form id="enroll" class="row">
+    <label
+      >Enroll runs for the phone <input id="enroll-phone" value="+14155550123" size="16" aria-label="phone to enroll"
+    /></label>
+    <input
+      id="enroll-variables"
+      size="28"
+      placeholder="variables {{1}}, {{2}}: Ada, A-1042"
+      aria-label="journey variables, comma-separated"
+    />
+  </form>`,
   'group-knowledge': html`<form id="knowledge-upload" class="row">
     <select id="knowledge-type" aria-label="knowledge type">
       ${KnowledgeType.options.map((type) => html`<option value="${type}">${type}</option>`)}

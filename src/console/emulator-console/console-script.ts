@@ -80,6 +80,7 @@ function actions(panel, item) {
     out.push(button('Hand off', () => call('POST', '/_emulator/handoff', { conversation_id: item.id })));
   }
   if (panel.id === 'automations' && item.status === 'active') out.push(button('Trigger', () => triggerAutomation(item)));
+  if (panel.id === 'journeys' && item.status === 'active') out.push(button('Enroll', () => enroll(item)));
   if (panel.id === 'accounts') {
     out.push(button(item.ai_enabled ? 'AI off' : 'AI on', () => call('PATCH', '/v1/channels/' + id, { ai_enabled: !item.ai_enabled })));
     if (item.channel !== 'phone') {
@@ -254,16 +255,23 @@ $('comment-ai').addEventListener('click', () =>
   act(call('PATCH', '/v1/comments/settings', { ai_replies_enabled: $('comment-ai').dataset.on !== 'true' }), (s) =>
     'AI replies to comments are ' + (s.ai_replies_enabled ? 'on' : 'off') + ' workspace-wide'));
 $('automation-run').addEventListener('submit', (event) => event.preventDefault());
-/** Positional variables from "Ada, A-1042": {"1": "Ada", "2": "A-1042"}. */
-function variables() {
+$('enroll').addEventListener('submit', (event) => event.preventDefault());
+/** Positional variables from an input holding "Ada, A-1042": {"1": "Ada", "2": "A-1042"}. */
+function variables(input) {
   const out = {};
-  $('automation-variables').value.split(',').map((v) => v.trim()).filter(Boolean).forEach((v, i) => { out[String(i + 1)] = v; });
+  input.value.split(',').map((v) => v.trim()).filter(Boolean).forEach((v, i) => { out[String(i + 1)] = v; });
   return out;
+}
+async function enroll(journey) {
+  const body = { trigger_name: journey.trigger_name, phone: $('enroll-phone').value.trim(), metadata: variables($('enroll-variables')) };
+  const result = await call('POST', '/v1/trigger', body);
+  const first = await call('GET', '/v1/trigger/status/' + encodeURIComponent(result.action_id));
+  notice('Enrolled ' + body.phone + ' in "' + journey.name + '": enrollment ' + result.enrollment_id + '; first step ' + first.status + ': ' + first.what_happened);
 }
 async function triggerAutomation(automation) {
   const conversation = $('automation-conversation').value;
   if (!conversation) throw new Error('An automation runs on a conversation: write in as a customer first.');
-  const run = await call('POST', '/v1/automations/' + encodeURIComponent(automation.id) + '/trigger', { conversation_id: conversation, variables: variables() });
+  const run = await call('POST', '/v1/automations/' + encodeURIComponent(automation.id) + '/trigger', { conversation_id: conversation, variables: variables($('automation-variables')) });
   notice('Ran "' + automation.name + '" on ' + run.conversation_id + ': run ' + run.id + ' ' + run.status + ', message ' + run.message_id);
 }
 $('knowledge-upload').addEventListener('submit', (event) => {
