@@ -205,6 +205,28 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(failures).toEqual([]);
   }, 60_000);
 
+  it("sends STOP as the customer: the contact reads opted out, and the conversation's messages show the thread", async () => {
+    // Ines Park wrote in and got the automation's message in the test before.
+    await page.fill('#handle', '+14155550188');
+    await page.click('#stop');
+    const contact = row('contacts', 'Ines Park');
+    await expect.poll(() => contact.locator('td').nth(5).textContent(), { timeout: 10_000 }).toBe('yes');
+    expect(await contact.textContent()).toContain('+14155550188');
+
+    await row('conversations', 'Ines Park').getByRole('button', { name: 'Messages' }).click();
+    expect(await page.locator('#panel-conversation-messages .subject').textContent()).toBe('Ines Park');
+    const messages = page.locator('#panel-conversation-messages tbody tr');
+    await expect.poll(() => messages.count(), { timeout: 10_000 }).toBe(3);
+    // Newest first: the stop word, the automation's message, the first message.
+    expect(await messages.nth(0).textContent()).toContain('STOP');
+    expect(await messages.nth(1).textContent()).toContain('automation');
+    expect(await messages.nth(1).textContent()).toContain('ready for pickup');
+    expect(await messages.nth(2).textContent()).toContain('Is my order ready?');
+    await page.locator('#panel-conversation-messages .close').click();
+    expect(await page.locator('#panel-conversation-messages').isHidden()).toBe(true);
+    expect(failures).toEqual([]);
+  }, 60_000);
+
   it('uploads a knowledge file to an AI group, and shows its providers with the secret masked as the API reads it', async () => {
     const secret = 'sk_console_never_shown_7391';
     await api('put', `/v1/channels/groups/${SEED_IDS.group}/providers/custom_reply`)

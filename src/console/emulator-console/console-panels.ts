@@ -50,6 +50,20 @@ export const PANELS: readonly ConsolePanel[] = [
     ],
   },
   {
+    id: 'contacts',
+    title: 'Contacts',
+    list: '/v1/contacts?limit=20',
+    columns: [
+      ['Updated', 'updated_at'],
+      ['Name', 'name|phone|identities.handle'],
+      ['Phone', 'phone'],
+      ['Channels', 'identities.channel'],
+      ['Lead stage', 'lead_stage'],
+      ['Opted out', 'opted_out'],
+      ['Id', 'id'],
+    ],
+  },
+  {
     id: 'tickets',
     title: 'Tickets',
     list: '/v1/tickets?limit=20',
@@ -191,6 +205,21 @@ export const PANELS: readonly ConsolePanel[] = [
 ];
 
 export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
+  {
+    id: 'conversation-messages',
+    of: 'conversations',
+    button: 'Messages',
+    title: 'Messages with',
+    list: '/v1/conversations/:id/messages?limit=20',
+    columns: [
+      ['When', 'created_at'],
+      ['Direction', 'direction'],
+      ['Content', 'content|=(media)'],
+      ['Sent by', 'source'],
+      ['Delivery', 'delivery_status'],
+      ['Error', 'error.reason'],
+    ],
+  },
   {
     id: 'account-providers',
     of: 'accounts',

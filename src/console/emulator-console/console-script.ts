@@ -65,7 +65,7 @@ function button(label, onClick) {
   return b;
 }
 const keyOf = (panel, item) => item[panel.key || 'id'];
-const labelOf = (item) => String(pick(item, 'name|display_name|title|id'));
+const labelOf = (item) => String(pick(item, 'name|display_name|title|customer.name|customer.handle|id'));
 // The detail panel each row button opened: detail id -> { id, label }.
 const opened = {};
 
