@@ -95,6 +95,26 @@ describe.skipIf(!PG_URL)(`PostgreSQL only ${PG_HOW_TO}`, () => {
     expect(rows.rows).toEqual([{ id: 'dlv_1' }]);
   });
 
+  it('two stores on other schemas share one pool, each recording into its own inbox (prepared statements apart)', async () => {
+    const other = pgTestSchema();
+    try {
+      const single = new pg.Pool({ connectionString: PG_URL, max: 2 });
+      const a = createPostgresStore({ pool: single, schema: schema.name });
+      const b = createPostgresStore({ pool: single, schema: other.name });
+      for (let i = 0; i < 4; i++) {
+        expect(await a.record(delivery(`dlv_a${i}`))).toMatchObject({ inserted: true });
+        expect(await b.record(delivery(`dlv_b${i}`))).toMatchObject({ inserted: true });
+      }
+      expect((await a.list()).data.map((d) => d.id).sort()).toEqual(['dlv_a0', 'dlv_a1', 'dlv_a2', 'dlv_a3']);
+      expect((await b.list()).data.map((d) => d.id).sort()).toEqual(['dlv_b0', 'dlv_b1', 'dlv_b2', 'dlv_b3']);
+      await a.close();
+      await b.close();
+      await single.end();
+    } finally {
+      await other.drop();
+    }
+  });
+
   it('ends the pool it opened on close', async () => {
     const store = createPostgresStore({ connectionString: PG_URL, schema: schema.name });
     await store.record(delivery('dlv_1'));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   type ClaimOptions,
@@ -62,6 +63,14 @@ const MAX_RECORD_BATCH = 1000;
  * shared build machine).
  */
 const RECORDS_IN_FLIGHT = 2;
+
+/**
+ * The recording statement is prepared once per connection, by a name that its text decides (so two
+ * stores on other schemas never share one): parsed and planned each time, the long statement cost the
+ * server, and sending its text cost the receiver, more than its rows did (README "Many receivers, one
+ * inbox: PostgreSQL"). PgBouncer in transaction mode needs 1.21 or later with max_prepared_statements set.
+ */
+const preparedName = (sql: string) => `convo_kit_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
 /** A request waits this long for a connection before it fails (503), rather than hanging while the server is down. */
 const CONNECT_TIMEOUT_MS = 3000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -126,13 +135,18 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     return ready;
   }
 
-  async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+  async function query<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[] = [],
+    name?: string,
+  ): Promise<pg.QueryResult<R>> {
     await whenReady();
-    return pool.query<R>({ text, values, types });
+    return pool.query<R>({ text, values, types, ...(name && { name }) });
   }
 
   const notifier = new StoredNotifier(pool, storedChannel(schemaName));
   const insertSql = insertDeliveriesSql(inbox, bodies);
+  const insertName = preparedName(insertSql);
   const recordBatch = new TurnBatch<NewDelivery, { inserted: boolean; id: string }>(
     async (batch) => {
       // One row per delivery id and per event id: a retry read in the same turn as its first attempt is a duplicate of it.
@@ -146,7 +160,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       }
       const inserted = new Set<string>();
       for (const values of insertDeliveriesValues(rows)) {
-        const result = await query<{ id: string }>(insertSql, values);
+        const result = await query<{ id: string }>(insertSql, values, insertName);
         result.rows.forEach((r) => inserted.add(r.id));
       }
       // Committed: now wake the workers (this process's too, through its LISTEN).
