@@ -305,6 +305,20 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(failures).toEqual([]);
   }, 60_000);
 
+  it('lists API keys by label and last 4 characters, never their values', async () => {
+    const created = await request(emulator.app)
+      .post('/v1/keys')
+      .set('authorization', admin())
+      .send({ label: 'console test key', scopes: ['contacts:read'], kind: 'live' })
+      .expect(201);
+    const key = row('keys', 'console test key');
+    await expect.poll(() => key.count(), { timeout: 10_000 }).toBe(1);
+    expect(await key.textContent()).toContain(created.body.key.slice(-4));
+    expect(await key.textContent()).toContain('never');
+    expect(await page.content()).not.toContain(created.body.key);
+    expect(await page.content()).not.toContain(emulator.adminKey);
+  }, 30_000);
+
   it("switches an account's comment AI from the connected accounts panel", async () => {
     const account = row('accounts', SEED_IDS.page);
     await account.getByRole('button', { name: 'Comment AI on' }).click();

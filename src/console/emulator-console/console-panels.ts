@@ -202,6 +202,21 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Id', 'id'],
     ],
   },
+  {
+    id: 'keys',
+    title: 'API keys',
+    // The list never carries a key's value (docs/keys-and-limits.md): its last 4 characters tell keys apart.
+    list: '/v1/keys?limit=20',
+    columns: [
+      ['Label', 'label'],
+      ['Kind', 'kind'],
+      ['Ends in', 'last4'],
+      ['Last used', 'last_used_at|=never'],
+      ['Created', 'created_at'],
+      ['Scopes', 'scopes'],
+      ['Id', 'id'],
+    ],
+  },
 ];
 
 export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
