@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Comment } from '../../api/schemas/comment.js';
 import { addCommentReply } from '../domain/comments.js';
-import { openTicket } from '../controls/handoff.js';
+import { openTicket } from '../domain/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { replyToComment } from './reply-to-comment.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../../api/index.js';
 import { Ticket, TicketKind, TicketPriority } from '../../resources/index.js';
-import { slaDueAt } from '../domain/sla.js';
+import { openTicket } from '../domain/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import { stores } from '../state/stores.js';
@@ -14,28 +14,6 @@ export const HandoffBody = z.strictObject({
   priority: TicketPriority.optional(),
 });
 export type HandoffBody = z.output<typeof HandoffBody>;
-
-/** A new open ticket (its SLA from its priority), announced as ticket.created. */
-export function openTicket(
-  ctx: EmulatorContext,
-  fields: Pick<Ticket, 'kind' | 'priority' | 'conversation_id' | 'contact_id' | 'subject'>,
-): Ticket {
-  const now = ctx.clock.now();
-  const at = new Date(now).toISOString();
-  const ticket = stores(ctx.db).tickets.insert({
-    id: ctx.newId('tkt'),
-    status: 'open',
-    assignee: null,
-    ...fields,
-    sla_due_at: slaDueAt(fields.priority, now),
-    resolution: null,
-    version: 1,
-    created_at: at,
-    updated_at: at,
-  });
-  ctx.events.emit('ticket.created', ticket);
-  return ticket;
-}
 
 /** The AI or a rule hands a conversation to people (`POST /_emulator/handoff`): a new open ticket, announced as ticket.created. */
 export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
