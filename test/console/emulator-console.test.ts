@@ -315,6 +315,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await expect.poll(() => key.count(), { timeout: 10_000 }).toBe(1);
     expect(await key.textContent()).toContain(created.body.key.slice(-4));
     expect(await key.textContent()).toContain('never');
+    // A time, wherever it is shown, in the reader's locale rather than ISO.
+    expect(await row('keys', 'Emulator admin key').textContent()).not.toMatch(/\d{4}-\d\d-\d\dT/);
     expect(await page.content()).not.toContain(created.body.key);
     expect(await page.content()).not.toContain(emulator.adminKey);
   }, 30_000);
@@ -328,4 +330,37 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(page_.ai_comment_replies_enabled).toBe(true);
     expect(failures).toEqual([]);
   }, 30_000);
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', () => {
+  it('waits out Retry-After once refused, keeping the rows it has', async () => {
+    const free = await createEmulator({ plan: 'free' });
+    const freeServer = await free.listen(0);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${freeServer.url}/_emulator/console#key=${free.adminKey}`);
+      await page.locator('#console').waitFor({ state: 'visible' });
+      const tickets = await page.locator('#panel-tickets tbody tr').count();
+      expect(tickets).toBeGreaterThan(1);
+      // Each message written in refreshes every panel: 30 requests a minute run out within a few.
+      for (let i = 0; i < 6; i += 1) {
+        // A refresh ends with the keys panel, or at the first refusal.
+        const settled = page.waitForResponse((r) => r.status() === 429 || r.url().endsWith('/v1/keys?limit=20'));
+        await page.fill('#content', `Hello ${i}`);
+        await page.click('#inbound button.primary');
+        if ((await settled).status() === 429) break;
+      }
+      await expect
+        .poll(() => page.locator('#notice').textContent())
+        .toMatch(/^Rate limited: the console refreshes again in \d+ s/);
+      expect(await page.locator('#panel-tickets tbody tr').count()).toBeGreaterThanOrEqual(tickets);
+      expect(await page.locator('#panel-tickets tbody').textContent()).not.toContain('RATE_LIMITED');
+      await screenshot(page, 'emulator-console-rate-limited');
+    } finally {
+      await browser.close();
+      await freeServer.close();
+      await free.close();
+    }
+  }, 60_000);
 });

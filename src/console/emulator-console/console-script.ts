@@ -30,10 +30,14 @@ async function call(method, path, body) {
   if (!response.ok) {
     const error = new Error(json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
     error.status = response.status;
+    if (response.status === 429) pausedUntil = Date.now() + 1000 * Number(response.headers.get('retry-after') || 60);
     throw error;
   }
   return json;
 }
+// The admin key's rate limit is shared with whatever else uses the key (docs/emulator.md): once refused, the
+// refresh waits out Retry-After instead of spending the next window too.
+let pausedUntil = 0;
 // A column path: dotted (through arrays too: replies.content is every reply's content), a|b falls back, =text is literal.
 function pick(item, path) {
   for (const alternative of path.split('|')) {
@@ -50,11 +54,12 @@ function pick(item, path) {
 function clip(text) {
   return text.length > 160 ? text.slice(0, 159) + '…' : text;
 }
-function show(value, path) {
-  if (Array.isArray(value)) return clip(value.map((v) => show(v, path)).join(', '));
+function show(value) {
+  if (Array.isArray(value)) return clip(value.map((v) => show(v)).join(', '));
   if (value !== null && typeof value === 'object') return clip(JSON.stringify(value));
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string' && /_at$/.test(path) && !isNaN(Date.parse(value))) return new Date(value).toLocaleString();
+  // An ISO timestamp, wherever it is (a *_at field, or its fallback), in the reader's own time and locale.
+  if (typeof value === 'string' && /^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d/.test(value) && !isNaN(Date.parse(value))) return new Date(value).toLocaleString();
   return clip(String(value));
 }
 function button(label, onClick) {
@@ -126,7 +131,7 @@ async function refreshPanel(panel, path) {
         tr.dataset.id = keyOf(panel, item);
         for (const [, column] of panel.columns) {
           const value = pick(item, column);
-          cell(tr, show(value, column), column === 'status' ? 'status status-' + value : '');
+          cell(tr, show(value), column === 'status' ? 'status status-' + value : '');
         }
         cell(tr, '').append(...actions(panel, item));
         return tr;
@@ -134,7 +139,7 @@ async function refreshPanel(panel, path) {
     }
     return answer;
   } catch (error) {
-    if (error.status === 401) throw error;
+    if (error.status === 401 || error.status === 429) throw error;
     delete section.dataset.seen;
     const tr = document.createElement('tr');
     cell(tr, error.message, 'muted').colSpan = panel.columns.length + 1;
@@ -216,6 +221,8 @@ async function refresh() {
       $('key-panel').hidden = false;
       $('key-error').hidden = false;
       $('key-error').textContent = 'That key was refused: use the admin key the emulator printed.';
+    } else if (error.status === 429) {
+      notice('Rate limited: the console refreshes again in ' + Math.ceil((pausedUntil - Date.now()) / 1000) + ' s (' + error.message + ')', true);
     } else notice(error.message, true);
   }
 }
@@ -291,5 +298,5 @@ for (const b of document.querySelectorAll('[data-advance]')) {
 }
 if (key) refresh();
 // Every 5 s while the tab is visible: the console shares the admin key's rate limit (docs/keys-and-limits.md) with whatever else uses it.
-setInterval(() => { if (key && !$('console').hidden && !document.hidden) refresh(); }, 5000);
+setInterval(() => { if (key && !$('console').hidden && !document.hidden && Date.now() >= pausedUntil) refresh(); }, 5000);
 `;
