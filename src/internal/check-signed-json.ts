@@ -7,11 +7,11 @@ import {
   resolveSecrets,
   SIGNATURE_HEADER,
   SignatureVerificationError,
+  signatureMismatch,
   TIMESTAMP_HEADER,
   type SecretSource,
   type SignatureErrorCode,
 } from '../signature/index.js';
-import { signatureMismatch } from '../signature/verify.js';
 import { headerValue, type HeaderInput } from './header-value.js';
 import { errorAnswer, tooLarge, type ErrorBody, type HttpAnswer } from './http-answer.js';
 

@@ -6,6 +6,7 @@ export {
   checkTolerance,
   resolveSecrets,
   matchSecret,
+  signatureMismatch,
   type SecretSource,
   type VerifyInput,
   type Verified,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { sign, verify, signedHeaders, SignatureVerificationError, type VerifyInput } from './index.js';
+import {
+  sign,
+  verify,
+  signedHeaders,
+  matchSecret,
+  parseSignatureHeader,
+  signatureMismatch,
+  SignatureVerificationError,
+  type VerifyInput,
+} from './index.js';
 
 // The test vector of docs/webhook-deliveries.md.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -126,6 +135,14 @@ describe('verify', () => {
     expect(String(error)).toMatch(/raw request bytes/);
     expect(String(error)).not.toContain('whsec_wrong');
     expect(String(error)).not.toContain(SIGNATURE.slice(7));
+  });
+
+  it('gives a caller composing the steps the same mismatch error verify throws', async () => {
+    const thrown = await verify(valid({ secrets: 'whsec_wrong' })).catch((e: unknown) => e);
+    expect(matchSecret(['whsec_wrong'], TIMESTAMP, BODY, parseSignatureHeader(SIGNATURE))).toBe(-1);
+    const composed = signatureMismatch();
+    expect(composed).toBeInstanceOf(SignatureVerificationError);
+    expect(composed).toMatchObject({ code: 'SIGNATURE_MISMATCH', message: (thrown as Error).message });
   });
 
   it('refuses an empty secret list as a configuration error', async () => {

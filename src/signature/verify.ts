@@ -120,6 +120,11 @@ export function matchSecret(
   return -1;
 }
 
+/**
+ * The error `verify` throws when no secret matched: the one step of the check that `matchSecret`
+ * answers with -1 rather than a throw, so a caller composing the steps (the receiver checks the
+ * headers before the body is read) refuses with the same code and message.
+ */
 export const signatureMismatch = () =>
   new SignatureVerificationError(
     'SIGNATURE_MISMATCH',
