@@ -7,6 +7,7 @@ console.log(`Routing state:  ${app.url}/api/routing`);
 console.log(
   `Webhook URL:    ${app.webhookUrl}  (register it with POST /v1/webhooks, events ticket.* conversation.assigned)`,
 );
+console.log(`Deliveries:     ${app.inspectorUrl}  (the inspector: attempts, errors, replay; this machine only)`);
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
 

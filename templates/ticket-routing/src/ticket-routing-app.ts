@@ -13,11 +13,15 @@ import { registerTicketRouting } from './register-ticket-routing.js';
 import { type Escalation, startSlaWatch } from './sla-watch.js';
 
 export const WEBHOOK_PATH = '/webhooks';
+/** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
+export const INSPECTOR_PATH = '/_inspector';
 const RECENT_OUTCOMES = 100;
 
 export interface TicketRoutingApp {
   url: string;
   webhookUrl: string;
+  /** The delivery inspector page. */
+  inspectorUrl: string;
   ctx: RoutingContext;
   receiver: Receiver;
   close(): Promise<void>;
@@ -64,9 +68,15 @@ export async function startTicketRouting(
     ctx,
   );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
+  const inspector = receiver.inspector();
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);
+    if (path === INSPECTOR_PATH || path.startsWith(`${INSPECTOR_PATH}/`)) {
+      // Mounted as Express mounts a router: the inspector's own path in url, the prefix in originalUrl.
+      Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
+      return inspector(req, res);
+    }
     if (req.method === 'GET' && path === '/api/routing') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ loads: ctx.book.loads(), recent }));
@@ -84,6 +94,7 @@ export async function startTicketRouting(
   return {
     url,
     webhookUrl: `${url}${WEBHOOK_PATH}`,
+    inspectorUrl: `${url}${INSPECTOR_PATH}`,
     ctx,
     receiver,
     async close() {

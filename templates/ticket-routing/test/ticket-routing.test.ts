@@ -49,6 +49,20 @@ describe('ticket-routing against the emulator', () => {
     expect(h.app.ctx.book.openCount(routed.assignee!)).toBeGreaterThanOrEqual(1);
   });
 
+  it('serves the delivery inspector at /_inspector: the ticket events, each with its attempts', async () => {
+    h = await startHarness();
+    await handoff({ conversation_id: 'conv_delivered' });
+    await h.settle();
+    const listed = (await (await fetch(`${h.app.inspectorUrl}/api/deliveries?event=ticket.*`)).json()) as {
+      data: { id: string; event: string; status: string }[];
+    };
+    const created = listed.data.find((d) => d.event === 'ticket.created');
+    expect(created?.status).toBe('done');
+    const page = await fetch(h.app.inspectorUrl);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain(created!.id);
+  });
+
   it('changes nothing when every delivery arrives twice', async () => {
     h = await startHarness();
     const first = await handoff({ conversation_id: 'conv_delivered' });
