@@ -18,19 +18,12 @@ const MAX_OPS_PER_COMMIT = 1000;
  * Only writes that an answer depends on wait for (and cause) the fsync: the worker's bookkeeping
  * (claims, done, retry times) resolves at commit, because losing one on power loss only runs a
  * handler again, which at-least-once delivery allows anyway.
- * Durable writes asked for while a sync runs wait for it to end, then commit together: they could not
- * be answered before the next sync anyway, and one transaction for every turn the sync lasted costs
- * the event loop less than one per turn (README "Durability"). Bookkeeping is never held.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly durable = new Set<Promise<unknown>>();
-  /** The latest commit's sync, while it runs. */
-  private syncing: Promise<unknown> | undefined;
-  /** Durable writes wait in the queue for `syncing` to end. */
-  private heldForSync = false;
 
   /** @param afterCommit makes a commit durable before anyone is answered (see WalSync) */
   constructor(
@@ -56,37 +49,16 @@ export class GroupCommit {
     );
   }
 
-  /** What the next commit takes: everything, or while a sync runs only the bookkeeping (the rest waits for it). */
-  private take(): Pending[] {
-    const syncing = this.syncing;
-    if (!syncing || !this.queue.some((item) => item.durable)) return this.queue.splice(0, MAX_OPS_PER_COMMIT);
-    if (!this.heldForSync) {
-      this.heldForSync = true;
-      const resume = () => {
-        this.heldForSync = false;
-        if (!this.scheduled && this.queue.length > 0) this.schedule();
-      };
-      void syncing.then(resume, resume);
-    }
-    const bookkeeping = this.queue.filter((item) => !item.durable).slice(0, MAX_OPS_PER_COMMIT);
-    this.queue = this.queue.filter((item) => item.durable || !bookkeeping.includes(item));
-    return bookkeeping;
-  }
-
   /** Resolves once everything asked for so far is committed (or rejected). */
   async settled(): Promise<void> {
-    while (this.scheduled || this.queue.length > 0) {
-      if (this.scheduled) await this.flushing;
-      await Promise.allSettled([...this.durable]);
-    }
+    while (this.scheduled) await this.flushing;
     await Promise.allSettled([...this.durable]);
   }
 
   private flush(): void {
-    const batch = this.take();
+    const batch = this.queue.splice(0, MAX_OPS_PER_COMMIT);
     this.scheduled = false;
-    if (this.queue.length > 0 && !this.heldForSync) this.schedule();
-    if (batch.length === 0) return;
+    if (this.queue.length > 0) this.schedule();
     const results: { ok: boolean; value: unknown }[] = [];
     try {
       this.db
@@ -119,10 +91,6 @@ export class GroupCommit {
       (error: unknown) => batch.forEach((item) => item.durable && item.reject(error)),
     );
     this.durable.add(durable);
-    this.syncing = durable;
-    void durable.finally(() => {
-      this.durable.delete(durable);
-      if (this.syncing === durable) this.syncing = undefined;
-    });
+    void durable.finally(() => this.durable.delete(durable));
   }
 }

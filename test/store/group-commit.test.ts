@@ -54,35 +54,6 @@ describe('GroupCommit', () => {
     await durable;
   });
 
-  it('holds durable writes asked for during a sync, then commits them in one transaction when it ends', async () => {
-    const insert = setup();
-    const gates: (() => void)[] = [];
-    const writes = new GroupCommit(db, () => new Promise<void>((resolve) => gates.push(resolve)));
-    const count = () => (db.prepare('SELECT count(*) AS c FROM t').get() as { c: number }).c;
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
-    const first = writes.run(() => insert.run(1));
-    await turn();
-    expect(gates).toHaveLength(1);
-    // Three more turns while the first sync runs: nothing more is committed, nothing synced.
-    const later = [2, 3, 4].map(async (n) => {
-      await new Promise((resolve) => setTimeout(resolve, n));
-      return writes.run(() => insert.run(n));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(count()).toBe(1);
-    // Bookkeeping is not held: it commits while the sync runs.
-    await writes.run(() => insert.run(10), { durable: false });
-    expect(count()).toBe(2);
-    gates[0]!();
-    await first;
-    await turn();
-    await turn();
-    expect(count()).toBe(5);
-    expect(gates).toHaveLength(2);
-    gates[1]!();
-    await Promise.all(later);
-  });
-
   it('rejects only the failing write of a batch', async () => {
     const insert = setup();
     const writes = new GroupCommit(db);
