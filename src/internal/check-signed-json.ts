@@ -13,17 +13,16 @@ import {
   type SignatureErrorCode,
 } from '../signature/index.js';
 import { headerValue, type HeaderInput } from './header-value.js';
-import { errorAnswer, tooLarge, type ErrorBody, type HttpAnswer } from './http-answer.js';
+import { errorAnswer, type ErrorBody, type HttpAnswer } from './http-answer.js';
 
 export interface SignedJsonOptions {
   secrets: SecretSource;
   toleranceSeconds: number;
-  maxBodyBytes: number;
   now: () => number;
 }
 
 export type SignedJsonRefusal = HttpAnswer<
-  ErrorBody<'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'SECRETS_UNAVAILABLE' | SignatureErrorCode>
+  ErrorBody<'UNSUPPORTED_MEDIA_TYPE' | 'SECRETS_UNAVAILABLE' | SignatureErrorCode>
 >;
 
 /** What the headers of a signed request said, once they passed: the body check needs no header again. */
@@ -46,14 +45,13 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 const refusal = (error: SignatureVerificationError): SignedJsonRefusal => errorAnswer(401, error.code, error.message);
 
 /**
- * Everything the headers of a signed request decide, before a byte of its body is read (README "What
- * the receiver answers"): a declared size over the limit (413), a JSON content type (415), a signature
- * header that is present and well-formed, a timestamp within tolerance (401). So a request that cannot
- * pass is refused without holding its body.
+ * What the headers of a signed request decide about its signature, before a byte of its body is read
+ * (README "What the receiver answers"): a JSON content type (415), a signature header that is present
+ * and well-formed, a timestamp within tolerance (401). So a request that cannot pass is refused without
+ * holding its body. The size is not checked here: the body's reader refuses a declared or streamed
+ * length over the limit, and `handleWhole` a body handed in whole (node-listener.ts), each once.
  */
 export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOptions): AdmittedSignatureCheck {
-  const declared = Number(headerValue(headers, 'content-length'));
-  if (declared > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
   const contentType = headerValue(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
   if (!JSON_TYPE.test(contentType)) {
     const got = contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none';
@@ -76,8 +74,8 @@ export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOpti
 }
 
 /**
- * The body's half: the size limit (for bodies handed in whole), then the HMAC over the exact bytes
- * against every secret (401, constant time). A secret provider that throws is 503: the service
+ * The body's half, for a body already within the limit: the HMAC over the exact bytes against every
+ * secret (401, constant time). A secret provider that throws is 503: the service
  * retries, nothing is wrongly refused as forged.
  */
 export async function checkSignedBody(
@@ -86,7 +84,6 @@ export async function checkSignedBody(
   options: SignedJsonOptions,
   log: Logger,
 ): Promise<SignedJsonCheck> {
-  if (body.byteLength > options.maxBodyBytes) return { ok: false, answer: tooLarge(options.maxBodyBytes) };
   let secrets: readonly string[];
   try {
     secrets = await resolveSecrets(options.secrets);

@@ -21,14 +21,25 @@ export interface Endpoint<A> {
   handle(input: EndpointInput, admitted: A): Promise<HttpAnswer>;
 }
 
-/** Both halves at once, for bytes already in hand (`receiver.handle`, `endpoint.handle`). */
+/** Whether bytes already in hand pass the limit; no copy of a string body is made to count it. */
+const overLimit = (rawBody: Uint8Array | string, maxBodyBytes: number) =>
+  (typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength) > maxBodyBytes;
+
+/**
+ * Both halves at once, for bytes already in hand (`receiver.handle`, `endpoint.handle`), in the
+ * adapters' order: the headers, then the size (which no reader has bounded), then the body's half.
+ */
 export function handleWhole<A, I extends EndpointInput, R extends HttpAnswer>(
   endpoint: { admit(headers: HeaderInput): Admission<A>; handle(input: I, admitted: A): Promise<R> },
   input: I,
+  { maxBodyBytes, log, what }: Pick<AdapterOptions, 'maxBodyBytes' | 'log' | 'what'>,
 ): Promise<R> {
   const admission = endpoint.admit(input.headers);
-  // A refusal from `admit` is one of the endpoint's own answers (R), typed wider by Admission.
-  return admission.ok ? endpoint.handle(input, admission.admitted) : Promise.resolve(admission.answer as R);
+  // A refusal (from `admit`, or 413) is one of the endpoint's own answers (R), typed wider here.
+  if (!admission.ok) return Promise.resolve(admission.answer as R);
+  if (overLimit(input.rawBody, maxBodyBytes))
+    return Promise.resolve(logRefusal(log, tooLarge(maxBodyBytes), what) as R);
+  return endpoint.handle(input, admission.admitted);
 }
 
 export interface AdapterOptions {
@@ -109,9 +120,12 @@ export function nodeListener<A>(
       }
       const admission = endpoint.admit(req.headers);
       if (!admission.ok) return answerUnread(req, res, admission.answer);
-      // A body express.raw() already holds is in memory either way: no budget to take.
-      if (Buffer.isBuffer(parsed))
+      // A body express.raw() already holds is in memory either way: no budget to take, but its limit
+      // may be above ours, so the size is checked here (no reader did).
+      if (Buffer.isBuffer(parsed)) {
+        if (overLimit(parsed, maxBodyBytes)) return writeAnswer(res, logRefusal(log, tooLarge(maxBodyBytes), what));
         return writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: parsed }, admission.admitted));
+      }
       const read = await readNodeBody(req, maxBodyBytes, budget);
       if (!read.ok) {
         if (read.reason === 'too-large') return answerUnread(req, res, logRefusal(log, tooLarge(maxBodyBytes), what));

@@ -54,9 +54,9 @@ export interface DeliveryHandler extends Endpoint<AdmittedDelivery> {
 
 /**
  * The receiver's core, transport-agnostic, in two halves. `admit`, from the headers alone (the adapters
- * call it before reading a byte of the body): closing, size, content type, signature and timestamp
- * form and tolerance, delivery id. `handle`, with the body: the HMAC, the envelope, the store, then the
- * answer. A row is committed before any 2xx; a store that cannot write answers 503 so the service retries.
+ * call it before reading a byte of the body): closing, content type, signature and timestamp form and
+ * tolerance, delivery id. The size is the body reader's (or `handleWhole`'s, for bytes in hand), before
+ * `handle`. `handle`, with the body: the HMAC, the envelope, the store, then the answer. A row is committed before any 2xx; a store that cannot write answers 503 so the service retries.
  */
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
   const { options, store, log } = deps;
@@ -156,6 +156,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   return {
     admit,
     handle,
-    handleWhole: (input) => handleWhole({ admit, handle }, input),
+    handleWhole: (input) =>
+      handleWhole({ admit, handle }, input, { maxBodyBytes: options.maxBodyBytes, log, what: 'delivery' }),
   };
 }

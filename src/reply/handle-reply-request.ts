@@ -69,9 +69,9 @@ export interface ReplyRequestHandler extends Endpoint<AdmittedSignature> {
 }
 
 /**
- * The reply endpoint's core, transport-agnostic, in two halves: `admit` from the headers alone (size,
- * content type, signature and timestamp form; the adapters call it before reading the body), then the
- * HMAC (401), the request's schema (400) and the user's function under `timeoutMs`; its result is
+ * The reply endpoint's core, transport-agnostic, in two halves: `admit` from the headers alone (content
+ * type, signature and timestamp form; the adapters call it before reading the body, whose reader bounds
+ * its size), then the HMAC (401), the request's schema (400) and the user's function under `timeoutMs`; its result is
  * checked as the service will check it (1 to 4096 characters) so a bad reply fails here, visibly,
  * rather than at the service.
  */
@@ -118,6 +118,7 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
   return {
     admit,
     handle,
-    handleWhole: (input) => handleWhole({ admit, handle }, input),
+    handleWhole: (input) =>
+      handleWhole({ admit, handle }, input, { maxBodyBytes: options.maxBodyBytes, log, what: 'reply request' }),
   };
 }

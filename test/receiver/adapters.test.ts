@@ -38,6 +38,17 @@ describe('Express middleware', () => {
     expect((await receiver.store.list()).data).toHaveLength(1);
   });
 
+  it('refuses a body express.raw() read under a higher limit than maxBodyBytes (413)', async () => {
+    const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 100 });
+    const app = express()
+      .use(express.raw({ type: 'application/json', limit: '1mb' }))
+      .post('/webhooks', small.middleware());
+    const res = await post(app, signedDelivery({ secret: SECRET, event: 'ticket.created' })).expect(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await small.store.list()).data).toEqual([]);
+    await small.close();
+  });
+
   it('works mounted under a prefix with app.use', async () => {
     const app = express().use('/hooks/service', receiver.middleware());
     const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
@@ -125,6 +136,15 @@ describe('fetch-standard handler', () => {
     expect((await receiver.fetch(new Request('http://localhost/webhooks'))).status).toBe(405);
   });
 
+  it('answers 413 for a whole body over the limit that declares no length', async () => {
+    const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 100 });
+    const request = requestFor(signedDelivery({ secret: SECRET, event: 'ticket.closed' }));
+    expect(request.headers.get('content-length')).toBeNull();
+    expect((await small.fetch(request)).status).toBe(413);
+    expect((await small.store.list()).data).toEqual([]);
+    await small.close();
+  });
+
   it('answers 413 for a streamed body over the limit', async () => {
     const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 100 });
     const delivery = signedDelivery({ secret: SECRET, event: 'ticket.closed' });
@@ -149,6 +169,28 @@ describe('the core', () => {
     expect(res).toMatchObject({ status: 503, body: { error: { code: 'SECRETS_UNAVAILABLE' } } });
     expect((await failing.store.list()).data).toEqual([]);
     await failing.close();
+  });
+
+  it('refuses a body handed in whole over maxBodyBytes (413), whatever Content-Length says, and stores nothing', async () => {
+    const small = testReceiver(dir.path('small.db'), { maxBodyBytes: 1000 });
+    const big = signedDelivery({
+      secret: SECRET,
+      event: 'ticket.created',
+      overrides: { data: { note: 'é'.repeat(400) } },
+    });
+    // 400 two-byte characters: under the limit as a string's length, over it as the bytes that are signed.
+    expect(big.body.length).toBeLessThan(1000);
+    for (const rawBody of [big.body, new TextEncoder().encode(big.body)]) {
+      const res = await small.handle({ headers: { ...big.headers, 'content-length': '10' }, rawBody });
+      expect(res).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
+    }
+    // The headers are still checked first, as the adapters do.
+    const unsigned = await small.handle({ headers: { ...big.headers, 'x-service-signature': '' }, rawBody: big.body });
+    expect(unsigned.body).toMatchObject({ error: { code: 'SIGNATURE_MISSING' } });
+    const fits = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    expect((await small.handle({ headers: fits.headers, rawBody: fits.body })).status).toBe(200);
+    expect((await small.store.list()).data.map((row) => row.id)).toEqual([fits.deliveryId]);
+    await small.close();
   });
 
   it('routes by the signed body when X-Service-Event disagrees, and says so in the log', async () => {

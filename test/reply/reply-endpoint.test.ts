@@ -333,6 +333,15 @@ describe('node:http listener and fetch handler', () => {
     expect(((await direct.json()) as { error: { code: string } }).error.code).toBe('SIGNATURE_MISSING');
   });
 
+  it('endpoint.handle refuses a body handed in whole over maxBodyBytes, before the function runs', async () => {
+    let calls = 0;
+    const reply = endpoint({ maxBodyBytes: 4096, reply: () => (calls++, 'x') });
+    const big = signedReplyRequest({ secret: SECRET, request: { reply_instructions: 'x'.repeat(5000) } });
+    const res = await reply.handle({ headers: big.headers, rawBody: big.body });
+    expect([res.status, (res.body as { error: { code: string } }).error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expect(calls).toBe(0);
+  });
+
   it('the fetch handler answers like the others', async () => {
     const reply = endpoint({ maxBodyBytes: 4096 });
     const signed = signedReplyRequest({ secret: SECRET });
