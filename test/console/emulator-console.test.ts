@@ -254,7 +254,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     const provider = row('group-providers', 'custom_reply');
     await expect.poll(() => provider.count(), { timeout: 10_000 }).toBe(1);
     expect(await provider.textContent()).toContain('****7391');
-    expect(await provider.textContent()).toContain('http://127.0.0.1:9/reply');
+    expect(await provider.textContent()).toContain('url: http://127.0.0.1:9/reply, timeout_ms: 3000');
     expect(await page.content()).not.toContain(secret);
     await screenshot(page, 'emulator-console-ai-group');
 
@@ -285,6 +285,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       .poll(() => row('journeys', 'Shipping updates').getByRole('button').count(), { timeout: 10_000 })
       .toBe(1);
 
+    expect(await row('journeys', 'Shipping updates').textContent()).toContain('tpl_order_update');
     // Its template needs {{1}} and {{2}}: without them the service names what is missing.
     await page.fill('#enroll-phone', '+14155550166');
     await page.fill('#enroll-variables', '');

@@ -56,7 +56,10 @@ function clip(text) {
 }
 function show(value) {
   if (Array.isArray(value)) return clip(value.map((v) => show(v)).join(', '));
-  if (value !== null && typeof value === 'object') return clip(JSON.stringify(value));
+  if (value !== null && typeof value === 'object') {
+    const shown = ([name, v]) => name + ': ' + (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+    return clip(Object.entries(value).map(shown).join(', '));
+  }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   // An ISO timestamp, wherever it is (a *_at field, or its fallback), in the reader's own time and locale.
   if (typeof value === 'string' && /^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d/.test(value) && !isNaN(Date.parse(value))) return new Date(value).toLocaleString();
