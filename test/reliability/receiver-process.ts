@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./fixtures/receiver-child.ts', import.meta.url));
@@ -16,6 +16,8 @@ export class ReceiverProcess {
   port = 0;
   private readonly child: ChildProcess;
   private readonly exited: Promise<void>;
+  /** The one reader of the child's stdout: every line goes to the journal, and `start` watches for the port. */
+  private readonly lines: Interface;
 
   private constructor(dbPath: string, journal: string[], env: Record<string, string>) {
     this.child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath], {
@@ -27,7 +29,7 @@ export class ReceiverProcess {
     journal.push(`process ${this.child.pid}`);
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
     void this.exited.then(() => running.delete(this));
-    createInterface({ input: this.child.stdout! }).on('line', (line) => journal.push(line));
+    this.lines = createInterface({ input: this.child.stdout! }).on('line', (line) => journal.push(line));
   }
 
   /** Starts one and waits until it listens. */
@@ -36,13 +38,14 @@ export class ReceiverProcess {
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the receiver process did not listen within 60 s')), 60_000);
       started.child.once('exit', (code) => reject(new Error(`the receiver process exited with ${code}`)));
-      createInterface({ input: started.child.stdout! }).on('line', (line) => {
+      const onLine = (line: string) => {
         const match = /^port (\d+)$/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      });
+        if (!match) return;
+        clearTimeout(timer);
+        started.lines.off('line', onLine);
+        resolve(Number(match[1]));
+      };
+      started.lines.on('line', onLine);
     });
     started.port = port;
     return started;
