@@ -1,4 +1,5 @@
 import { type Contact } from 'convo-kit/resources';
+import { z } from 'zod';
 
 /**
  * The approved template sent instead of a free-form reply once the phone channel's 24-hour window has
@@ -19,8 +20,20 @@ export const WINDOW_CLOSED_TEMPLATE_ID = 'WINDOW_CLOSED_TEMPLATE_ID';
 export const WINDOW_CLOSED_TEMPLATE_VARIABLES = 'WINDOW_CLOSED_TEMPLATE_VARIABLES';
 
 const TEMPLATE_ID = /^[\w-]{1,100}$/;
-const POSITION = /^[1-9]\d?$/;
 const MAX_VALUE_CHARS = 1024; // the service's bound on one template variable
+const VALUE_TEXT = `must be text of 1 to ${MAX_VALUE_CHARS} characters`;
+
+/** `WINDOW_CLOSED_TEMPLATE_VARIABLES`: variable positions ("1" to "99", so at most 99 entries) to their text. */
+const TemplateVariables = z.record(
+  z.string().regex(/^[1-9]\d?$/, 'is not a variable position ("1" to "99")'),
+  z.string({ error: VALUE_TEXT }).min(1, VALUE_TEXT).max(MAX_VALUE_CHARS, VALUE_TEXT),
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? 'must be a JSON object of variable positions to text, such as {"1":"Convo Kit Shop"}'
+        : undefined,
+  },
+);
 
 /**
  * Reads the fallback from the environment: none when `WINDOW_CLOSED_TEMPLATE_ID` is unset (the send then
@@ -42,6 +55,7 @@ export function windowClosedTemplateFromEnv(env: NodeJS.ProcessEnv): WindowClose
   return { templateId, variables: parseVariables(rawVariables ?? '{}') };
 }
 
+/** The setting's JSON, checked by `TemplateVariables`; the error names the setting and the entry at fault. */
 function parseVariables(raw: string): Record<string, string> {
   const fail = (why: string): never => {
     throw new Error(`${WINDOW_CLOSED_TEMPLATE_VARIABLES} ${why}`);
@@ -50,18 +64,16 @@ function parseVariables(raw: string): Record<string, string> {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    fail(`is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})`);
+    return fail(`is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    fail('must be a JSON object of variable positions to text, such as {"1":"Convo Kit Shop"}');
-  const variables: Record<string, string> = {};
-  for (const [position, value] of Object.entries(parsed as Record<string, unknown>)) {
-    if (!POSITION.test(position)) fail(`has "${position}", which is not a variable position ("1" to "99")`);
-    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_VALUE_CHARS)
-      fail(`entry "${position}" must be text of 1 to ${MAX_VALUE_CHARS} characters`);
-    variables[position] = value as string;
-  }
-  return variables;
+  const result = TemplateVariables.safeParse(parsed);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const entry = issue.path[0];
+  if (entry === undefined) return fail(issue.message);
+  if (issue.code === 'invalid_key')
+    return fail(`has "${String(entry)}", which ${issue.issues[0]?.message ?? 'is not a variable position'}`);
+  return fail(`entry "${String(entry)}" ${issue.message}`);
 }
 
 /** The variables for one contact. */

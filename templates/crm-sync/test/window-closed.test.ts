@@ -221,6 +221,15 @@ describe('the WINDOW_CLOSED_TEMPLATE_* settings', () => {
     ],
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":5}' }, 'entry "1" must be text'],
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":""}' }, 'entry "1" must be text'],
+    [
+      { WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: `{"2":"${'x'.repeat(1025)}"}` },
+      'WINDOW_CLOSED_TEMPLATE_VARIABLES entry "2" must be text of 1 to 1024 characters',
+    ],
+    [
+      { WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"100":"x"}' },
+      'WINDOW_CLOSED_TEMPLATE_VARIABLES has "100", which is not a variable position ("1" to "99")',
+    ],
+    [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: 'null' }, 'must be a JSON object'],
   ])('refuse %j with a message naming the setting', (env, message) => {
     expect(() => windowClosedTemplateFromEnv(env)).toThrow(message);
   });
