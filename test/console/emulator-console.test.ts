@@ -273,6 +273,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       .send({
         name: 'Shipping updates',
         trigger_name: 'shipping-updates',
+        events: ['order.shipped'],
         steps: [{ template_id: 'tpl_order_update', delay_seconds: 0 }],
       })
       .expect(201);
@@ -302,6 +303,18 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(await enrollment.textContent()).toContain('shipping-updates');
     const history = await api('get', '/v1/trigger/history?phone=%2B14155550166').expect(200);
     expect(history.body.data).toHaveLength(1);
+
+    // As the shop: the business event the journey listens for enrolls another phone.
+    await page.fill('#enroll-phone', '+14155550177');
+    await page.fill('#event-name', 'order.shipped');
+    await page.click('#enroll button.primary');
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toMatch(new RegExp(`^Fired order.shipped for \\+14155550177: journeys ${journey.body.id} enrolled it as enr_`));
+    await expect.poll(() => row('enrollments', '+14155550177').count(), { timeout: 10_000 }).toBe(1);
+    await page.fill('#event-name', 'order.returned');
+    await page.click('#enroll button.primary');
+    await expect.poll(() => page.locator('#notice').textContent()).toContain('no journey listens for it');
     await screenshot(page, 'emulator-console-enrolled');
     expect(failures).toEqual([]);
   }, 60_000);

@@ -43,6 +43,9 @@ const PANEL_FORMS: Record<string, SafeHtml> = {
       placeholder="variables {{1}}, {{2}}: Ada, A-1042"
       aria-label="journey variables, comma-separated"
     />
+    <span class="muted">or, as the shop, fire the business event</span>
+    <input id="event-name" placeholder="order.shipped" size="16" aria-label="business event name" required />
+    <button class="primary">Fire event</button>
   </form>`,
   'group-knowledge': html`<form id="knowledge-upload" class="row">
     <select id="knowledge-type" aria-label="knowledge type">

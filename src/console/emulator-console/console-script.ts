@@ -265,7 +265,13 @@ $('comment-ai').addEventListener('click', () =>
   act(call('PATCH', '/v1/comments/settings', { ai_replies_enabled: $('comment-ai').dataset.on !== 'true' }), (s) =>
     'AI replies to comments are ' + (s.ai_replies_enabled ? 'on' : 'off') + ' workspace-wide'));
 $('automation-run').addEventListener('submit', (event) => event.preventDefault());
-$('enroll').addEventListener('submit', (event) => event.preventDefault());
+// The form's own button fires a business event (POST /v1/events) for the phone: the journeys mapped to it enroll it.
+$('enroll').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const body = { event: $('event-name').value.trim(), phone: $('enroll-phone').value.trim(), metadata: variables($('enroll-variables')) };
+  act(call('POST', '/v1/events', body), (r) =>
+    'Fired ' + r.event + ' for ' + body.phone + ': ' + (r.matched_journeys.length === 0 ? 'no journey listens for it' : 'journeys ' + r.matched_journeys.join(', ') + ' enrolled it as ' + r.enrollment_ids.join(', ')));
+});
 /** Positional variables from an input holding "Ada, A-1042": {"1": "Ada", "2": "A-1042"}. */
 function variables(input) {
   const out = {};
