@@ -30,6 +30,9 @@ export interface DeliveryHandlerDeps {
   afterRecord: (deliveryId: string, inserted: boolean, storedId: string) => Promise<ReceiverResponse>;
 }
 
+const storeUnavailable = () =>
+  reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry');
+
 /** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
@@ -55,8 +58,10 @@ export interface DeliveryHandler extends Endpoint<AdmittedDelivery> {
 /**
  * The receiver's core, transport-agnostic, in two halves. `admit`, from the headers alone (the adapters
  * call it before reading a byte of the body): closing, content type, signature and timestamp form and
- * tolerance, delivery id. The size is the body reader's (or `handleWhole`'s, for bytes in hand), before
- * `handle`. `handle`, with the body: the HMAC, the envelope, the store, then the answer. A row is committed before any 2xx; a store that cannot write answers 503 so the service retries.
+ * tolerance, delivery id, and a store that already knows it cannot write (`DeliveryStore.ready`). The
+ * size is the body reader's (or `handleWhole`'s, for bytes in hand), before `handle`. `handle`, with
+ * the body: the HMAC, the envelope, the store, then the answer. A row is committed before any 2xx; a
+ * store that cannot write answers 503 so the service retries.
  */
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
   const { options, store, log } = deps;
@@ -87,6 +92,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
           'X-Service-Delivery must be 1-200 characters of letters, digits and . _ : -',
         ),
       );
+    // Last, so a request the headers refuse hears why; one that could be genuine hears 503 and is retried.
+    if (store.ready?.() === false) return no(storeUnavailable());
     return { ok: true, admitted: { signed: checked.signed, deliveryId } };
   }
 
@@ -141,9 +148,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       });
     } catch (error) {
       log.error({ err: error, deliveryId }, 'could not store a delivery');
-      return refuse(reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry'), {
-        deliveryId,
-      });
+      return refuse(storeUnavailable(), { deliveryId });
     }
     const { inserted, id: storedId } = stored;
     log.debug(

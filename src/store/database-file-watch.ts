@@ -45,11 +45,24 @@ export class DatabaseFileWatch {
     throw this.gone;
   }
 
+  /**
+   * False while the file is known gone, looking again at most once a second: otherwise one boolean, no
+   * syscall, so the receiver can ask it of every request's headers (README "Durability").
+   */
+  usable(): boolean {
+    if (!this.gone) return true;
+    if (Date.now() - this.checkedAt < RECHECK_MS) return false;
+    try {
+      this.check();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Before a write: refuses at once while the file is known gone, looking again at most once a second. */
   ready(): void {
-    if (!this.gone) return;
-    if (Date.now() - this.checkedAt < RECHECK_MS) throw this.gone;
-    this.check();
+    if (!this.usable()) throw this.gone!;
   }
 }
 

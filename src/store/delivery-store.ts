@@ -120,6 +120,12 @@ export interface DeliveryStore {
    * ids are unique keys of the same row. Resolves once committed.
    */
   record(delivery: NewDelivery): Promise<{ inserted: boolean; id: string }>;
+  /**
+   * Optional, synchronous and cheap (asked of every delivery's headers): false when the store already
+   * knows `record` would fail, so the receiver answers 503 without reading the body. The SQLite store
+   * is not ready while its database file is gone (README "Durability"). Absent: always ready.
+   */
+  ready?(): boolean;
   /** Atomically leases due rows: pending or failed rows whose time has come, and processing rows whose lease expired. */
   claim(options: ClaimOptions): Promise<DeliveryRecord[]>;
   /** Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the service's retry is the trigger). */

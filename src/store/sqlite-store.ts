@@ -194,6 +194,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   });
 
   return {
+    ready: () => fileWatch?.usable() ?? true,
     async record(delivery: NewDelivery) {
       open();
       fileWatch?.ready();

@@ -1,10 +1,13 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../src/receiver/index.js';
 import type { Durability } from '../../src/store/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
 import { expressApp, post, SECRET, sleep, testReceiver } from './harness.js';
+import { heldPost } from './held-post.js';
 
 // Issue 13 F3: SQLite keeps writing to a database file that was removed while open, so a receiver
 // whose database directory is deleted must stop acking (503) rather than ack into a file that is gone.
@@ -84,4 +87,38 @@ it('a directory moved away and back: 503 while away, then the same receiver stor
   await receiver.idle();
   expect(handled).toHaveLength(3);
   expect(handled).toEqual(expect.arrayContaining(after.map((d) => d.deliveryId)));
+});
+
+it('once the store knows its file is gone, a delivery is answered 503 from its headers, before its 1 MiB body is sent', async () => {
+  const handled: string[] = [];
+  const receiver = open('full', handled);
+  const server = createServer(receiver.listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  try {
+    rmSync(dir.path('data'), { recursive: true });
+    // The first write after the removal is what tells the store: that one is refused after its body.
+    expect(await send(receiver, deliveries(1))).toEqual(['503 STORE_UNAVAILABLE']);
+    const body = Buffer.alloc(1024 * 1024, 'x');
+    const { headers } = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const held = heldPost(url, headers, body, 0);
+    const answer = await held.answer;
+    expect([answer.status, answer.body.error?.code, answer.headers.connection]).toEqual([
+      503,
+      'STORE_UNAVAILABLE',
+      'close',
+    ]);
+    // What the headers refuse still hears why, not 503.
+    const unsigned = await heldPost(url, { ...headers, 'x-service-signature': '' }, body, 0).answer;
+    expect([unsigned.status, unsigned.body.error?.code]).toEqual([401, 'SIGNATURE_MISSING']);
+    // Still from the headers after the store has looked at the path again (at most once a second).
+    await sleep(1100);
+    const later = await heldPost(url, signedDelivery({ secret: SECRET, event: 'ticket.created' }).headers, body, 0)
+      .answer;
+    expect([later.status, later.body.error?.code]).toEqual([503, 'STORE_UNAVAILABLE']);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  expect((await receiver.store.list()).data).toEqual([]);
 });

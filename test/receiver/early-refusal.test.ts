@@ -1,51 +1,18 @@
 import express from 'express';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
 import { SECRET, sleep, testReceiver } from './harness.js';
+import { heldPost, type Answer } from './held-post.js';
 
 // Issue 13 F2: what the headers decide is answered before the body is read, and the body bytes held
 // across requests are bounded. Bodies here are declared but held back by the client: an answer that
 // arrives while the body is still unsent was given without reading it.
 
 const MiB = 1024 * 1024;
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: { error?: { code: string }; received?: boolean };
-}
-
-/** A POST that sends its headers and `sendNow` bytes, then holds the rest of the declared body until `finish`. */
-function heldPost(url: string, headers: Record<string, string>, body: Buffer, sendNow: number) {
-  const req = request(url, {
-    method: 'POST',
-    agent: false,
-    headers: { ...headers, 'content-length': String(body.length) },
-  });
-  const answer = new Promise<Answer>((resolve, reject) => {
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) }),
-      );
-    });
-    // Once answered, the server may close a connection whose body it did not want: not an error here.
-    req.on('error', (error) => reject(error));
-  });
-  req.flushHeaders();
-  if (sendNow > 0) req.write(body.subarray(0, sendNow));
-  return {
-    answer,
-    finish: () => {
-      if (!req.destroyed) req.end(body.subarray(sendNow));
-    },
-  };
-}
 
 /** A signed delivery whose body is about `size` bytes. */
 function largeDelivery(size: number) {
