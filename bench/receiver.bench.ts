@@ -103,7 +103,7 @@ function summarize(t: Target, s: Sample[]): Row {
 function reportSqlite(row: (kind: ServerKind, store: BenchStore) => Row | undefined, summary: Row[]): void {
   for (const store of ['sqlite full', 'sqlite normal'] as const) {
     for (const [receiver, bare, target] of [
-      ['express + receiver', 'bare express', 0.8],
+      ['express + receiver', 'bare express', 0.95],
       ['node:http + receiver', 'bare node:http', 0.35],
     ] as const) {
       const r = row(receiver, store);
