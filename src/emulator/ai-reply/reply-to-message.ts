@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { REPLY_HISTORY_MAX, REPLY_MAX_CHARS, type HistoryMessage } from '../../api/schemas/custom-reply.js';
 import type { Channel, Conversation, Message } from '../../resources/index.js';
-import { handOff } from '../controls/handoff.js';
-import { groupKnowledge } from '../domain/index.js';
+import { groupKnowledge, handOff } from '../domain/index.js';
 import { sendMessage } from '../domain/send-message.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';

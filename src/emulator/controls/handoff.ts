@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { Id } from '../../api/index.js';
 import { Ticket, TicketKind, TicketPriority } from '../../resources/index.js';
-import { openTicket } from '../domain/open-ticket.js';
-import type { EmulatorContext } from '../route-handler.js';
+import { handOff } from '../domain/hand-off.js';
 import { control } from '../platform/controls-router.js';
-import { stores } from '../state/stores.js';
 
 export const HandoffBody = z.strictObject({
   conversation_id: Id,
@@ -15,21 +13,7 @@ export const HandoffBody = z.strictObject({
 });
 export type HandoffBody = z.output<typeof HandoffBody>;
 
-/** The AI or a rule hands a conversation to people (`POST /_emulator/handoff`): a new open ticket, announced as ticket.created. */
-export function handOff(ctx: EmulatorContext, body: HandoffBody): Ticket {
-  const conversation = stores(ctx.db).conversations.require(body.conversation_id, 'conversation');
-  const kind = body.kind ?? 'handoff';
-  const who = conversation.customer.name ?? conversation.customer.handle;
-  return openTicket(ctx, {
-    kind,
-    priority: body.priority ?? 'normal',
-    conversation_id: conversation.id,
-    contact_id: conversation.contact_id,
-    subject:
-      kind === 'handoff' ? `Handoff: ${who}` : kind === 'safety_review' ? `Safety review: ${who}` : `Routed: ${who}`,
-  });
-}
-
+/** `POST /_emulator/handoff`: the HTTP side of handOff (domain/hand-off.ts). */
 export const handoffControl = control({
   path: '/handoff',
   summary: 'Hand a conversation to people, as the AI or a rule would: a new open ticket, announced as ticket.created',

@@ -6,7 +6,7 @@ import { inboundControl } from './inbound.js';
 import { templateReviewControl } from './template-review.js';
 
 export { receiveInbound, InboundBody, InboundResult, STOP_WORDS, START_WORDS } from './inbound.js';
-export { handOff, HandoffBody } from './handoff.js';
+export { HandoffBody } from './handoff.js';
 export { receiveComment, CommentBody, CommentResult, DEFAULT_POST_ID } from './comment.js';
 export { reviewTemplate, TemplateReviewBody } from './template-review.js';
 

@@ -13,6 +13,7 @@ export { updateLead, moveLead } from './pipeline.js';
 export { updateAccount, createConnectSession, CONNECT_BASE_URL, CONNECT_SESSION_TTL_MS } from './channels.js';
 export { slaDueAt, SLA_HOURS } from './sla.js';
 export { openTicket } from './open-ticket.js';
+export { handOff, type HandOffRequest } from './hand-off.js';
 export { analyticsSummary, responseTimes, DEFAULT_RANGE_DAYS } from './analytics.js';
 export { usageOf, currentPeriod } from './usage.js';
 export { capabilitiesOf, limitsFor, onboardingOf, FEATURES, GUIDES_BASE_URL } from './developer.js';
