@@ -6,7 +6,6 @@ import type { JourneyRecord } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
 import { requireApproved } from './send-template.js';
-import { releaseHeldSteps } from './journey-runner.js';
 
 type StepInput = z.output<typeof JourneyStepInput>;
 
@@ -72,7 +71,9 @@ export function replaceJourneySteps(ctx: EmulatorContext, id: string, steps: rea
 
 /**
  * POST/PATCH …/status: `active` (its templates must still be approved) or `paused`. Pausing holds the
- * steps of running enrollments; activating releases those that fell due meanwhile, to go out now.
+ * steps of running enrollments (the scheduler runs only an active journey's); activating records the
+ * instant the held steps are due at (releasedDueAt) and wakes the scheduler, which sends them in its
+ * bounded runs: the request touches no enrollment, however many the journey holds.
  */
 export function setJourneyStatus(ctx: EmulatorContext, id: string, status: 'active' | 'paused'): JourneyRecord {
   const s = stores(ctx.db);
@@ -83,9 +84,10 @@ export function setJourneyStatus(ctx: EmulatorContext, id: string, status: 'acti
     });
   }
   if (status === 'active') mapSteps(s, journey.steps);
+  const now = ctx.clock.iso();
   const updated = ctx.db.transaction(() => {
-    const changed = s.journeys.put({ ...journey, status, updated_at: ctx.clock.iso() });
-    if (status === 'active') releaseHeldSteps(ctx, id);
+    const changed = s.journeys.put({ ...journey, status, updated_at: now });
+    if (status === 'active') s.journeyReleases.put({ id, released_at: now });
     return changed;
   })();
   if (status === 'active') ctx.outbound.wake();

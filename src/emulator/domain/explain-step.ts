@@ -4,6 +4,7 @@ import { explainErrorCode } from '../error-explanations.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { catchUpDeliveries } from './delivery-progress.js';
+import { releasedDueAt } from './journey-runner.js';
 
 type StepStatus = z.input<typeof TriggerStatus>;
 
@@ -50,7 +51,7 @@ export function explainStep(ctx: EmulatorContext, actionId: string): StepStatus 
       status: 'scheduled',
       what_happened: held
         ? `${step} is held: the journey is ${journey?.status ?? 'gone'}.`
-        : `${step} is scheduled for ${action.due_at}.`,
+        : `${step} is scheduled for ${releasedDueAt(s, action)}.`,
       fault: null,
       next_step: held ? 'Activate the journey (POST /v1/journeys/:id/status) to resume it.' : null,
       error_code: null,

@@ -3,7 +3,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { EnrollmentRecord, JourneyAction } from '../state/records.js';
 import { statement } from '../state/statement.js';
-import { stores } from '../state/stores.js';
+import { stores, type Stores } from '../state/stores.js';
 import { sendTemplate } from './send-template.js';
 
 /** Due enrollments read per query. */
@@ -20,6 +20,16 @@ const DUE_SQL = `SELECT e.data AS data FROM docs e INDEXED BY docs_enrollment_du
   WHERE e.kind = 'enrollments' AND json_extract(e.data, '$.status') = 'active'
     AND json_extract(e.data, '$.next_step_at') <= ? AND json_extract(j.data, '$.status') = 'active'
   ORDER BY json_extract(e.data, '$.next_step_at') LIMIT ?`;
+
+/**
+ * When a step goes out: its own due time or, if it fell due before its journey's last activation (held by
+ * a pause, or not yet run), that activation, so the later steps follow their delays from then
+ * (docs/outbound.md). Activation records one instant instead of rewriting every enrollment in the request.
+ */
+export function releasedDueAt(s: Stores, action: Pick<JourneyAction, 'journey_id' | 'due_at'>): string {
+  const released = s.journeyReleases.get(action.journey_id)?.released_at;
+  return released !== undefined && released > action.due_at ? released : action.due_at;
+}
 
 /** The provider or platform code a refused step is explained by (a provider rejection names its own code). */
 function failureCode(error: ApiFailure): string {
@@ -44,6 +54,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
     s.enrollments.put({ ...enrollment, status: 'completed', next_step_at: null, updated_at: now });
     return;
   }
+  const dueAt = releasedDueAt(s, action);
   let done: Pick<JourneyAction, 'status' | 'message_id' | 'error_code'>;
   try {
     const message = sendTemplate(ctx, {
@@ -65,7 +76,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
     };
   }
   ctx.db.transaction(() => {
-    s.journeyActions.put({ ...action, ...done, template_id: step.template_id, updated_at: now });
+    s.journeyActions.put({ ...action, ...done, template_id: step.template_id, due_at: dueAt, updated_at: now });
     const next = journey.steps[enrollment.current_step + 1];
     if (done.status !== 'sent' || !next) {
       s.enrollments.put({
@@ -76,7 +87,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
       });
       return;
     }
-    const dueAt = new Date(Date.parse(action.due_at) + next.delay_seconds * 1000).toISOString();
+    const nextDueAt = new Date(Date.parse(dueAt) + next.delay_seconds * 1000).toISOString();
     const nextAction = s.journeyActions.insert({
       id: ctx.newId('act'),
       enrollment_id: enrollment.id,
@@ -84,7 +95,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
       position: enrollment.current_step + 1,
       template_id: next.template_id,
       status: 'scheduled',
-      due_at: dueAt,
+      due_at: nextDueAt,
       message_id: null,
       error_code: null,
       updated_at: now,
@@ -93,7 +104,7 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
       ...enrollment,
       current_step: enrollment.current_step + 1,
       action_ids: [...enrollment.action_ids, nextAction.id],
-      next_step_at: dueAt,
+      next_step_at: nextDueAt,
       updated_at: now,
     });
   })();
@@ -122,17 +133,5 @@ export function runDueSteps(
     }
     if (ran >= maxSteps) return true;
     if (due.length < DUE_BATCH) return false;
-  }
-}
-
-/** On activation: steps that fell due while the journey was paused go out now, and later ones follow from now. */
-export function releaseHeldSteps(ctx: EmulatorContext, journeyId: string): void {
-  const s = stores(ctx.db);
-  const now = ctx.clock.iso();
-  for (const enrollment of s.enrollments.all({ journey_id: journeyId, status: 'active' })) {
-    if (enrollment.next_step_at === null || enrollment.next_step_at >= now) continue;
-    const actionId = enrollment.action_ids[enrollment.current_step];
-    if (actionId !== undefined) s.journeyActions.update(actionId, (a) => ({ ...a, due_at: now, updated_at: now }));
-    s.enrollments.put({ ...enrollment, next_step_at: now, updated_at: now });
   }
 }

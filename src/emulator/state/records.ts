@@ -51,6 +51,14 @@ export type ProviderRecord = z.output<typeof ProviderRecord>;
 export const JourneyRecord = Journey;
 export type JourneyRecord = z.output<typeof JourneyRecord>;
 
+/**
+ * When a journey was last activated (`id` = the journey's id). A step that fell due before then was held
+ * by a pause, so it goes out as if due at this instant (docs/outbound.md); kept beside the journey, not in
+ * it, so the API's journey shape stays the contract's.
+ */
+export const JourneyRelease = z.object({ id: z.string(), released_at: Timestamp });
+export type JourneyRelease = z.output<typeof JourneyRelease>;
+
 /** An enrollment as stored: exactly the API's shape. */
 export const EnrollmentRecord = Enrollment;
 export type EnrollmentRecord = z.output<typeof EnrollmentRecord>;

@@ -13,6 +13,7 @@ import type {
   Group,
   JourneyAction,
   JourneyRecord,
+  JourneyRelease,
   ProviderRecord,
   TemplateRecord,
 } from './records.js';
@@ -30,6 +31,7 @@ export function stores(db: Database.Database) {
     stages: new Collection<Stage>(db, 'stages'),
     templates: new Collection<TemplateRecord>(db, 'templates'),
     journeys: new Collection<JourneyRecord>(db, 'journeys'),
+    journeyReleases: new Collection<JourneyRelease>(db, 'journey_releases'),
     enrollments: new Collection<EnrollmentRecord>(db, 'enrollments'),
     journeyActions: new Collection<JourneyAction>(db, 'journey_actions'),
     campaigns: new Collection<CampaignRecord>(db, 'campaigns'),
