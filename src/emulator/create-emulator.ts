@@ -49,7 +49,10 @@ export interface EmulatorOptions {
    * way it never connects to a private, link-local or other special-purpose address. @default false
    */
   allowPublicWebhookHosts?: boolean;
-  /** The resolver under the webhook address check (tests pass a stub: nothing leaves the machine). @default dns.lookup */
+  /**
+   * The resolver under the address check of every outbound connection: webhook deliveries and custom reply
+   * endpoint calls (tests pass a stub: nothing leaves the machine). @default dns.lookup
+   */
   resolveHost?: LookupFunction;
 }
 
@@ -127,7 +130,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     policy: options.allowPublicWebhookHosts === true ? 'loopback-or-public' : 'loopback',
     resolve: options.resolveHost,
   });
-  const aiReplies = new AiReplyQueue({ logger });
+  const aiReplies = new AiReplyQueue({ logger, resolve: options.resolveHost });
   // The scheduler (below) runs with this very context; wake() is only called once both exist.
   const ctx: EmulatorContext = {
     db,

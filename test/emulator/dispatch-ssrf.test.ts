@@ -1,27 +1,11 @@
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookCreate, WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
 import { checkAddress, checkHost } from '../../src/internal/address-policy.js';
-import { as, cleanup, emulator, receiver } from './platform-harness.js';
+import { as, cleanup, emulator, receiver, stubResolver } from './platform-harness.js';
 
 afterEach(cleanup);
 
 type E = Awaited<ReturnType<typeof emulator>>;
-
-/** A resolver stub: names answer what the test says, in turn; nothing is asked of real DNS. */
-function stubResolver(answers: Record<string, string[]>): { resolve: LookupFunction; asked: string[] } {
-  const asked: string[] = [];
-  const resolve = ((hostname: string, _options: unknown, callback: (e: Error | null, a: LookupAddress[]) => void) => {
-    asked.push(hostname);
-    const list = answers[hostname];
-    const address = list && (list.length > 1 ? list.shift()! : list[0]);
-    if (!address)
-      return callback(Object.assign(new Error(`stub: no answer for ${hostname}`), { code: 'ENOTFOUND' }), []);
-    callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
-  }) as unknown as LookupFunction;
-  return { resolve, asked };
-}
 
 async function register(e: E, url: string) {
   const res = await as(e)

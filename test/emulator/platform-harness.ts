@@ -1,6 +1,7 @@
+import type { LookupAddress } from 'node:dns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -79,4 +80,18 @@ export async function receiver(
 /** Fills `:param` segments with `value`. */
 export function concretePath(path: string, value = 'x_1'): string {
   return path.replace(/:[a-z_]+/g, value);
+}
+
+/** A resolver stub: names answer what the test says, in turn; nothing is asked of real DNS. */
+export function stubResolver(answers: Record<string, string[]>): { resolve: LookupFunction; asked: string[] } {
+  const asked: string[] = [];
+  const resolve = ((hostname: string, _options: unknown, callback: (e: Error | null, a: LookupAddress[]) => void) => {
+    asked.push(hostname);
+    const list = answers[hostname];
+    const address = list && (list.length > 1 ? list.shift()! : list[0]);
+    if (!address)
+      return callback(Object.assign(new Error(`stub: no answer for ${hostname}`), { code: 'ENOTFOUND' }), []);
+    callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+  }) as unknown as LookupFunction;
+  return { resolve, asked };
 }

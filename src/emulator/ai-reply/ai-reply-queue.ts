@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 
@@ -10,10 +11,14 @@ export interface AiReplyJobs {
   enqueue(name: string, job: (signal: AbortSignal) => Promise<void>): boolean;
   /** The emulator's logger, for what the jobs decide. */
   readonly log: Logger;
+  /** The resolver under the reply endpoint's address check: the emulator's `resolveHost`, as for webhooks. */
+  readonly resolve?: LookupFunction;
 }
 
 export interface AiReplyQueueOptions {
   logger: Logger;
+  /** The resolver under the reply calls' address check. @default dns.lookup */
+  resolve?: LookupFunction;
   /** Calls in flight at once. @default 4 */
   concurrency?: number;
   /** Jobs waiting beyond those; more are refused. @default 100 */
@@ -27,9 +32,11 @@ export class AiReplyQueue implements AiReplyJobs {
   private readonly stopController = new AbortController();
 
   readonly log: Logger;
+  readonly resolve?: LookupFunction;
 
   constructor(options: AiReplyQueueOptions) {
     this.log = options.logger;
+    this.resolve = options.resolve;
     this.queue = new PQueue({ concurrency: options.concurrency ?? 4 });
     this.maxWaiting = options.maxWaiting ?? 100;
   }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { LookupFunction } from 'node:net';
 import { resolveReplyProvider } from '../domain/index.js';
 import { unverifiedClaim } from './action-claims.js';
 import { callReplyEndpoint } from './call-reply-endpoint.js';
@@ -32,7 +33,7 @@ export async function produceReply(
   db: Database.Database,
   integrationId: string,
   parts: ReplyRequestParts,
-  options: { maxChars: number; signal: AbortSignal },
+  options: { maxChars: number; signal: AbortSignal; resolve?: LookupFunction },
 ): Promise<ReplyOutcome> {
   const provider = resolveReplyProvider(db, integrationId);
   let reply: string;
@@ -45,6 +46,7 @@ export async function produceReply(
       body,
       timeoutMs: provider.config.timeout_ms,
       signal: options.signal,
+      resolve: options.resolve,
     });
     if (!outcome.ok) return { kind: 'failed', reason: `custom reply endpoint: ${outcome.reason}` };
     reply = outcome.reply;

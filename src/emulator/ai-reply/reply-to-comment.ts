@@ -34,5 +34,9 @@ export function replyToComment(
     knowledge: groupKnowledge(ctx.db, comment.integration_id),
     toolContext: [],
   };
-  return produceReply(ctx.db, comment.integration_id, parts, { maxChars: COMMENT_REPLY_MAX_CHARS, signal });
+  return produceReply(ctx.db, comment.integration_id, parts, {
+    maxChars: COMMENT_REPLY_MAX_CHARS,
+    signal,
+    resolve: ctx.aiReplies.resolve,
+  });
 }

@@ -68,7 +68,11 @@ export async function replyToMessage(
     knowledge: groupKnowledge(ctx.db, message.integration_id),
     toolContext: verifiedToolContext(s, conversation),
   };
-  const outcome = await produceReply(ctx.db, message.integration_id, parts, { maxChars: REPLY_MAX_CHARS, signal });
+  const outcome = await produceReply(ctx.db, message.integration_id, parts, {
+    maxChars: REPLY_MAX_CHARS,
+    signal,
+    resolve: ctx.aiReplies.resolve,
+  });
   if (signal.aborted || outcome.kind === 'none') return;
   // Read again: the conversation may have changed (closed, reassigned) while the endpoint thought.
   const current = s.conversations.get(conversation.id);
