@@ -108,6 +108,8 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       receiver: { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }) },
       title: 'convo-kit sample CRM',
       panels: SAMPLE_PANELS,
+      // Without the admin key: the console asks for it and keeps it in that tab (the terminal prints the link with it).
+      links: [{ label: 'Emulator console', href: `${emulatorServer.url}/_emulator/console` }],
       register: (receiver) => {
         registerTicketRouting(receiver, routing);
         receiver.on('*', ({ event, deliveryId, attempt }) =>

@@ -160,6 +160,10 @@ describe('npm start (the sample CRM)', () => {
     ])
       expect(html).toContain(`<section><h2>${title}</h2><p class="muted">Loading…</p></section>`);
     expect(html).toContain('toLocaleString()');
+    // The page links to the other local pages; the console's link carries no key (the console asks for it).
+    expect(html).toContain('<nav><a href="/_inspector">Delivery inspector</a> · ');
+    expect(html).toContain(`<a href="${emulatorUrl}/_emulator/console">Emulator console</a>`);
+    expect(html).not.toContain(adminKey);
   });
 
   it.skipIf(!HAS_CHROMIUM)('shows names and local times in Chromium, not ids or epoch milliseconds', async () => {

@@ -1,7 +1,7 @@
 import { isApiError, InvalidInputError } from 'convo-kit/client';
 import { type CrmContext } from './crm-context.js';
 import { type ContactChanges, editContact, moveLeadStage, OptedOutError, sendToConversation } from './crm-actions.js';
-import { crmPage, type Panel } from './crm-page.js';
+import { crmPage, type PageLink, type Panel } from './crm-page.js';
 import { getContact, listActivity, listContacts, listConversations } from './crm-queries.js';
 import { HttpError, readJsonObject, type Route, sendJson } from './http-json.js';
 import { WindowClosedError } from './window-closed-template.js';
@@ -14,12 +14,15 @@ const LEAD_STAGE_PATH = /^\/api\/leads\/([\w-]{1,100})\/stage$/;
  * The CRM's own HTTP API and page: read contacts, conversations and the timeline; edit a contact,
  * move a lead and reply (these go through the service). Errors from the service keep their code.
  */
-export function crmRoutes(ctx: CrmContext, options: { title?: string; panels?: Panel[] } = {}): Route {
+export function crmRoutes(
+  ctx: CrmContext,
+  options: { title?: string; panels?: Panel[]; links?: PageLink[] } = {},
+): Route {
   return async (req, res, url) => {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(crmPage(options.title ?? 'CRM', options.panels));
+      res.end(crmPage(options.title ?? 'CRM', options.panels, options.links));
       return true;
     }
     if (req.method === 'GET' && path === '/api/contacts') return json(res, { data: listContacts(ctx.db) });

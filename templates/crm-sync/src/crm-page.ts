@@ -8,6 +8,12 @@ export interface Panel {
   columns: string[];
 }
 
+/** A link in the page's header, to another local page (the delivery inspector, the emulator's console). */
+export interface PageLink {
+  label: string;
+  href: string;
+}
+
 /** The CRM's own panels; other apps (the sample integration) add theirs. */
 export const CRM_PANELS: Panel[] = [
   {
@@ -30,7 +36,8 @@ const loadingPanel = (panel: Panel): string =>
   `<section><h2>${escapeHtml(panel.title)}</h2><p class="muted">Loading…</p></section>`;
 
 /** One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). */
-export function crmPage(title: string, panels: Panel[] = CRM_PANELS): string {
+export function crmPage(title: string, panels: Panel[] = CRM_PANELS, links: PageLink[] = []): string {
+  const nav = links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join(' · ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
@@ -38,7 +45,7 @@ body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}h1{font-size:1.3rem
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.muted{color:#888}
 </style></head><body>
-<h1>${escapeHtml(title)}</h1><p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
+<h1>${escapeHtml(title)}</h1>${nav ? `<nav>${nav}</nav>` : ''}<p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
 <div id="panels">${panels.map(loadingPanel).join('')}</div>
 <script type="module">
 const panels = ${JSON.stringify(panels).replace(/</g, '\\u003c')};

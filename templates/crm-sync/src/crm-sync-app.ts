@@ -8,7 +8,7 @@ import { type AppConfig } from './app-config.js';
 import { type CrmContext } from './crm-context.js';
 import { openCrmDatabase } from './crm-database.js';
 import { crmRoutes } from './crm-http.js';
-import { CRM_PANELS, type Panel } from './crm-page.js';
+import { CRM_PANELS, type PageLink, type Panel } from './crm-page.js';
 import { type Route, serveRoutes } from './http-json.js';
 import { registerCrmSync } from './register-crm-sync.js';
 
@@ -28,6 +28,8 @@ export interface CrmSyncAppOptions {
   /** The page's title and panels. @default 'CRM', the CRM panels */
   title?: string;
   panels?: Panel[];
+  /** More links in the page's header, after the delivery inspector's. */
+  links?: PageLink[];
   /** Host to bind. @default '127.0.0.1' */
   host?: string;
 }
@@ -78,7 +80,11 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
         webhook,
         inspect,
         ...(options.routes?.(receiver, ctx) ?? []),
-        crmRoutes(ctx, { title: options.title, panels: options.panels ?? CRM_PANELS }),
+        crmRoutes(ctx, {
+          title: options.title,
+          panels: options.panels ?? CRM_PANELS,
+          links: [{ label: 'Delivery inspector', href: INSPECTOR_PATH }, ...(options.links ?? [])],
+        }),
       ],
       (error) => receiver.log.error({ err: error }, 'CRM API failure'),
     ),

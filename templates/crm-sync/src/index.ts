@@ -12,7 +12,7 @@ export {
 export { type CrmContext, type KitClient, type DeliveryMeta } from './crm-context.js';
 export { openCrmDatabase, type CrmDatabase } from './crm-database.js';
 export { crmRoutes } from './crm-http.js';
-export { crmPage, CRM_PANELS, type Panel } from './crm-page.js';
+export { crmPage, CRM_PANELS, type PageLink, type Panel } from './crm-page.js';
 export {
   listActivity,
   listContacts,
