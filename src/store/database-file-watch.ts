@@ -60,8 +60,8 @@ export class DatabaseFileWatch {
     }
   }
 
-  /** Before a write: refuses at once while the file is known gone, looking again at most once a second. */
-  ready(): void {
+  /** Before a write: throws STORE_GONE at once while the file is known gone (`usable`, without the syscall). */
+  requireUsable(): void {
     if (!this.usable()) throw this.gone!;
   }
 }

@@ -197,7 +197,7 @@ export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
     ready: () => fileWatch?.usable() ?? true,
     async record(delivery: NewDelivery) {
       open();
-      fileWatch?.ready();
+      fileWatch?.requireUsable();
       let inserted = false;
       try {
         return await writes.run(() => {
