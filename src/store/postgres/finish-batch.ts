@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { StoreQuery } from './store-query.js';
 import { TurnBatch } from './turn-batch.js';
 
 /** One attempt's end: `owner` settles row `id` as `status`, retried at `next` (or never). */
@@ -11,8 +11,6 @@ export interface AttemptEnd {
   now: number;
 }
 
-type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
-
 /** Attempt ends per statement at most. */
 const MAX_FINISH_BATCH = 500;
 
@@ -23,7 +21,7 @@ const MAX_FINISH_BATCH = 500;
  * the server. Answers, per end, whether the caller still held the lease; of two ends of one row in one
  * batch the first counts, as if they had run one after the other.
  */
-export function finishBatch(names: { inbox: string; attempts: string; relaxedCommit: string }, query: Query) {
+export function finishBatch(names: { inbox: string; attempts: string; relaxedCommit: string }, query: StoreQuery) {
   const sql = `
     WITH ${names.relaxedCommit},
     input AS (

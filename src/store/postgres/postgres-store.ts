@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   type ClaimOptions,
@@ -33,10 +32,9 @@ import {
 } from '../store-rules.js';
 import { migratePostgres, storedChannel } from './postgres-migrations.js';
 import { finishBatch } from './finish-batch.js';
-import { insertDeliveriesSql, insertDeliveriesValues } from './insert-deliveries.js';
+import { recordDeliveries } from './record-deliveries.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
-import { TurnBatch } from './turn-batch.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:5432/db`; the store opens a pool and ends it on close(). Pass this or `pool`. */
@@ -53,24 +51,6 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
 }
 
-/** Deliveries per INSERT: a flood is split into statements of this many rows. */
-const MAX_RECORD_BATCH = 1000;
-/**
- * Recording statements in flight per store; the rows that arrive meanwhile are the next statement. Under
- * load a statement then holds what was read during a commit (10-25 rows at 1,000-1,500 deliveries/s),
- * where a statement per event-loop turn held about one and queued for connections. Two rather than one:
- * one statement runs while the other waits for its fsync (one receiver acked about 25% more, A/B on the
- * shared build machine).
- */
-const RECORDS_IN_FLIGHT = 2;
-
-/**
- * The recording statement is prepared once per connection, by a name that its text decides (so two
- * stores on other schemas never share one): parsed and planned each time, the long statement cost the
- * server, and sending its text cost the receiver, more than its rows did (README "Many receivers, one
- * inbox: PostgreSQL"). PgBouncer in transaction mode needs 1.21 or later with max_prepared_statements set.
- */
-const preparedName = (sql: string) => `convo_kit_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
 /** A request waits this long for a connection before it fails (503), rather than hanging while the server is down. */
 const CONNECT_TIMEOUT_MS = 3000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -145,44 +125,8 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   }
 
   const notifier = new StoredNotifier(pool, storedChannel(schemaName));
-  const insertSql = insertDeliveriesSql(inbox, bodies);
-  const insertName = preparedName(insertSql);
-  const recordBatch = new TurnBatch<NewDelivery, { inserted: boolean; id: string }>(
-    async (batch) => {
-      // One row per delivery id and per event id: a retry read in the same turn as its first attempt is a duplicate of it.
-      const seen = new Set<string>();
-      const rows: NewDelivery[] = [];
-      for (const d of batch) {
-        const keys = [`d:${d.id}`, ...(d.eventId == null ? [] : [`e:${d.eventId}`])];
-        if (keys.some((k) => seen.has(k))) continue;
-        keys.forEach((k) => seen.add(k));
-        rows.push(d);
-      }
-      const inserted = new Set<string>();
-      for (const values of insertDeliveriesValues(rows)) {
-        const result = await query<{ id: string }>(insertSql, values, insertName);
-        result.rows.forEach((r) => inserted.add(r.id));
-      }
-      // Committed: now wake the workers (this process's too, through its LISTEN).
-      if (inserted.size > 0) notifier.notify();
-      // Only the first of several calls with one id is the insert; the others duplicate a stored row.
-      const answers = batch.map((d) => ({ inserted: inserted.delete(d.id), id: d.id }));
-      const duplicates = batch.filter((_, i) => !answers[i]!.inserted);
-      if (duplicates.length === 0) return answers;
-      const existing = await query<{ id: string; event_id: string | null }>(
-        `SELECT id, event_id FROM ${inbox} WHERE id = ANY($1::text[]) OR event_id = ANY($2::text[])`,
-        [duplicates.map((d) => d.id), duplicates.flatMap((d) => (d.eventId == null ? [] : [d.eventId]))],
-      );
-      return batch.map((d, i) => {
-        if (answers[i]!.inserted) return answers[i]!;
-        const row =
-          existing.rows.find((r) => r.id === d.id) ??
-          existing.rows.find((r) => d.eventId != null && r.event_id === d.eventId);
-        return { inserted: false, id: row?.id ?? d.id };
-      });
-    },
-    { maxBatch: MAX_RECORD_BATCH, maxInFlight: RECORDS_IN_FLIGHT },
-  );
+  // Committed rows wake the workers (this process's too, through its LISTEN).
+  const recordBatch = recordDeliveries({ inbox, bodies }, query, () => notifier.notify());
 
   /**
    * A CTE that makes its statement commit without waiting for the WAL fsync, joined into the worker's
