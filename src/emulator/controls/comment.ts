@@ -42,7 +42,7 @@ export function receiveComment(ctx: EmulatorContext, body: CommentBody): Comment
   const account = requireCommentAccount(s, body.integration_id, 'integration_id');
   const now = ctx.clock.iso();
   const settings = commentSettings(s, now);
-  const match = firstMatchingRule(settings.rules, account.integration_id, body.content);
+  const rule = firstMatchingRule(settings.rules, account.integration_id, body.content);
   let comment = s.comments.insert({
     id: ctx.newId('cmt'),
     integration_id: account.integration_id,
@@ -53,13 +53,13 @@ export function receiveComment(ctx: EmulatorContext, body: CommentBody): Comment
     replies: [],
     created_at: now,
   });
-  if (match) {
-    const reply = addCommentReply(ctx, comment.id, match.rule.reply, 'rule');
+  if (rule) {
+    const reply = addCommentReply(ctx, comment.id, rule.reply, 'rule');
     comment = { ...comment, replies: [reply] };
   }
-  const aiOn = !match && settings.ai_replies_enabled && account.ai_comment_replies_enabled;
+  const aiOn = !rule && settings.ai_replies_enabled && account.ai_comment_replies_enabled;
   if (aiOn) startCommentReply(ctx, comment);
-  return { comment, rule_id: match?.rule.id ?? null, ai_reply_queued: aiOn };
+  return { comment, rule_id: rule?.id ?? null, ai_reply_queued: aiOn };
 }
 
 export const commentControl = control({

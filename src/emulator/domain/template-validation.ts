@@ -1,6 +1,7 @@
 import type { TemplateValidation } from '../../api/index.js';
 import type { TemplateCategory } from '../../api/schemas/template.js';
 import type { z } from 'zod';
+import { escapeRegExp } from '../../internal/escape-reg-exp.js';
 
 type Category = z.output<typeof TemplateCategory>;
 
@@ -74,14 +75,10 @@ export const UTILITY_SAVING_PCT = 75;
 /** Promotional phrases at or above this count are a medium policy risk even in MARKETING copy. */
 const PROMOTIONAL_MEDIUM_RISK = 3;
 
-function escape(phrase: string): string {
-  return phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The phrases of `table` that occur in `text` as whole words, in table order. */
 export function phrasesIn(table: readonly string[], text: string): string[] {
   const lower = text.toLowerCase();
-  return table.filter((phrase) => new RegExp(`(^|[^a-z0-9])${escape(phrase)}($|[^a-z0-9])`).test(lower));
+  return table.filter((phrase) => new RegExp(`(^|[^a-z0-9])${escapeRegExp(phrase)}($|[^a-z0-9])`).test(lower));
 }
 
 /**
