@@ -1,12 +1,13 @@
-import type { LookupAddress } from 'node:dns';
-import { createServer } from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { Server } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_CLAIMS, claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
 import { callReplyEndpoint, REPLY_ENDPOINT_POLICY } from '../../src/emulator/ai-reply/call-reply-endpoint.js';
 import { leadingSentences, rankByOverlap } from '../../src/emulator/ai-reply/knowledge-match.js';
 import { CustomReplyConfig, LoopbackTolerantCustomReplyConfig } from '../../src/api/schemas/provider-config.js';
 import { checkAddress } from '../../src/internal/address-policy.js';
+import { closeServer, listen } from '../e2e/reply-harness.js';
+import { stubResolver } from './platform-harness.js';
 
 describe('the action-claim table', () => {
   it.each([
@@ -117,43 +118,41 @@ describe('the custom reply url in the contract', () => {
 });
 
 describe('the reply call, at connect time', () => {
-  const closers: (() => void)[] = [];
-  afterEach(() => closers.splice(0).forEach((close) => close()));
+  const servers: Server[] = [];
+  afterEach(() => Promise.all(servers.splice(0).map(closeServer)));
 
   /** A local reply endpoint answering { reply: 'hello' }, and how many requests reached it. */
-  async function endpoint(): Promise<{ port: number; hits: () => number }> {
+  async function endpoint(): Promise<{ port: string; hits: () => number }> {
     let hits = 0;
-    const server = createServer((_req, res) => {
+    const { server, url } = await listen((_req, res) => {
       hits++;
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ reply: 'hello' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(() => server.close());
-    return { port: (server.address() as AddressInfo).port, hits: () => hits };
+    servers.push(server);
+    return { port: new URL(url).port, hits: () => hits };
   }
-
-  /** A resolver stub: every name resolves to `address`; real DNS is never asked. */
-  const resolvesTo = (address: string): LookupFunction =>
-    ((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) =>
-      callback(null, [{ address, family: address.includes(':') ? 6 : 4 }])) as unknown as LookupFunction;
 
   const call = (url: string, resolve?: LookupFunction) =>
     callReplyEndpoint({ url, secret: 'whsec_test', body: '{}', timeoutMs: 2_000, resolve });
 
   it('reaches a name that resolves to loopback', async () => {
     const { port, hits } = await endpoint();
-    expect(await call(`http://reply.example.test:${port}/reply`, resolvesTo('127.0.0.1'))).toEqual({
+    const { resolve, asked } = stubResolver({ 'reply.example.test': ['127.0.0.1'] });
+    expect(await call(`http://reply.example.test:${port}/reply`, resolve)).toEqual({
       ok: true,
       reply: 'hello',
     });
+    expect(asked).toEqual(['reply.example.test']);
     expect(hits()).toBe(1);
   });
 
   it('refuses a public-looking name that resolves to a private address, before connecting', async () => {
     const { port, hits } = await endpoint();
-    const outcome = await call(`http://reply.example.test:${port}/reply`, resolvesTo('10.0.0.1'));
+    const { resolve, asked } = stubResolver({ 'reply.example.test': ['10.0.0.1'] });
+    const outcome = await call(`http://reply.example.test:${port}/reply`, resolve);
     expect(outcome).toMatchObject({ ok: false, status: null, reason: expect.stringContaining('EADDRNOTALLOWED') });
+    expect(asked).toEqual(['reply.example.test']);
     expect(hits()).toBe(0);
   });
 
