@@ -13,7 +13,7 @@ export const FINAL_AFTER_MS = 250;
  * Steps a read applies before answering (a few milliseconds): enough for what a test or a person just
  * sent; a 25,000-send backlog after a clock jump is left to the scheduler's sweep, which a clock move wakes.
  */
-export const CATCH_UP_STEPS = 100;
+const CATCH_UP_STEPS = 100;
 /** Due steps read per query, so a sweep never loads the whole backlog at once. */
 const PAGE_ROWS = 64;
 

@@ -12,7 +12,7 @@ const DUE_BATCH = 32;
  * Steps a read (trigger status, history) runs before answering: what a test or a person just triggered; a
  * backlog (a clock jump over thousands of enrollments) is the outbound scheduler's, which the clock move wakes.
  */
-export const CATCH_UP_STEPS = 20;
+const CATCH_UP_STEPS = 20;
 
 // docs_enrollment_due (src/emulator/state/collection.ts) named: without statistics the planner reads every enrollment.
 const DUE_SQL = `SELECT e.data AS data FROM docs e INDEXED BY docs_enrollment_due
@@ -134,4 +134,9 @@ export function runDueSteps(
     if (ran >= maxSteps) return true;
     if (due.length < DUE_BATCH) return false;
   }
+}
+
+/** Before a read (trigger status, history): runs up to CATCH_UP_STEPS due steps; the scheduler does the rest. */
+export function catchUpJourneySteps(ctx: EmulatorContext): void {
+  runDueSteps(ctx, { maxSteps: CATCH_UP_STEPS });
 }

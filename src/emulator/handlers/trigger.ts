@@ -1,7 +1,7 @@
 import { ApiFailure } from '../api-failure.js';
 import { enroll, enrollmentUsage, journeyForTrigger, stopEnrollments } from '../domain/enroll.js';
 import { explainStep } from '../domain/explain-step.js';
-import { CATCH_UP_STEPS, runDueSteps } from '../domain/journey-runner.js';
+import { catchUpJourneySteps } from '../domain/journey-runner.js';
 import { missingVariables } from '../domain/template-variables.js';
 import { triggerResult } from '../domain/trigger-result.js';
 import type { endpoints } from '../../api/endpoints/index.js';
@@ -20,12 +20,12 @@ export const triggerHandlers = {
   },
 
   status: ({ params }, ctx) => {
-    runDueSteps(ctx, { maxSteps: CATCH_UP_STEPS });
+    catchUpJourneySteps(ctx);
     return explainStep(ctx, params.id);
   },
 
   history: ({ query }, ctx) => {
-    runDueSteps(ctx, { maxSteps: CATCH_UP_STEPS });
+    catchUpJourneySteps(ctx);
     return stores(ctx.db).enrollments.list({
       limit: query.limit,
       cursor: query.cursor,
