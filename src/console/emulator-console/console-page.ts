@@ -4,8 +4,6 @@ import type { Page } from '../page-shell.js';
 import { DETAIL_PANELS, PANELS, type ConsolePanel } from './console-panels.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 
-export { DETAIL_PANELS, PANELS, type ConsoleDetailPanel, type ConsolePanel } from './console-panels.js';
-
 const CHANNELS = [
   ['phone', 'Phone (SMS/WhatsApp)'],
   ['photo_social', 'Photo-sharing app'],
