@@ -135,7 +135,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
   let browser: Browser;
   let page: Page;
   const failures: string[] = [];
-  const api = (method: 'get' | 'put', path: string) =>
+  const api = (method: 'get' | 'put' | 'post', path: string) =>
     request(emulator.app)[method](path).set('authorization', admin());
   const row = (panel: string, text: string) => page.locator(`#panel-${panel} tbody tr`, { hasText: text });
 
@@ -267,9 +267,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
   }, 60_000);
 
   it('enrolls a phone in a journey from its row, and the enrollment is listed with its first step', async () => {
-    const journey = await request(emulator.app)
-      .post('/v1/journeys')
-      .set('authorization', admin())
+    const journey = await api('post', '/v1/journeys')
       .send({
         name: 'Shipping updates',
         trigger_name: 'shipping-updates',
@@ -277,11 +275,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
         steps: [{ template_id: 'tpl_order_update', delay_seconds: 0 }],
       })
       .expect(201);
-    await request(emulator.app)
-      .post(`/v1/journeys/${journey.body.id}/status`)
-      .set('authorization', admin())
-      .send({ status: 'active' })
-      .expect(200);
+    await api('post', `/v1/journeys/${journey.body.id}/status`).send({ status: 'active' }).expect(200);
     await expect
       .poll(() => row('journeys', 'Shipping updates').getByRole('button').count(), { timeout: 10_000 })
       .toBe(1);
@@ -320,9 +314,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
   }, 60_000);
 
   it('lists API keys by label and last 4 characters, never their values', async () => {
-    const created = await request(emulator.app)
-      .post('/v1/keys')
-      .set('authorization', admin())
+    const created = await api('post', '/v1/keys')
       .send({ label: 'console test key', scopes: ['contacts:read'], kind: 'live' })
       .expect(201);
     const key = row('keys', 'console test key');
