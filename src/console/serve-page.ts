@@ -52,3 +52,21 @@ export function mountPath(req: IncomingMessage & { originalUrl?: string }): {
     : outer.pathname;
   return { base: mounted.replace(/\/$/, ''), path: inner.pathname, query: inner.searchParams };
 }
+
+/**
+ * A page handler served at `prefix` by a plain node:http server, as `app.use(prefix, handler)` mounts it in
+ * Express (its own path in `url`, the whole one in `originalUrl`, which {@link mountPath} reads back). The
+ * result takes a request under the prefix and answers true, or leaves any other request alone and answers false.
+ */
+export function mountAt(
+  prefix: string,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://page.local').pathname;
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) return false;
+    Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(prefix.length) || '/' });
+    handler(req, res);
+    return true;
+  };
+}

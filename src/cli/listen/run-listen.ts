@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pino } from 'pino';
-import { createReceiver, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
+import { createReceiver, mountAt, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
 // The node adapter's body reader and writer, reused so listen reads requests exactly as receiver.listener does.
 import { readNodeBody } from '../../internal/read-node-body.js';
 import { writeAnswer } from '../../internal/node-listener.js';
@@ -56,15 +56,11 @@ function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
 
 /** A node:http server in front of receiver.handle(), so each request's outcome can be printed. */
 function createListenServer(receiver: Receiver, path: string, log: (entry: LogEntry) => void): Server {
-  const inspector = receiver.inspector();
+  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
+      if (inspector(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname === INSPECTOR_PATH || url.pathname.startsWith(`${INSPECTOR_PATH}/`)) {
-        // Mounted as Express would mount it: the inspector reads its own path from url, its base from originalUrl.
-        Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
-        return inspector(req, res);
-      }
       if (url.pathname !== path) {
         req.resume();
         res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });

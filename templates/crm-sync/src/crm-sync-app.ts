@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { createReceiver, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { type CrmContext } from './crm-context.js';
 import { openCrmDatabase } from './crm-database.js';
@@ -66,14 +66,8 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     receiver.listener(req, res);
     return true;
   };
-  const inspector = receiver.inspector();
-  const inspect: Route = async (req, res, url) => {
-    if (url.pathname !== INSPECTOR_PATH && !url.pathname.startsWith(`${INSPECTOR_PATH}/`)) return false;
-    // Mounted as Express mounts a router: the inspector's own path in url, the prefix in originalUrl.
-    Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
-    inspector(req, res);
-    return true;
-  };
+  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
+  const inspect: Route = async (req, res) => inspector(req, res);
   const server = createServer(
     serveRoutes(
       [

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { createReceiver, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { AssignmentBook } from './assignment-book.js';
 import { loadRoutingConfig } from './routing-config.js';
@@ -68,15 +68,11 @@ export async function startTicketRouting(
     ctx,
   );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
-  const inspector = receiver.inspector();
+  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);
-    if (path === INSPECTOR_PATH || path.startsWith(`${INSPECTOR_PATH}/`)) {
-      // Mounted as Express mounts a router: the inspector's own path in url, the prefix in originalUrl.
-      Object.assign(req, { originalUrl: req.url, url: (req.url ?? '/').slice(INSPECTOR_PATH.length) || '/' });
-      return inspector(req, res);
-    }
+    if (inspector(req, res)) return;
     if (req.method === 'GET' && path === '/api/routing') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ loads: ctx.book.loads(), recent }));
