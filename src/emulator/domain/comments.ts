@@ -16,10 +16,15 @@ function defaultSettings(updatedAt: string): CommentSettingsRecord {
   return { id: COMMENT_SETTINGS_ID, ai_replies_enabled: false, rules: [], updated_at: updatedAt };
 }
 
+function storedSettings(s: Stores, now: string): CommentSettingsRecord {
+  return s.commentSettings.get(COMMENT_SETTINGS_ID) ?? defaultSettings(now);
+}
+
+const withoutId = ({ id: _id, ...settings }: CommentSettingsRecord): CommentSettings => settings;
+
 /** The workspace's comment settings: the org-wide AI switch and the keyword rules, in order. */
 export function commentSettings(s: Stores, now: string): CommentSettings {
-  const { id: _id, ...settings } = s.commentSettings.get(COMMENT_SETTINGS_ID) ?? defaultSettings(now);
-  return settings;
+  return withoutId(storedSettings(s, now));
 }
 
 type CommentAccount = Account & { channel: Exclude<Account['channel'], 'phone'> };
@@ -54,23 +59,22 @@ export function updateCommentSettings(
   patch.rules?.forEach((rule, i) => {
     if (rule.integration_id) requireCommentAccount(s, rule.integration_id, `rules.${i}.integration_id`);
   });
-  const current = { ...commentSettings(s, now), id: COMMENT_SETTINGS_ID };
-  const next: CommentSettingsRecord = {
-    ...current,
-    ai_replies_enabled: patch.ai_replies_enabled ?? current.ai_replies_enabled,
-    rules:
-      patch.rules?.map((rule) => ({
-        id: ctx.newId('crl'),
-        keywords: rule.keywords,
-        reply: rule.reply,
-        integration_id: rule.integration_id ?? null,
-        enabled: rule.enabled ?? true,
-      })) ?? current.rules,
-    updated_at: now,
-  };
-  s.commentSettings.put(next);
-  const { id: _id, ...settings } = next;
-  return settings;
+  const current = storedSettings(s, now);
+  return withoutId(
+    s.commentSettings.put({
+      ...current,
+      ai_replies_enabled: patch.ai_replies_enabled ?? current.ai_replies_enabled,
+      rules:
+        patch.rules?.map((rule) => ({
+          id: ctx.newId('crl'),
+          keywords: rule.keywords,
+          reply: rule.reply,
+          integration_id: rule.integration_id ?? null,
+          enabled: rule.enabled ?? true,
+        })) ?? current.rules,
+      updated_at: now,
+    }),
+  );
 }
 
 /**
