@@ -30,7 +30,7 @@ export interface ListenOptions {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Where `listen` serves the delivery inspector, beside the webhook path. */
-export const INSPECTOR_PATH = '/_inspector';
+const INSPECTOR_PATH = '/_inspector';
 /** Retries double from --retry-delay up to this, so a long outage of the app is retried about once a minute. */
 const MAX_RETRY_DELAY_MS = 60_000;
 

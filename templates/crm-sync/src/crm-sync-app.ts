@@ -14,7 +14,7 @@ import { registerCrmSync } from './register-crm-sync.js';
 
 export const WEBHOOK_PATH = '/webhooks';
 /** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
-export const INSPECTOR_PATH = '/_inspector';
+const INSPECTOR_PATH = '/_inspector';
 
 export interface CrmSyncAppOptions {
   /** Overrides the config's secret, e.g. a provider for a secret known only after the webhook is registered. */

@@ -16,8 +16,8 @@ export interface WindowClosedTemplate {
 }
 
 /** The environment variables that configure it (README, "When the 24-hour window has closed"). */
-export const WINDOW_CLOSED_TEMPLATE_ID = 'WINDOW_CLOSED_TEMPLATE_ID';
-export const WINDOW_CLOSED_TEMPLATE_VARIABLES = 'WINDOW_CLOSED_TEMPLATE_VARIABLES';
+const WINDOW_CLOSED_TEMPLATE_ID = 'WINDOW_CLOSED_TEMPLATE_ID';
+const WINDOW_CLOSED_TEMPLATE_VARIABLES = 'WINDOW_CLOSED_TEMPLATE_VARIABLES';
 
 const TEMPLATE_ID = /^[\w-]{1,100}$/;
 const MAX_VALUE_CHARS = 1024; // the service's bound on one template variable

@@ -14,7 +14,7 @@ import { type Escalation, startSlaWatch } from './sla-watch.js';
 
 export const WEBHOOK_PATH = '/webhooks';
 /** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
-export const INSPECTOR_PATH = '/_inspector';
+const INSPECTOR_PATH = '/_inspector';
 const RECENT_OUTCOMES = 100;
 
 export interface TicketRoutingApp {
