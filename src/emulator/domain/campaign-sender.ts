@@ -124,6 +124,7 @@ function sendOne(ctx: EmulatorContext, campaign: CampaignRecord, contactId: stri
   }
   try {
     sendTemplate(ctx, {
+      // Read per recipient: a throttled send can auto-pause the template mid-chunk (template-throttle.ts).
       template: s.templates.get(campaign.template_id),
       templateId: campaign.template_id,
       phone: contact.phone,
