@@ -11,7 +11,7 @@ const MAIN_LINE = SEED_IDS.phoneMain;
 
 /** The business event the shop fires when an order ships; the journey below answers it. */
 export const ORDER_SHIPPED_EVENT = 'order.shipped';
-const DAY_SECONDS = 24 * 60 * 60;
+export const DAY_SECONDS = 24 * 60 * 60;
 
 /** What the CRM's outbound side uses: the journey's id and the template a reply falls back to. */
 export interface OutboundSetup {

@@ -1,10 +1,9 @@
 import { type Client } from 'convo-kit/client';
 import { type CrmContext, sendToConversation } from '../../templates/crm-sync/src/index.js';
 import { say } from './live-log.js';
-import { ORDER_SHIPPED_EVENT, WEEKEND_OFFER_TEMPLATE } from './outbound-setup.js';
+import { DAY_SECONDS, ORDER_SHIPPED_EVENT, WEEKEND_OFFER_TEMPLATE } from './outbound-setup.js';
 import { type Control, settleUntil } from './control.js';
 
-const DAY_SECONDS = 24 * 60 * 60;
 /** The tag the CRM puts on the conversations the weekend campaign goes to. */
 export const CAMPAIGN_TAG = 'weekend-offer';
 
