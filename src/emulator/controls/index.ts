@@ -5,11 +5,6 @@ import { handoffControl } from './handoff.js';
 import { inboundControl } from './inbound.js';
 import { templateReviewControl } from './template-review.js';
 
-export { receiveInbound, InboundBody, InboundResult, STOP_WORDS, START_WORDS } from './inbound.js';
-export { HandoffBody } from './handoff.js';
-export { receiveComment, CommentBody, CommentResult, DEFAULT_POST_ID } from './comment.js';
-export { reviewTemplate, TemplateReviewBody } from './template-review.js';
-
 /**
  * Every `/_emulator/*` control: the emulator mounts this list and `convo-kit openapi --emulator` documents
  * it, so a control added here is served and documented alike.
