@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Enrollment } from '../../src/api/index.js';
 import { handlers } from '../../src/emulator/handlers/index.js';
 import type { RouteHandlerTable } from '../../src/emulator/route-handler.js';
@@ -77,11 +77,12 @@ describe('activating a journey that holds many enrollments', () => {
     // The scheduler (and each history read, up to 20 steps) sends the held first steps; the second ones
     // are due a day after the activation, not after the first steps' original due time.
     const secondDue = new Date(Date.parse(releasedAt) + DAY * 1000).toISOString();
-    let enrollments = await allEnrollments(api, id);
-    while (enrollments.some((en) => en.current_step === 0)) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      enrollments = await allEnrollments(api, id);
-    }
+    const SENT = { timeout: 60_000, interval: 20 };
+    let enrollments = await vi.waitFor(async () => {
+      const all = await allEnrollments(api, id);
+      expect(all.filter((en) => en.current_step === 0)).toHaveLength(0);
+      return all;
+    }, SENT);
     expect(enrollments).toHaveLength(ENROLLMENTS);
     expect(enrollments.every((en) => en.status === 'active' && en.next_step_at === secondDue)).toBe(true);
     const firstStep = await api.get(`/v1/trigger/status/${enrollments[0]!.action_ids[0]!}`);
@@ -89,9 +90,10 @@ describe('activating a journey that holds many enrollments', () => {
 
     // The clock moves a day: every second step runs and every enrollment completes.
     expect((await api.post('/_emulator/clock').send({ advance_seconds: DAY })).status).toBe(200);
-    while ((await api.get(`/v1/trigger/history?journey_id=${id}&status=active&limit=1`)).body.data.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitFor(async () => {
+      const active = await api.get(`/v1/trigger/history?journey_id=${id}&status=active&limit=1`);
+      expect(active.body.data).toHaveLength(0);
+    }, SENT);
     enrollments = await allEnrollments(api, id);
     expect(enrollments).toHaveLength(ENROLLMENTS);
     expect(enrollments.every((en) => en.status === 'completed' && en.action_ids.length === 2)).toBe(true);
