@@ -1,7 +1,8 @@
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOCS_BASE_URL, ErrorEnvelope } from '../../src/api/error-codes.js';
+import { answerClientErrors } from '../../src/emulator/platform/client-errors.js';
 import { cleanup, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -173,4 +174,31 @@ describe('the charset of a JSON body', () => {
       expect(answer.status).toBe(201);
     },
   );
+});
+
+describe("Node's request timeout", () => {
+  it('answers 408 with an X-Request-ID and closes, where Node alone writes a bare status', async () => {
+    // Short limits, checked often, so Node times the request out: only the request line and one header arrive.
+    const server = createServer(
+      { requestTimeout: 300, headersTimeout: 300, connectionsCheckingInterval: 50 },
+      (_req, res) => res.end('never reached'),
+    );
+    answerClientErrors(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(
+        /^HTTP\/1\.1 408 Request Timeout\r\nX-Request-ID: req_[\w-]+\r\nConnection: close\r\n\r\n$/,
+      );
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { ApiFailure } from '../api-failure.js';
 import { newRequestId } from './request-id.js';
 import { errorEnvelope } from './send-failure.js';
 
-/** The envelope for a request Node refused to parse; null when nothing should be written (a timeout, a reset). */
+/** The envelope for a request Node refused to parse; null when nothing should be written (a reset). */
 function failureOf(error: NodeJS.ErrnoException, maxHeaderBytes: number): ApiFailure | null {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -16,7 +16,6 @@ function failureOf(error: NodeJS.ErrnoException, maxHeaderBytes: number): ApiFai
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiFailure('PAYLOAD_TOO_LARGE', 'The chunk extensions of the body are too large');
     case 'ECONNRESET':
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
       return null;
     default:
       return new ApiFailure('VALIDATION_FAILED', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'})`);
@@ -30,27 +29,32 @@ function failureOf(error: NodeJS.ErrnoException, maxHeaderBytes: number): ApiFai
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy();
+    // Node's own answer to a timeout, 408 with no body, still names the request.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return writeRaw(socket, 408, newRequestId());
     // Node's limit on the request line and headers together: 16 KiB unless --max-http-header-size says otherwise.
     const failure = failureOf(error, maxHeaderSize);
-    if (!failure || !socket.writable) {
-      // Node's own answer to a timeout, 408 with no body, still names the request.
-      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable)
-        socket.end(`HTTP/1.1 408 ${STATUS_CODES[408]}\r\nX-Request-ID: ${newRequestId()}\r\nConnection: close\r\n\r\n`);
-      else socket.destroy();
-      return;
-    }
+    if (!failure) return socket.destroy();
     const requestId = newRequestId();
     const body = JSON.stringify(errorEnvelope(failure, requestId));
-    socket.end(
-      [
-        `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        `X-Request-ID: ${requestId}`,
-        'Connection: close',
-        '',
-        body,
-      ].join('\r\n'),
-    );
+    writeRaw(socket, failure.status, requestId, body);
   });
+}
+
+/** An answer written to the socket itself (no request object exists), closing the connection after it. */
+function writeRaw(socket: Duplex, status: number, requestId: string, body?: string): void {
+  const content =
+    body === undefined
+      ? []
+      : ['Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`];
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      ...content,
+      `X-Request-ID: ${requestId}`,
+      'Connection: close',
+      '',
+      body ?? '',
+    ].join('\r\n'),
+  );
 }
