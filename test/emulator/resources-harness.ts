@@ -1,3 +1,4 @@
+import { TRIGGER_BATCH_MAX, TriggerBatchResult } from '../../src/api/index.js';
 import type { EventName } from '../../src/events/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { as, receiver } from './platform-harness.js';
@@ -40,4 +41,22 @@ export function send(e: Emulator, path: string, body: object) {
 /** A customer message through the emulator's control. */
 export function inbound(e: Emulator, body: object) {
   return as(e).post('/_emulator/inbound').send(body);
+}
+
+/**
+ * Enrolls `count` phones (+120655NNNN7: the provider accepts and delivers) through the trigger `triggerName`,
+ * TRIGGER_BATCH_MAX per call, with the variables the seed's approved template needs; throws on any refused row.
+ */
+export async function enrollMany(e: Emulator, triggerName: string, count: number): Promise<void> {
+  for (let first = 0; first < count; first += TRIGGER_BATCH_MAX) {
+    const recipients = Array.from({ length: Math.min(TRIGGER_BATCH_MAX, count - first) }, (_, i) => ({
+      phone: `+120655${String(first + i).padStart(4, '0')}7`,
+      metadata: { '1': 'A-9', '2': 'soon' },
+    }));
+    const res = await as(e).post('/v1/trigger/batch').send({ trigger_name: triggerName, recipients });
+    if (res.status !== 200) throw new Error(`trigger batch answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const refused = TriggerBatchResult.parse(res.body).results.filter((row) => !row.ok);
+    if (refused.length > 0)
+      throw new Error(`trigger batch refused ${refused.length} rows: ${JSON.stringify(refused[0])}`);
+  }
 }

@@ -5,6 +5,7 @@ import { handlers } from '../../src/emulator/handlers/index.js';
 import type { RouteHandlerTable } from '../../src/emulator/route-handler.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
+import { enrollMany } from './resources-harness.js';
 
 // Activating a paused journey is bounded work (docs/outbound.md): the request records the instant, and the
 // outbound scheduler sends the held steps in its runs, however many enrollments the journey holds.
@@ -12,7 +13,6 @@ afterEach(cleanup);
 
 const DAY = 86_400;
 const ENROLLMENTS = 2_000;
-const BATCH = 100;
 
 /** Every enrollment's stored document, by id: what a request changed shows as a different document. */
 function enrollmentDocs(db: Database.Database): Map<string, string> {
@@ -54,14 +54,7 @@ describe('activating a journey that holds many enrollments', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     expect((await api.post(`/v1/journeys/${id}/status`).send({ status: 'active' })).status).toBe(200);
-    for (let first = 0; first < ENROLLMENTS; first += BATCH) {
-      const recipients = Array.from({ length: BATCH }, (_, i) => ({
-        phone: `+120655${String(first + i).padStart(4, '0')}7`,
-        metadata: { '1': 'A-9', '2': 'soon' },
-      }));
-      const batch = await api.post('/v1/trigger/batch').send({ trigger_name: 'many.held', recipients });
-      expect(batch.status).toBe(200);
-    }
+    await enrollMany(e, 'many.held', ENROLLMENTS);
     expect((await api.post(`/v1/journeys/${id}/status`).send({ status: 'paused' })).status).toBe(200);
     // Two days pass while paused: every first step falls due and is held.
     expect((await api.post('/_emulator/clock').send({ advance_seconds: 2 * DAY })).status).toBe(200);

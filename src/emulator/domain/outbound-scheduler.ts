@@ -15,6 +15,10 @@ const POLL_MS = 1000;
  * same sending rate; each run's own queries cost well under a tenth of it.
  */
 export const RUN_BUDGET_MS = 4;
+/** The kinds of work sharing a run: journey steps, delivery steps, campaign sends. */
+const KINDS_PER_RUN = 3;
+/** Each kind's own share of a run's budget. */
+const SHARE_MS = RUN_BUDGET_MS / KINDS_PER_RUN;
 /** Delivery steps per run besides the time budget, so a fast machine still yields regularly. */
 const DELIVERY_STEPS_PER_RUN = 1000;
 /** The shortest wait for the next due delivery step: steps falling due together share one sweep. */
@@ -25,7 +29,7 @@ const SWEEP_MIN_WAIT_MS = 5;
  * (queued -> sent -> delivered | failed) and campaigns (scheduled starts and sending). Woken by a
  * trigger, an activation, a campaign start, a send, every clock advance, and a slow poll; one timer
  * waits for the next due delivery step (no timer per message). Each run does bounded work within
- * RUN_BUDGET_MS and yields to the event loop (setImmediate) before the next.
+ * RUN_BUDGET_MS, each kind within its share of it, and yields to the event loop (setImmediate) before the next.
  */
 export class OutboundScheduler {
   private pending: NodeJS.Immediate | null = null;
@@ -60,11 +64,15 @@ export class OutboundScheduler {
   private run(): void {
     this.pending = null;
     if (this.stopped || !this.ctx.db.open) return;
-    const deadline = performance.now() + RUN_BUDGET_MS;
+    const start = performance.now();
+    // The k-th kind (from 0) works until its share ends: what the kinds before it left of theirs, plus its
+    // own SHARE_MS however long they took. One backlog (thousands of due journey steps after a clock jump)
+    // cannot hold back delivery progress and the webhooks it fires, nor campaign sends (docs/outbound.md).
+    const shareEnd = (k: number) => Math.max(start + (k + 1) * SHARE_MS, performance.now() + SHARE_MS);
     try {
-      const journeys = runDueSteps(this.ctx, { deadline });
-      advanceDeliveries(this.ctx, { maxSteps: DELIVERY_STEPS_PER_RUN, deadline });
-      const sending = runCampaignsChunk(this.ctx, deadline);
+      const journeys = runDueSteps(this.ctx, { deadline: shareEnd(0) });
+      advanceDeliveries(this.ctx, { maxSteps: DELIVERY_STEPS_PER_RUN, deadline: shareEnd(1) });
+      const sending = runCampaignsChunk(this.ctx, shareEnd(2));
       const nextDue = nextDeliveryDueAt(this.ctx);
       if (journeys || sending || (nextDue !== null && nextDue <= this.clock.now())) this.wake();
       else if (nextDue !== null) this.sweepAt(nextDue);
