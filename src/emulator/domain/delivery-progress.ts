@@ -1,10 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import type { Message } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
 import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
 import { THROTTLED_ERROR } from './provider-outcome.js';
+import { runBounded, type BoundedWork } from './run-bounded.js';
 
 /** Emulator time from the provider's acceptance (201, `queued`) to `sent`, and from `sent` to the final status. */
 export const SENT_AFTER_MS = 50;
@@ -76,7 +76,7 @@ function step(ctx: EmulatorContext, entry: InFlight): void {
 
 /**
  * Tracks a message the provider accepted. Nothing is timed per message: the outbound scheduler sweeps
- * the due steps in bounded pages (advanceDeliveries), and a read applies what fell due (catchUpDeliveries).
+ * the due steps in bounded pages (deliverySteps), and a read applies what fell due (catchUpDeliveries).
  */
 export function trackDelivery(ctx: EmulatorContext, messageId: string, outcome: InFlight['outcome']): void {
   inFlight(ctx).insert({ id: messageId, due_at: ctx.clock.now() + SENT_AFTER_MS, outcome });
@@ -84,37 +84,27 @@ export function trackDelivery(ctx: EmulatorContext, messageId: string, outcome: 
 }
 
 /**
- * Applies steps due by the emulator clock, oldest first, until `maxSteps` ran, `deadline`
- * (performance.now() ms) passed, or none is due. One page per transaction; a step that throws is
- * rolled back alone, dropped and warned about, so a bad message cannot wedge the sweep. Returns the
- * steps run.
+ * The delivery steps due by the emulator clock, for runBounded. One page per transaction; a step that
+ * throws is rolled back alone, dropped and warned about, so a bad message cannot wedge the sweep.
  */
-export function advanceDeliveries(ctx: EmulatorContext, limits: { maxSteps: number; deadline?: number }): number {
-  let ran = 0;
-  const timeLeft = () => limits.deadline === undefined || performance.now() < limits.deadline;
-  while (ran < limits.maxSteps && timeLeft()) {
-    const rows = statement(ctx.db, DUE_SQL).all(ctx.clock.now(), Math.min(PAGE_ROWS, limits.maxSteps - ran)) as {
-      data: string;
-    }[];
-    if (rows.length === 0) break;
-    ctx.db.transaction(() => {
-      for (const row of rows) {
-        if (ran > 0 && !timeLeft()) break;
-        const entry = JSON.parse(row.data) as InFlight;
-        try {
-          ctx.db.transaction(() => step(ctx, entry))();
-        } catch (error) {
-          // Anything but a closed database is a bug worth a loud warning, not a crash or a retry loop.
-          if (!ctx.db.open) throw error;
-          inFlight(ctx).delete(entry.id);
-          process.emitWarning(`convo-kit emulator: delivery progress of message ${entry.id} failed: ${String(error)}`);
-        }
-        ran++;
+export function deliverySteps(ctx: EmulatorContext): BoundedWork<InFlight> {
+  return {
+    db: ctx.db,
+    dueSql: DUE_SQL,
+    dueBy: () => ctx.clock.now(),
+    pageRows: PAGE_ROWS,
+    pageInTransaction: true,
+    step: (entry) => {
+      try {
+        ctx.db.transaction(() => step(ctx, entry))();
+      } catch (error) {
+        // Anything but a closed database is a bug worth a loud warning, not a crash or a retry loop.
+        if (!ctx.db.open) throw error;
+        inFlight(ctx).delete(entry.id);
+        process.emitWarning(`convo-kit emulator: delivery progress of message ${entry.id} failed: ${String(error)}`);
       }
-    })();
-    if (rows.length < PAGE_ROWS) break;
-  }
-  return ran;
+    },
+  };
 }
 
 /** When the next step falls due (emulator ms), or null when no message is on its way. */
@@ -127,5 +117,5 @@ export function nextDeliveryDueAt(ctx: EmulatorContext): number | null {
  * CATCH_UP_STEPS so that a read never does unbounded work; the scheduler's sweep does the rest.
  */
 export function catchUpDeliveries(ctx: EmulatorContext): void {
-  advanceDeliveries(ctx, { maxSteps: CATCH_UP_STEPS });
+  runBounded(deliverySteps(ctx), { maxSteps: CATCH_UP_STEPS });
 }

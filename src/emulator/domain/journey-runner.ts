@@ -1,9 +1,8 @@
-import { performance } from 'node:perf_hooks';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { EnrollmentRecord, JourneyAction } from '../state/records.js';
-import { statement } from '../state/statement.js';
 import { stores, type Stores } from '../state/stores.js';
+import { runBounded, type BoundedWork } from './run-bounded.js';
 import { sendTemplate } from './send-template.js';
 
 /** Due enrollments read per query. */
@@ -110,33 +109,18 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
   })();
 }
 
-/**
- * Runs journey steps due by the emulator clock, oldest first, until none is due, `maxSteps` ran, or
- * `deadline` (performance.now() ms) passed after at least one. True when some may remain.
- */
-export function runDueSteps(
-  ctx: EmulatorContext,
-  // One bound is required: an unbounded run is what starved the emulator (docs/outbound.md).
-  limits: { maxSteps: number; deadline?: number } | { maxSteps?: number; deadline: number },
-): boolean {
-  const maxSteps = limits.maxSteps ?? Number.POSITIVE_INFINITY;
-  const stmt = statement(ctx.db, DUE_SQL);
-  let ran = 0;
-  for (;;) {
-    const due = (stmt.all(ctx.clock.iso(), Math.min(DUE_BATCH, maxSteps - ran)) as { data: string }[]).map(
-      (row) => JSON.parse(row.data) as EnrollmentRecord,
-    );
-    for (const enrollment of due) {
-      runStep(ctx, enrollment);
-      ran++;
-      if (limits.deadline !== undefined && performance.now() >= limits.deadline) return true;
-    }
-    if (ran >= maxSteps) return true;
-    if (due.length < DUE_BATCH) return false;
-  }
+/** The journey steps due by the emulator clock, for runBounded: the outbound scheduler's runs and catch-ups. */
+export function journeySteps(ctx: EmulatorContext): BoundedWork<EnrollmentRecord> {
+  return {
+    db: ctx.db,
+    dueSql: DUE_SQL,
+    dueBy: () => ctx.clock.iso(),
+    pageRows: DUE_BATCH,
+    step: (enrollment) => runStep(ctx, enrollment),
+  };
 }
 
 /** Before a read (trigger status, history): runs up to CATCH_UP_STEPS due steps; the scheduler does the rest. */
 export function catchUpJourneySteps(ctx: EmulatorContext): void {
-  runDueSteps(ctx, { maxSteps: CATCH_UP_STEPS });
+  runBounded(journeySteps(ctx), { maxSteps: CATCH_UP_STEPS });
 }

@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { runCampaignsChunk } from './campaign-sender.js';
-import { advanceDeliveries, nextDeliveryDueAt } from './delivery-progress.js';
-import { runDueSteps } from './journey-runner.js';
+import { deliverySteps, nextDeliveryDueAt } from './delivery-progress.js';
+import { journeySteps } from './journey-runner.js';
+import { runBounded } from './run-bounded.js';
 
 /** How often due work is looked for when nothing wakes the scheduler (a step due in a few real seconds). */
 const POLL_MS = 1000;
@@ -70,8 +71,8 @@ export class OutboundScheduler {
     // cannot hold back delivery progress and the webhooks it fires, nor campaign sends (docs/outbound.md).
     const shareEnd = (k: number) => Math.max(start + (k + 1) * SHARE_MS, performance.now() + SHARE_MS);
     try {
-      const journeys = runDueSteps(this.ctx, { deadline: shareEnd(0) });
-      advanceDeliveries(this.ctx, { maxSteps: DELIVERY_STEPS_PER_RUN, deadline: shareEnd(1) });
+      const journeys = runBounded(journeySteps(this.ctx), { deadline: shareEnd(0) }).more;
+      runBounded(deliverySteps(this.ctx), { maxSteps: DELIVERY_STEPS_PER_RUN, deadline: shareEnd(1) });
       const sending = runCampaignsChunk(this.ctx, shareEnd(2));
       const nextDue = nextDeliveryDueAt(this.ctx);
       if (journeys || sending || (nextDue !== null && nextDue <= this.clock.now())) this.wake();
