@@ -327,6 +327,36 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(await page.content()).not.toContain(emulator.adminKey);
   }, 30_000);
 
+  it('approves and rejects templates under review, and hands a conversation off, from their rows', async () => {
+    const created = await api('post', '/v1/templates')
+      .send({ name: 'console_reject_me', category: 'MARKETING', body: 'Half price on {{1}} today.' })
+      .expect(201);
+    const approve = row('templates', 'spring_sale');
+    const reject = row('templates', 'console_reject_me');
+    await expect.poll(() => reject.getByRole('button', { name: 'Reject' }).count(), { timeout: 10_000 }).toBe(1);
+    // An approved template has nothing to review.
+    expect(await row('templates', 'order_update').getByRole('button').count()).toBe(0);
+    await approve.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => approve.locator('td').nth(2).textContent(), { timeout: 10_000 }).toBe('approved');
+    expect(await approve.getByRole('button').count()).toBe(0);
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => reject.locator('td').nth(2).textContent(), { timeout: 10_000 }).toBe('rejected');
+    const rejected = await api('get', `/v1/templates/${created.body.id}`).expect(200);
+    expect(rejected.body.rejection_reason).toBe('Rejected in the console');
+
+    const conversation = row('conversations', 'Ines Park');
+    const conversationId = await conversation.getAttribute('data-id');
+    await conversation.getByRole('button', { name: 'Hand off' }).click();
+    await expect
+      .poll(async () => {
+        const tickets = await api('get', '/v1/tickets?limit=100').expect(200);
+        return tickets.body.data.filter((t: { conversation_id: string }) => t.conversation_id === conversationId)
+          .length;
+      })
+      .toBe(1);
+    expect(failures).toEqual([]);
+  }, 30_000);
+
   it("switches an account's comment AI from the connected accounts panel", async () => {
     const account = row('accounts', SEED_IDS.page);
     await account.getByRole('button', { name: 'Comment AI on' }).click();

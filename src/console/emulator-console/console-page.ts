@@ -1,7 +1,9 @@
 import { KNOWLEDGE_FILE_EXTENSIONS, KnowledgeType } from '../../api/schemas/knowledge-entry.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Page } from '../page-shell.js';
-import { DETAIL_PANELS, PANELS, type ConsolePanel } from './console-panels.js';
+import type { ConsolePanel } from './console-panel.js';
+import { PANELS } from './console-panels.js';
+import { DETAIL_PANELS } from './detail-panels.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 
 const CHANNELS = [

@@ -1,40 +1,26 @@
+import type { ConsolePanel } from './console-panel.js';
+import type { RowAction } from './row-action.js';
+
+/** The button that switches an account's AI setting to the other state: `AI off` on a row where it is on. */
+function aiSwitch(
+  name: string,
+  field: 'ai_enabled' | 'ai_comment_replies_enabled',
+  on: boolean,
+  when: RowAction['when'] = {},
+): RowAction {
+  return {
+    label: `${name} ${on ? 'off' : 'on'}`,
+    when: { ...when, [field]: on },
+    method: 'PATCH',
+    path: '/v1/channels/{key}',
+    body: { [field]: !on },
+  };
+}
+
 /**
- * What the console lists: one panel per resource of the service, each filled by its script from one
- * list route of the contract (src/api/endpoints). A new resource of the emulator gets its panel here.
+ * What the console lists: one panel per resource of the service, with the buttons of its rows. A new
+ * resource of the emulator gets its panel here.
  */
-
-/** `label` heads the column; `path` is a dotted path into each item (`a|b` falls back to b, `=text` is literal text). */
-export type Column = readonly [label: string, path: string];
-
-export interface ConsolePanel {
-  id: string;
-  title: string;
-  /** The list route, relative to the emulator: `/v1/tickets?limit=20`. A detail panel's has `:id`. */
-  list: string;
-  columns: readonly Column[];
-  /** The field naming each item. @default 'id' */
-  key?: string;
-  /** Where the items are in the answer. @default 'data' (a page) */
-  items?: string;
-}
-
-/** A panel over what belongs to one row of another panel (a group's knowledge), shown once its button is clicked. */
-export interface ConsoleDetailPanel extends ConsolePanel {
-  /** The panel whose rows get the button. */
-  of: string;
-  /** The row's button that opens it. */
-  button: string;
-}
-
-const PROVIDER_COLUMNS: readonly Column[] = [
-  ['Provider', 'provider'],
-  ['Enabled', 'enabled'],
-  ['Config', 'config'],
-  // The secret exactly as the API reads it back, masked (docs/ai-and-knowledge.md); the console never asks for more.
-  ['Secret', 'secret|=none'],
-  ['Updated', 'updated_at'],
-];
-
 export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'conversations',
@@ -47,6 +33,15 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Status', 'status'],
       ['Last message', 'last_message_preview'],
       ['Id', 'id'],
+    ],
+    actions: [
+      {
+        label: 'Hand off',
+        when: { status: { not: 'closed' } },
+        method: 'POST',
+        path: '/_emulator/handoff',
+        body: { conversation_id: { row: 'id' } },
+      },
     ],
   },
   {
@@ -115,6 +110,22 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Last run', 'last_run_at'],
       ['Id', 'id'],
     ],
+    actions: [
+      {
+        label: 'Trigger',
+        when: { status: 'active' },
+        method: 'POST',
+        path: '/v1/automations/{key}/trigger',
+        body: {
+          conversation_id: {
+            input: 'automation-conversation',
+            missing: 'An automation runs on a conversation: write in as a customer first.',
+          },
+          variables: { variables: 'automation-variables' },
+        },
+        done: 'Ran "{row.name}" on {answer.conversation_id}: run {answer.id} {answer.status}, message {answer.message_id}',
+      },
+    ],
   },
   {
     id: 'accounts',
@@ -129,6 +140,13 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Comment AI', 'ai_comment_replies_enabled'],
       ['Group', 'group_id'],
       ['Id', 'integration_id'],
+    ],
+    actions: [
+      aiSwitch('AI', 'ai_enabled', true),
+      aiSwitch('AI', 'ai_enabled', false),
+      // A phone number gets no comments to reply to.
+      aiSwitch('Comment AI', 'ai_comment_replies_enabled', true, { channel: { not: 'phone' } }),
+      aiSwitch('Comment AI', 'ai_comment_replies_enabled', false, { channel: { not: 'phone' } }),
     ],
   },
   {
@@ -155,6 +173,22 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Status', 'status'],
       ['Id', 'id'],
     ],
+    actions: [
+      {
+        label: 'Approve',
+        when: { status: 'pending_review' },
+        method: 'POST',
+        path: '/_emulator/templates/{key}/review',
+        body: { status: 'approved' },
+      },
+      {
+        label: 'Reject',
+        when: { status: 'pending_review' },
+        method: 'POST',
+        path: '/_emulator/templates/{key}/review',
+        body: { status: 'rejected', reason: 'Rejected in the console' },
+      },
+    ],
   },
   {
     id: 'journeys',
@@ -167,6 +201,21 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Business events', 'events'],
       ['Steps', 'steps.template_id'],
       ['Id', 'id'],
+    ],
+    actions: [
+      {
+        label: 'Enroll',
+        when: { status: 'active' },
+        method: 'POST',
+        path: '/v1/trigger',
+        body: {
+          trigger_name: { row: 'trigger_name' },
+          phone: { input: 'enroll-phone' },
+          metadata: { variables: 'enroll-variables' },
+        },
+        follow: '/v1/trigger/status/{answer.action_id}',
+        done: 'Enrolled {body.phone} in "{row.name}": enrollment {answer.enrollment_id}; first step {followed.status}: {followed.what_happened}',
+      },
     ],
   },
   {
@@ -221,57 +270,5 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Scopes', 'scopes'],
       ['Id', 'id'],
     ],
-  },
-];
-
-export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
-  {
-    id: 'conversation-messages',
-    of: 'conversations',
-    button: 'Messages',
-    title: 'Messages with',
-    list: '/v1/conversations/:id/messages?limit=20',
-    columns: [
-      ['When', 'created_at'],
-      ['Direction', 'direction'],
-      ['Content', 'content|=(media)'],
-      ['Sent by', 'source'],
-      ['Delivery', 'delivery_status'],
-      ['Error', 'error.reason'],
-    ],
-  },
-  {
-    id: 'account-providers',
-    of: 'accounts',
-    button: 'Providers',
-    title: 'Provider overrides of',
-    list: '/v1/channels/:id/providers?limit=20',
-    key: 'provider',
-    columns: PROVIDER_COLUMNS,
-  },
-  {
-    id: 'group-knowledge',
-    of: 'groups',
-    button: 'Knowledge',
-    title: 'Knowledge of',
-    list: '/v1/channels/groups/:id/knowledge?limit=20',
-    key: 'entry_id',
-    columns: [
-      ['Title', 'title'],
-      ['Type', 'type'],
-      ['Source', 'source'],
-      ['File', 'filename'],
-      ['Added', 'created_at'],
-      ['Content', 'content'],
-    ],
-  },
-  {
-    id: 'group-providers',
-    of: 'groups',
-    button: 'Providers',
-    title: 'Providers of',
-    list: '/v1/channels/groups/:id/providers?limit=20',
-    key: 'provider',
-    columns: PROVIDER_COLUMNS,
   },
 ];

@@ -77,29 +77,34 @@ const labelOf = (item) => String(pick(item, 'name|display_name|title|customer.na
 // The detail panel each row button opened: detail id -> { id, label }.
 const opened = {};
 
+/** A row action's {…} (row-action.ts) filled from what the click knows: percent-encoded in a path, shown in a notice. */
+function fillIn(template, known, inPath) {
+  return template.replace(/\\{([^}]+)\\}/g, (_, path) => (inPath ? encodeURIComponent(pick(known, path)) : show(pick(known, path))));
+}
+function applies(action, item) {
+  return Object.entries(action.when || {}).every(([path, wanted]) =>
+    wanted !== null && typeof wanted === 'object' ? pick(item, path) !== wanted.not : pick(item, path) === wanted);
+}
+/** A body field of a row action: a literal, a field of the row, or what an input of the page holds now. */
+function bodyValue(value, item) {
+  if (value === null || typeof value !== 'object') return value;
+  if (value.row) return pick(item, value.row);
+  if (value.variables) return variables($(value.variables));
+  const text = $(value.input).value.trim();
+  if (!text && value.missing) throw new Error(value.missing);
+  return text;
+}
+async function runAction(action, known) {
+  const body = action.body && Object.fromEntries(Object.entries(action.body).map(([name, value]) => [name, bodyValue(value, known.row)]));
+  known.body = body || {};
+  known.answer = await call(action.method, fillIn(action.path, known, true), body);
+  if (action.follow) known.followed = await call('GET', fillIn(action.follow, known, true));
+  if (action.done) notice(fillIn(action.done, known, false));
+}
 function actions(panel, item) {
-  const out = [];
-  const id = encodeURIComponent(keyOf(panel, item));
-  if (panel.id === 'templates' && item.status === 'pending_review') {
-    out.push(button('Approve', () => call('POST', '/_emulator/templates/' + id + '/review', { status: 'approved' })));
-    out.push(button('Reject', () => call('POST', '/_emulator/templates/' + id + '/review', { status: 'rejected', reason: 'Rejected in the console' })));
-  }
-  if (panel.id === 'conversations' && item.status !== 'closed') {
-    out.push(button('Hand off', () => call('POST', '/_emulator/handoff', { conversation_id: item.id })));
-  }
-  if (panel.id === 'automations' && item.status === 'active') out.push(button('Trigger', () => triggerAutomation(item)));
-  if (panel.id === 'journeys' && item.status === 'active') out.push(button('Enroll', () => enroll(item)));
-  if (panel.id === 'accounts') {
-    out.push(button(item.ai_enabled ? 'AI off' : 'AI on', () => call('PATCH', '/v1/channels/' + id, { ai_enabled: !item.ai_enabled })));
-    if (item.channel !== 'phone') {
-      const on = item.ai_comment_replies_enabled;
-      out.push(button(on ? 'Comment AI off' : 'Comment AI on', () => call('PATCH', '/v1/channels/' + id, { ai_comment_replies_enabled: !on })));
-    }
-  }
-  if (panel.id === 'group-knowledge') {
-    const group = encodeURIComponent(opened['group-knowledge'].id);
-    out.push(button('Delete', () => call('DELETE', '/v1/channels/groups/' + group + '/knowledge/' + id)));
-  }
+  const known = { key: keyOf(panel, item), of: opened[panel.id] && opened[panel.id].id, row: item };
+  const out = (panel.actions || []).filter((action) => applies(action, item)).map((action) =>
+    button(action.label, () => runAction(action, { ...known })));
   for (const detail of data.details) {
     if (detail.of !== panel.id) continue;
     out.push(button(detail.button, async () => {
@@ -277,18 +282,6 @@ function variables(input) {
   const out = {};
   input.value.split(',').map((v) => v.trim()).filter(Boolean).forEach((v, i) => { out[String(i + 1)] = v; });
   return out;
-}
-async function enroll(journey) {
-  const body = { trigger_name: journey.trigger_name, phone: $('enroll-phone').value.trim(), metadata: variables($('enroll-variables')) };
-  const result = await call('POST', '/v1/trigger', body);
-  const first = await call('GET', '/v1/trigger/status/' + encodeURIComponent(result.action_id));
-  notice('Enrolled ' + body.phone + ' in "' + journey.name + '": enrollment ' + result.enrollment_id + '; first step ' + first.status + ': ' + first.what_happened);
-}
-async function triggerAutomation(automation) {
-  const conversation = $('automation-conversation').value;
-  if (!conversation) throw new Error('An automation runs on a conversation: write in as a customer first.');
-  const run = await call('POST', '/v1/automations/' + encodeURIComponent(automation.id) + '/trigger', { conversation_id: conversation, variables: variables($('automation-variables')) });
-  notice('Ran "' + automation.name + '" on ' + run.conversation_id + ': run ' + run.id + ' ' + run.status + ', message ' + run.message_id);
 }
 $('knowledge-upload').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -1,0 +1,27 @@
+import type { RowAction } from './row-action.js';
+
+/** `label` heads the column; `path` is a dotted path into each item (`a|b` falls back to b, `=text` is literal text). */
+export type Column = readonly [label: string, path: string];
+
+/** A table of the console, filled by its script from one list route of the contract (src/api/endpoints). */
+export interface ConsolePanel {
+  id: string;
+  title: string;
+  /** The list route, relative to the emulator: `/v1/tickets?limit=20`. A detail panel's has `:id`. */
+  list: string;
+  columns: readonly Column[];
+  /** The field naming each item. @default 'id' */
+  key?: string;
+  /** Where the items are in the answer. @default 'data' (a page) */
+  items?: string;
+  /** The buttons of each row. @default none */
+  actions?: readonly RowAction[];
+}
+
+/** A panel over what belongs to one row of another panel (a group's knowledge), shown once its button is clicked. */
+export interface ConsoleDetailPanel extends ConsolePanel {
+  /** The panel whose rows get the button. */
+  of: string;
+  /** The row's button that opens it. */
+  button: string;
+}

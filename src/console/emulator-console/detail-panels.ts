@@ -1,0 +1,64 @@
+import type { Column, ConsoleDetailPanel } from './console-panel.js';
+
+const PROVIDER_COLUMNS: readonly Column[] = [
+  ['Provider', 'provider'],
+  ['Enabled', 'enabled'],
+  ['Config', 'config'],
+  // The secret exactly as the API reads it back, masked (docs/ai-and-knowledge.md); the console never asks for more.
+  ['Secret', 'secret|=none'],
+  ['Updated', 'updated_at'],
+];
+
+/** The panels over one row of another (a conversation's messages, a group's knowledge), each opened by its row's button. */
+export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
+  {
+    id: 'conversation-messages',
+    of: 'conversations',
+    button: 'Messages',
+    title: 'Messages with',
+    list: '/v1/conversations/:id/messages?limit=20',
+    columns: [
+      ['When', 'created_at'],
+      ['Direction', 'direction'],
+      ['Content', 'content|=(media)'],
+      ['Sent by', 'source'],
+      ['Delivery', 'delivery_status'],
+      ['Error', 'error.reason'],
+    ],
+  },
+  {
+    id: 'account-providers',
+    of: 'accounts',
+    button: 'Providers',
+    title: 'Provider overrides of',
+    list: '/v1/channels/:id/providers?limit=20',
+    key: 'provider',
+    columns: PROVIDER_COLUMNS,
+  },
+  {
+    id: 'group-knowledge',
+    of: 'groups',
+    button: 'Knowledge',
+    title: 'Knowledge of',
+    list: '/v1/channels/groups/:id/knowledge?limit=20',
+    key: 'entry_id',
+    columns: [
+      ['Title', 'title'],
+      ['Type', 'type'],
+      ['Source', 'source'],
+      ['File', 'filename'],
+      ['Added', 'created_at'],
+      ['Content', 'content'],
+    ],
+    actions: [{ label: 'Delete', method: 'DELETE', path: '/v1/channels/groups/{of}/knowledge/{key}' }],
+  },
+  {
+    id: 'group-providers',
+    of: 'groups',
+    button: 'Providers',
+    title: 'Providers of',
+    list: '/v1/channels/groups/:id/providers?limit=20',
+    key: 'provider',
+    columns: PROVIDER_COLUMNS,
+  },
+];

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { allEndpoints } from '../../src/api/all-endpoints.js';
+import { consolePage } from '../../src/console/emulator-console/console-page.js';
+import { PANELS } from '../../src/console/emulator-console/console-panels.js';
+import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
+import type { RowAction } from '../../src/console/emulator-console/row-action.js';
+import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
+
+interface Route {
+  method: string;
+  path: string;
+  body?: z.ZodObject;
+}
+
+const ROUTES: Route[] = [
+  ...allEndpoints().map(({ def }) => def),
+  ...EMULATOR_CONTROLS.map((c) => ({ method: 'POST', path: `/_emulator${c.path}`, body: c.body })),
+];
+
+/** The route a row action's path (its `{…}` filled at the click) reaches, or undefined. */
+function routeOf(method: string, path: string): Route | undefined {
+  const segments = path.split('/');
+  return ROUTES.find((route) => {
+    const wanted = route.path.split('/');
+    return (
+      route.method === method &&
+      wanted.length === segments.length &&
+      wanted.every((s, i) => (s.startsWith(':') ? /^\{[^}]+\}$/.test(segments[i]!) : s === segments[i]))
+    );
+  });
+}
+
+const actions: [string, RowAction][] = [...PANELS, ...DETAIL_PANELS].flatMap((panel) =>
+  (panel.actions ?? []).map((action): [string, RowAction] => [`${panel.id}: ${action.label}`, action]),
+);
+
+describe('the console panels’ row actions', () => {
+  it('are declared for the panels that act on their rows', () => {
+    expect(actions.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['templates: Approve', 'journeys: Enroll', 'group-knowledge: Delete']),
+    );
+  });
+
+  it.each(actions)('%s requests a route of the contract or an emulator control, with fields it reads', (_, action) => {
+    const route = routeOf(action.method, action.path);
+    expect(route, `${action.method} ${action.path}`).toBeDefined();
+    const fields = Object.keys(action.body ?? {});
+    if (fields.length > 0) expect(Object.keys(route!.body?.shape ?? {})).toEqual(expect.arrayContaining(fields));
+    if (action.follow) expect(routeOf('GET', action.follow), action.follow).toBeDefined();
+  });
+
+  it.each(actions)('%s reads only inputs the page has', (_, action) => {
+    const page = String(consolePage().body);
+    for (const value of Object.values(action.body ?? {})) {
+      if (typeof value !== 'object') continue;
+      const id = 'input' in value ? value.input : 'variables' in value ? value.variables : undefined;
+      if (id !== undefined) expect(page).toContain(`id="${id}"`);
+    }
+  });
+
+  it('finds no route for a path the contract lacks, so the checks above can fail', () => {
+    expect(routeOf('POST', '/v1/channels/{key}')).toBeUndefined();
+    expect(routeOf('PATCH', '/v1/channels/{key}/nothing')).toBeUndefined();
+    expect(routeOf('PATCH', '/v1/channels/{key}')).toBeDefined();
+  });
+});
