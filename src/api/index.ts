@@ -33,7 +33,6 @@ export {
 export { BrainConfig, ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from './schemas/channel-group.js';
 export {
   COMMENT_MAX_CHARS,
-  COMMENT_REPLY_MAX_CHARS,
   CommentReply,
   Comment,
   CommentReplyCreate,

@@ -2,7 +2,7 @@ import { File } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
-  COMMENT_REPLY_MAX_CHARS,
+  COMMENT_MAX_CHARS,
   COMMENT_RULES_MAX,
   endpoints,
   IdempotencyKey,
@@ -278,8 +278,8 @@ const cases: [string, z.ZodType, unknown, unknown][] = [
   [
     'comment reply 2200 characters',
     e.comments.reply.body,
-    { content: 'r'.repeat(COMMENT_REPLY_MAX_CHARS) },
-    { content: 'r'.repeat(COMMENT_REPLY_MAX_CHARS + 1) },
+    { content: 'r'.repeat(COMMENT_MAX_CHARS) },
+    { content: 'r'.repeat(COMMENT_MAX_CHARS + 1) },
   ],
   [
     'automation trigger names a target',

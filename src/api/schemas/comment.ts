@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { Id, text, Timestamp } from './common.js';
 import { PageQuery } from './page.js';
 
-/** A comment's length bound, and so a comment reply's (the photo-social channel's own limit). */
+/**
+ * The length bound of a comment and of every reply to one (API, keyword rule, AI): the photo-social channel's
+ * own limit, one for both (docs/ai-and-knowledge.md).
+ */
 export const COMMENT_MAX_CHARS = 2200;
-export const COMMENT_REPLY_MAX_CHARS = COMMENT_MAX_CHARS;
 
 export const CommentReply = z.looseObject({
   id: z.string(),
@@ -29,7 +31,7 @@ export const Comment = z.looseObject({
 });
 export type Comment = z.output<typeof Comment>;
 
-export const CommentReplyCreate = z.strictObject({ content: text(COMMENT_REPLY_MAX_CHARS) });
+export const CommentReplyCreate = z.strictObject({ content: text(COMMENT_MAX_CHARS) });
 
 /** A keyword rule: a comment containing one of `keywords` (whole words, case-insensitive) gets `reply`. */
 export const CommentRule = z.looseObject({
@@ -59,7 +61,7 @@ export const CommentSettingsUpdate = z.strictObject({
     .array(
       z.strictObject({
         keywords: z.array(text(100)).min(1).max(50),
-        reply: text(COMMENT_REPLY_MAX_CHARS),
+        reply: text(COMMENT_MAX_CHARS),
         integration_id: Id.nullable().optional(),
         /** @default true */
         enabled: z.boolean().optional(),

@@ -1,4 +1,4 @@
-import { COMMENT_REPLY_MAX_CHARS } from '../../api/schemas/comment.js';
+import { COMMENT_MAX_CHARS } from '../../api/schemas/comment.js';
 import type { Channel } from '../../resources/index.js';
 import { groupKnowledge } from '../domain/index.js';
 import type { EmulatorContext } from '../route-handler.js';
@@ -35,7 +35,7 @@ export function replyToComment(
     toolContext: [],
   };
   return produceReply(ctx.db, comment.integration_id, parts, {
-    maxChars: COMMENT_REPLY_MAX_CHARS,
+    maxChars: COMMENT_MAX_CHARS,
     signal,
     resolve: ctx.aiReplies.resolve,
   });
