@@ -1,5 +1,5 @@
+import { TemplateVariables } from 'convo-kit/api';
 import { type Contact } from 'convo-kit/resources';
-import { z } from 'zod';
 
 /**
  * The approved template sent instead of a free-form reply once the phone channel's 24-hour window has
@@ -20,20 +20,8 @@ const WINDOW_CLOSED_TEMPLATE_ID = 'WINDOW_CLOSED_TEMPLATE_ID';
 const WINDOW_CLOSED_TEMPLATE_VARIABLES = 'WINDOW_CLOSED_TEMPLATE_VARIABLES';
 
 const TEMPLATE_ID = /^[\w-]{1,100}$/;
-const MAX_VALUE_CHARS = 1024; // the service's bound on one template variable
-const VALUE_TEXT = `must be text of 1 to ${MAX_VALUE_CHARS} characters`;
-
-/** `WINDOW_CLOSED_TEMPLATE_VARIABLES`: variable positions ("1" to "99", so at most 99 entries) to their text. */
-const TemplateVariables = z.record(
-  z.string().regex(/^[1-9]\d?$/, 'is not a variable position ("1" to "99")'),
-  z.string({ error: VALUE_TEXT }).min(1, VALUE_TEXT).max(MAX_VALUE_CHARS, VALUE_TEXT),
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type'
-        ? 'must be a JSON object of variable positions to text, such as {"1":"Convo Kit Shop"}'
-        : undefined,
-  },
-);
+// The service's bound on one value, read from its own schema of template variables.
+const VALUE_TEXT = `must be text of 1 to ${TemplateVariables.valueType.maxLength} characters`;
 
 /**
  * Reads the fallback from the environment: none when `WINDOW_CLOSED_TEMPLATE_ID` is unset (the send then
@@ -55,7 +43,11 @@ export function windowClosedTemplateFromEnv(env: NodeJS.ProcessEnv): WindowClose
   return { templateId, variables: parseVariables(rawVariables ?? '{}') };
 }
 
-/** The setting's JSON, checked by `TemplateVariables`; the error names the setting and the entry at fault. */
+/**
+ * The setting's JSON, checked by the service's own `TemplateVariables` (variable positions to bounded
+ * text), and not blank: the service would send a blank value as a gap in the text. The error names the
+ * setting and the entry at fault.
+ */
 function parseVariables(raw: string): Record<string, string> {
   const fail = (why: string): never => {
     throw new Error(`${WINDOW_CLOSED_TEMPLATE_VARIABLES} ${why}`);
@@ -67,13 +59,17 @@ function parseVariables(raw: string): Record<string, string> {
     return fail(`is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})`);
   }
   const result = TemplateVariables.safeParse(parsed);
-  if (result.success) return result.data;
+  if (result.success) {
+    const blank = Object.keys(result.data).find((position) => result.data[position] === '');
+    return blank === undefined ? result.data : fail(`entry "${blank}" ${VALUE_TEXT}`);
+  }
   const issue = result.error.issues[0]!;
   const entry = issue.path[0];
-  if (entry === undefined) return fail(issue.message);
+  if (entry === undefined)
+    return fail('must be a JSON object of variable positions to text, such as {"1":"Convo Kit Shop"}');
   if (issue.code === 'invalid_key')
-    return fail(`has "${String(entry)}", which ${issue.issues[0]?.message ?? 'is not a variable position'}`);
-  return fail(`entry "${String(entry)}" ${issue.message}`);
+    return fail(`has "${String(entry)}": ${issue.issues[0]?.message ?? 'expected a variable position'}`);
+  return fail(`entry "${String(entry)}" ${VALUE_TEXT}`);
 }
 
 /** The variables for one contact. */

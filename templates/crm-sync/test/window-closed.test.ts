@@ -217,7 +217,7 @@ describe('the WINDOW_CLOSED_TEMPLATE_* settings', () => {
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '["x"]' }, 'must be a JSON object'],
     [
       { WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"name":"x"}' },
-      '"name", which is not a variable position',
+      'has "name": expected a variable position such as "1"',
     ],
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":5}' }, 'entry "1" must be text'],
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":""}' }, 'entry "1" must be text'],
@@ -227,7 +227,7 @@ describe('the WINDOW_CLOSED_TEMPLATE_* settings', () => {
     ],
     [
       { WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"100":"x"}' },
-      'WINDOW_CLOSED_TEMPLATE_VARIABLES has "100", which is not a variable position ("1" to "99")',
+      'WINDOW_CLOSED_TEMPLATE_VARIABLES has "100": expected a variable position such as "1"',
     ],
     [{ WINDOW_CLOSED_TEMPLATE_ID: 'tpl_a', WINDOW_CLOSED_TEMPLATE_VARIABLES: 'null' }, 'must be a JSON object'],
   ])('refuse %j with a message naming the setting', (env, message) => {
