@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { PANELS } from '../../src/console/emulator-console/console-panels.js';
 import { createEmulator, SEED_IDS, type Emulator } from '../../src/emulator/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 
@@ -138,6 +139,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
   const api = (method: 'get' | 'put' | 'post', path: string) =>
     request(emulator.app)[method](path).set('authorization', admin());
   const row = (panel: string, text: string) => page.locator(`#panel-${panel} tbody tr`, { hasText: text });
+  /** Scrolls to a panel: the console asks only for what is on screen, and for a panel as it comes into view. */
+  const view = (panel: string) => page.locator(`#panel-${panel}`).scrollIntoViewIfNeeded();
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -158,6 +161,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await page.fill('#comment-content', 'What is the price of the wool scarf?');
     await page.click('#comment button.primary');
     await expect.poll(() => page.locator('#notice').textContent()).toContain('keyword rule');
+    await view('comments');
     const comment = row('comments', 'wool scarf');
     await expect.poll(() => comment.count(), { timeout: 10_000 }).toBe(1);
     const text = await comment.textContent();
@@ -170,7 +174,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     );
 
     // The workspace-wide AI switch for comments, from its panel.
-    expect(await page.locator('#comment-ai-state').textContent()).toBe('off');
+    await view('comment-rules');
+    await expect.poll(() => page.locator('#comment-ai-state').textContent()).toBe('off');
     await page.click('#comment-ai');
     await expect.poll(() => page.locator('#comment-ai-state').textContent()).toBe('on');
     expect((await api('get', '/v1/comments/settings').expect(200)).body.ai_replies_enabled).toBe(true);
@@ -189,14 +194,17 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await expect.poll(() => page.locator('#automation-conversation option', { hasText: 'Ines Park' }).count()).toBe(1);
     await page.selectOption('#automation-conversation', conversationId!);
     await page.fill('#automation-variables', 'Ines, A-2044');
+    await view('automations');
     await row('automations', 'Order ready follow-up').getByRole('button', { name: 'Trigger' }).click();
 
     await expect.poll(() => page.locator('#notice').textContent()).toMatch(/run run_\S+ completed, message msg_/);
+    await view('conversations');
     await expect
       .poll(() => row('conversations', 'Ines Park').textContent(), { timeout: 10_000 })
       .toContain('Hi Ines, your order A-2044 is ready for pickup.');
     const automation = await api('get', '/v1/automations/aut_order_followup').expect(200);
     expect(automation.body.last_run_at).not.toBeNull();
+    await view('automations');
     const lastRun = row('automations', 'Order ready follow-up').locator('td').nth(5);
     await expect.poll(() => lastRun.textContent()).toBe(new Date(automation.body.last_run_at).toLocaleString('en-US'));
     // A paused automation offers no Trigger.
@@ -209,10 +217,12 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     // Ines Park wrote in and got the automation's message in the test before.
     await page.fill('#handle', '+14155550188');
     await page.click('#stop');
+    await view('contacts');
     const contact = row('contacts', 'Ines Park');
     await expect.poll(() => contact.locator('td').nth(5).textContent(), { timeout: 10_000 }).toBe('yes');
     expect(await contact.textContent()).toContain('+14155550188');
 
+    await view('conversations');
     await row('conversations', 'Ines Park').getByRole('button', { name: 'Messages' }).click();
     expect(await page.locator('#panel-conversation-messages .subject').textContent()).toBe('Ines Park');
     const messages = page.locator('#panel-conversation-messages tbody tr');
@@ -233,6 +243,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       .send({ enabled: true, config: { url: 'http://127.0.0.1:9/reply', timeout_ms: 3000 }, secret })
       .expect(200);
 
+    await view('groups');
     await row('groups', 'Support team').getByRole('button', { name: 'Knowledge' }).click();
     await page.locator('#panel-group-knowledge').waitFor({ state: 'visible' });
     expect(await page.locator('#panel-group-knowledge .subject').textContent()).toBe('Support team');
@@ -250,6 +261,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(await entry.textContent()).toContain('within 30 days');
     expect(await entry.textContent()).toContain('policy');
 
+    await view('groups');
     await row('groups', 'Support team').getByRole('button', { name: 'Providers' }).click();
     const provider = row('group-providers', 'custom_reply');
     await expect.poll(() => provider.count(), { timeout: 10_000 }).toBe(1);
@@ -259,6 +271,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await screenshot(page, 'emulator-console-ai-group');
 
     // The knowledge entry goes again from its row.
+    await view('group-knowledge');
     await entry.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => entry.count(), { timeout: 10_000 }).toBe(0);
     const left = await api('get', `/v1/channels/groups/${SEED_IDS.group}/knowledge`).expect(200);
@@ -276,6 +289,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       })
       .expect(201);
     await api('post', `/v1/journeys/${journey.body.id}/status`).send({ status: 'active' }).expect(200);
+    await view('journeys');
     await expect
       .poll(() => row('journeys', 'Shipping updates').getByRole('button').count(), { timeout: 10_000 })
       .toBe(1);
@@ -292,6 +306,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await expect
       .poll(() => page.locator('#notice').textContent())
       .toMatch(/Enrolled \+14155550166 .*first step (sent|delivered)/);
+    await view('enrollments');
     const enrollment = row('enrollments', '+14155550166');
     await expect.poll(() => enrollment.count(), { timeout: 10_000 }).toBe(1);
     expect(await enrollment.textContent()).toContain('shipping-updates');
@@ -305,6 +320,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     await expect
       .poll(() => page.locator('#notice').textContent())
       .toMatch(new RegExp(`^Fired order.shipped for \\+14155550177: journeys ${journey.body.id} enrolled it as enr_`));
+    await view('enrollments');
     await expect.poll(() => row('enrollments', '+14155550177').count(), { timeout: 10_000 }).toBe(1);
     await page.fill('#event-name', 'order.returned');
     await page.click('#enroll button.primary');
@@ -317,6 +333,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     const created = await api('post', '/v1/keys')
       .send({ label: 'console test key', scopes: ['contacts:read'], kind: 'live' })
       .expect(201);
+    await view('keys');
     const key = row('keys', 'console test key');
     await expect.poll(() => key.count(), { timeout: 10_000 }).toBe(1);
     expect(await key.textContent()).toContain(created.body.key.slice(-4));
@@ -331,6 +348,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     const created = await api('post', '/v1/templates')
       .send({ name: 'console_reject_me', category: 'MARKETING', body: 'Half price on {{1}} today.' })
       .expect(201);
+    await view('templates');
     const approve = row('templates', 'spring_sale');
     const reject = row('templates', 'console_reject_me');
     await expect.poll(() => reject.getByRole('button', { name: 'Reject' }).count(), { timeout: 10_000 }).toBe(1);
@@ -344,6 +362,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     const rejected = await api('get', `/v1/templates/${created.body.id}`).expect(200);
     expect(rejected.body.rejection_reason).toBe('Rejected in the console');
 
+    await view('conversations');
     const conversation = row('conversations', 'Ines Park');
     const conversationId = await conversation.getAttribute('data-id');
     await conversation.getByRole('button', { name: 'Hand off' }).click();
@@ -358,6 +377,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
   }, 30_000);
 
   it("switches an account's comment AI from the connected accounts panel", async () => {
+    await view('accounts');
     const account = row('accounts', SEED_IDS.page);
     await account.getByRole('button', { name: 'Comment AI on' }).click();
     await expect.poll(() => account.getByRole('button', { name: 'Comment AI off' }).count()).toBe(1);
@@ -366,6 +386,43 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(page_.ai_comment_replies_enabled).toBe(true);
     expect(failures).toEqual([]);
   }, 30_000);
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the console asks only for what is on screen', () => {
+  it('refreshes the panels in view, and asks for a panel as it scrolls into view', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        const { pathname } = new URL(r.url());
+        if (pathname.startsWith('/v1/')) asked.push(pathname);
+      });
+      // Each refresh starts by reading the emulator's time (GET /_emulator, which needs no key).
+      const refreshStarts = () => page.waitForRequest((r) => new URL(r.url()).pathname === '/_emulator');
+      await page.goto(`${server.url}/_emulator/console#key=${emulator.adminKey}`);
+      await page.locator('#console').waitFor({ state: 'visible' });
+      await refreshStarts();
+      asked.length = 0;
+      await refreshStarts();
+      // One whole refresh at the top of the page: the conversations, the accounts a customer can comment on (its
+      // form's select), and none of the panels further down.
+      expect(asked).toEqual(expect.arrayContaining(['/v1/conversations', '/v1/channels']));
+      expect(asked).not.toContain('/v1/keys');
+      expect(asked.length).toBeLessThan(PANELS.length / 2);
+
+      await page.locator('#panel-keys').scrollIntoViewIfNeeded();
+      await expect.poll(() => asked, { timeout: 5_000 }).toContain('/v1/keys');
+      await expect.poll(() => page.locator('#panel-keys tbody tr', { hasText: 'Emulator admin key' }).count()).toBe(1);
+      asked.length = 0;
+      await refreshStarts();
+      await refreshStarts();
+      expect(asked).toContain('/v1/keys');
+      expect(asked).not.toContain('/v1/conversations');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', () => {
@@ -377,12 +434,14 @@ describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', 
       const page = await browser.newPage();
       await page.goto(`${freeServer.url}/_emulator/console#key=${free.adminKey}`);
       await page.locator('#console').waitFor({ state: 'visible' });
-      const tickets = await page.locator('#panel-tickets tbody tr').count();
-      expect(tickets).toBeGreaterThan(1);
-      // Each message written in refreshes every panel: 30 requests a minute run out within a few.
-      for (let i = 0; i < 6; i += 1) {
-        // A refresh ends with the keys panel, or at the first refusal.
-        const settled = page.waitForResponse((r) => r.status() === 429 || r.url().endsWith('/v1/keys?limit=20'));
+      const rows = page.locator('#panel-conversations tbody tr');
+      await expect.poll(() => rows.count()).toBeGreaterThan(1);
+      const shown = await rows.count();
+      // Each message written in refreshes what is on screen: 30 requests a minute run out within a few dozen.
+      for (let i = 0; i < 40; i += 1) {
+        const settled = page.waitForResponse(
+          (r) => r.status() === 429 || new URL(r.url()).pathname === '/v1/conversations',
+        );
         await page.fill('#content', `Hello ${i}`);
         await page.click('#inbound button.primary');
         if ((await settled).status() === 429) break;
@@ -390,8 +449,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', 
       await expect
         .poll(() => page.locator('#notice').textContent())
         .toMatch(/^Rate limited: the console refreshes again in \d+ s/);
-      expect(await page.locator('#panel-tickets tbody tr').count()).toBeGreaterThanOrEqual(tickets);
-      expect(await page.locator('#panel-tickets tbody').textContent()).not.toContain('RATE_LIMITED');
+      expect(await rows.count()).toBeGreaterThanOrEqual(shown);
+      expect(await page.locator('#panel-conversations tbody').textContent()).not.toContain('RATE_LIMITED');
       await screenshot(page, 'emulator-console-rate-limited');
     } finally {
       await browser.close();

@@ -1,4 +1,4 @@
-import type { RowAction } from './row-action.js';
+import type { RowAction, RowConditions } from './row-action.js';
 
 /** `label` heads the column; `path` is a dotted path into each item (`a|b` falls back to b, `=text` is literal text). */
 export type Column = readonly [label: string, path: string];
@@ -16,6 +16,22 @@ export interface ConsolePanel {
   items?: string;
   /** The buttons of each row. @default none */
   actions?: readonly RowAction[];
+  /** A select elsewhere on the page that offers this panel's items. @default none */
+  choices?: PanelChoices;
+}
+
+/** The options of a select filled from a panel's items (the conversation an automation runs on). */
+export interface PanelChoices {
+  /** The select's element id. */
+  select: string;
+  /** The items offered. @default every item */
+  when?: RowConditions;
+  /** The option's value: a column path. */
+  value: string;
+  /** The option's text, its `{…}` column paths of the item (see RowAction). */
+  label: string;
+  /** The one option when no item is offered. */
+  none: string;
 }
 
 /** A panel over what belongs to one row of another panel (a group's knowledge), shown once its button is clicked. */

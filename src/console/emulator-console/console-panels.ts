@@ -1,12 +1,12 @@
 import type { ConsolePanel } from './console-panel.js';
-import type { RowAction } from './row-action.js';
+import type { RowAction, RowConditions } from './row-action.js';
 
 /** The button that switches an account's AI setting to the other state: `AI off` on a row where it is on. */
 function aiSwitch(
   name: string,
   field: 'ai_enabled' | 'ai_comment_replies_enabled',
   on: boolean,
-  when: RowAction['when'] = {},
+  when: RowConditions = {},
 ): RowAction {
   return {
     label: `${name} ${on ? 'off' : 'on'}`,
@@ -34,6 +34,12 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Last message', 'last_message_preview'],
       ['Id', 'id'],
     ],
+    choices: {
+      select: 'automation-conversation',
+      value: 'id',
+      label: '{customer.name|customer.handle} · {channel}',
+      none: 'write in first',
+    },
     actions: [
       {
         label: 'Hand off',
@@ -141,6 +147,14 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Group', 'group_id'],
       ['Id', 'integration_id'],
     ],
+    // The accounts a customer can comment on.
+    choices: {
+      select: 'comment-account',
+      when: { channel: { not: 'phone' }, status: 'active' },
+      value: 'integration_id',
+      label: '{display_name} ({channel})',
+      none: 'no photo or page account',
+    },
     actions: [
       aiSwitch('AI', 'ai_enabled', true),
       aiSwitch('AI', 'ai_enabled', false),

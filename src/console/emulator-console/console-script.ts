@@ -81,8 +81,9 @@ const opened = {};
 function fillIn(template, known, inPath) {
   return template.replace(/\\{([^}]+)\\}/g, (_, path) => (inPath ? encodeURIComponent(pick(known, path)) : show(pick(known, path))));
 }
-function applies(action, item) {
-  return Object.entries(action.when || {}).every(([path, wanted]) =>
+/** Whether an item meets a panel's conditions (RowConditions): each field has its value, or not the \`not\` one. */
+function matches(when, item) {
+  return Object.entries(when || {}).every(([path, wanted]) =>
     wanted !== null && typeof wanted === 'object' ? pick(item, path) !== wanted.not : pick(item, path) === wanted);
 }
 /** A body field of a row action: a literal, a field of the row, or what an input of the page holds now. */
@@ -103,7 +104,7 @@ async function runAction(action, known) {
 }
 function actions(panel, item) {
   const known = { key: keyOf(panel, item), of: opened[panel.id] && opened[panel.id].id, row: item };
-  const out = (panel.actions || []).filter((action) => applies(action, item)).map((action) =>
+  const out = (panel.actions || []).filter((action) => matches(action.when, item)).map((action) =>
     button(action.label, () => runAction(action, { ...known })));
   for (const detail of data.details) {
     if (detail.of !== panel.id) continue;
@@ -205,22 +206,64 @@ function fillSelect(select, options, empty) {
   }));
   if (wanted.some(([value]) => value === chosen)) select.value = chosen;
 }
-async function refresh() {
-  try {
-    const index = await call('GET', '/_emulator');
-    $('now').textContent = new Date(index.now).toLocaleString();
-    const answers = {};
-    for (const panel of data.panels) answers[panel.id] = await refreshPanel(panel, panel.list);
-    for (const detail of data.details) await refreshDetail(detail);
-    const accounts = (answers.accounts.data || []).filter((a) => a.channel !== 'phone' && a.status === 'active');
-    fillSelect($('comment-account'), accounts.map((a) => [a.integration_id, a.display_name + ' (' + a.channel + ')']), 'no photo or page account');
-    const conversations = answers.conversations.data || [];
-    fillSelect($('automation-conversation'), conversations.map((c) => [c.id, (c.customer.name || c.customer.handle) + ' · ' + c.channel]), 'write in first');
-    const aiOn = answers['comment-rules'].ai_replies_enabled;
+// Only what is on screen (or within MARGIN_PX of it) is asked for: each request counts against the admin key's rate
+// limit (docs/emulator.md), and a refresh of every panel spent 14 or more. What scrolls into view is asked for at once.
+const MARGIN_PX = 200;
+function onScreen(element) {
+  const box = element.getBoundingClientRect();
+  return box.height > 0 && box.bottom > -MARGIN_PX && box.top < innerHeight + MARGIN_PX;
+}
+// The attempts panel lists the deliveries of the endpoints the webhooks panel lists.
+const ATTEMPTS_FROM = 'webhooks';
+let endpoints = [];
+// An element that shows a panel's answer outside its section (data-from) needs that panel too.
+$('panel-attempts').dataset.from = ATTEMPTS_FROM;
+for (const panel of data.panels) if (panel.choices) $(panel.choices.select).dataset.from = panel.id;
+function wanted(panel) {
+  return onScreen($('panel-' + panel.id)) || [...document.querySelectorAll('[data-from="' + panel.id + '"]')].some(onScreen);
+}
+/** What else shows a panel's answer: the select of its choices, the comment AI switch, the attempts panel. */
+function showElsewhere(panel, answer) {
+  const items = answer[panel.items || 'data'] || [];
+  const choices = panel.choices;
+  if (choices) {
+    const offered = items.filter((item) => matches(choices.when, item));
+    fillSelect($(choices.select), offered.map((item) => [String(pick(item, choices.value)), fillIn(choices.label, item, false)]), choices.none);
+  }
+  if (panel.id === ATTEMPTS_FROM) endpoints = items;
+  if (panel.id === 'comment-rules') {
+    const aiOn = answer.ai_replies_enabled;
     $('comment-ai-state').textContent = aiOn === undefined ? '…' : aiOn ? 'on' : 'off';
     $('comment-ai').textContent = aiOn ? 'Switch off' : 'Switch on';
     $('comment-ai').dataset.on = String(Boolean(aiOn));
-    await refreshAttempts(answers.webhooks.data || []);
+  }
+}
+// The parts asked for since the last full refresh: one that scrolls into view is asked for unless it is here.
+const fresh = new Set();
+/** Asks for what is on screen; \`scrolled\` asks only for what came into view since the last refresh. */
+async function refresh(scrolled) {
+  try {
+    if (!scrolled) {
+      const index = await call('GET', '/_emulator');
+      $('now').textContent = new Date(index.now).toLocaleString();
+      fresh.clear();
+    }
+    // Nothing is on screen until a key is accepted: the first panel tries it.
+    const panels = $('console').hidden ? data.panels.slice(0, 1) : data.panels.filter(wanted);
+    for (const panel of panels) {
+      if (fresh.has(panel.id)) continue;
+      fresh.add(panel.id);
+      showElsewhere(panel, await refreshPanel(panel, panel.list));
+    }
+    for (const detail of data.details) {
+      if (!opened[detail.id] || fresh.has(detail.id) || !onScreen($('panel-' + detail.id))) continue;
+      fresh.add(detail.id);
+      await refreshDetail(detail);
+    }
+    if (!fresh.has('attempts') && onScreen($('panel-attempts'))) {
+      fresh.add('attempts');
+      await refreshAttempts(endpoints);
+    }
     $('console').hidden = false;
     $('key-panel').hidden = true;
   } catch (error) {
@@ -300,5 +343,13 @@ for (const b of document.querySelectorAll('[data-advance]')) {
 }
 if (key) refresh();
 // Every 5 s while the tab is visible: the console shares the admin key's rate limit (docs/keys-and-limits.md) with whatever else uses it.
-setInterval(() => { if (key && !$('console').hidden && !document.hidden && Date.now() >= pausedUntil) refresh(); }, 5000);
+const mayAsk = () => key && !$('console').hidden && !document.hidden && Date.now() >= pausedUntil;
+setInterval(() => { if (mayAsk()) refresh(); }, 5000);
+let scrolledTimer;
+const inView = new IntersectionObserver((entries) => {
+  if (!entries.some((entry) => entry.isIntersecting)) return;
+  clearTimeout(scrolledTimer);
+  scrolledTimer = setTimeout(() => { if (mayAsk()) refresh(true); }, 150);
+}, { rootMargin: MARGIN_PX + 'px' });
+for (const element of document.querySelectorAll('#console section, [data-from]')) inView.observe(element);
 `;

@@ -9,8 +9,8 @@
  */
 export interface RowAction {
   label: string;
-  /** Shown on rows where each field named has that value, or (`{ not }`) anything else. @default every row */
-  when?: Readonly<Record<string, RowValue | { not: RowValue }>>;
+  /** Shown on the rows that match. @default every row */
+  when?: RowConditions;
   method: 'POST' | 'PATCH' | 'DELETE';
   /** The route, relative to the emulator: a route of the contract or an `/_emulator` control. */
   path: string;
@@ -23,6 +23,9 @@ export interface RowAction {
 }
 
 type RowValue = string | boolean;
+
+/** Each field named (a column path) has that value, or (`{ not }`) anything else. */
+export type RowConditions = Readonly<Record<string, RowValue | { not: RowValue }>>;
 
 /** A body field: a literal, or read at the click. */
 export type ActionValue =
