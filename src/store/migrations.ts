@@ -66,8 +66,12 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Runs the missing migrations in one immediate transaction, so two processes opening one file do not race. */
+/**
+ * Runs the missing migrations in one immediate transaction, so two processes opening one file do not race.
+ * A file already current is only read: opening it takes no write lock, so it never waits on a busy writer.
+ */
 export function migrate(db: Database.Database): void {
+  if (db.pragma('user_version', { simple: true }) === MIGRATIONS.length) return;
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > MIGRATIONS.length) {
