@@ -30,6 +30,9 @@ export const PG_PROCESS_COUNTS = [1, 2, 4] as const;
  */
 export const HANDLERS_IN_ALL = 10;
 
+/** `BENCH_SQLITE_THREAD=true` runs the receivers' SQLite store on a thread of its own (`thread: true`). */
+export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
+
 /**
  * The parts of the benchmark, each runnable alone (`npm run bench -- --only postgres`, or
  * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs, `sqlite` the four servers at both

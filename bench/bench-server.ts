@@ -5,13 +5,13 @@ import express from 'express';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type * as ReceiverEntry from '../src/receiver/index.js';
 import type { Receiver } from '../src/receiver/index.js';
 import type * as StoreEntry from '../src/store/index.js';
 import type { DeliveryStore } from '../src/store/index.js';
 import type * as PostgresEntry from '../src/store/postgres/index.js';
-import { BENCH_SECRET, HANDLER_SLEEP_MS, type BenchStore, type ServerKind } from './bench-config.js';
+import { BENCH_SECRET, HANDLER_SLEEP_MS, SQLITE_THREAD, type BenchStore, type ServerKind } from './bench-config.js';
 import { runPgUrl } from './bench-postgres.js';
 
 const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
@@ -42,7 +42,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function openStore(): DeliveryStore {
   if (storeKind === 'postgres') return createPostgresStore({ connectionString: runPgUrl(where), schema: where });
-  return createSqliteStore({ path: where, durability: storeKind === 'sqlite full' ? 'full' : 'normal' });
+  return createSqliteStore({
+    path: where,
+    durability: storeKind === 'sqlite full' ? 'full' : 'normal',
+    thread: SQLITE_THREAD,
+  });
 }
 
 /**
@@ -107,6 +111,23 @@ server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as A
 // parent sums it over the processes of a run.
 let requests = 0;
 let cpuStart = process.cpuUsage();
+let loopCpuStart = eventLoopCpuMicros();
+
+/**
+ * CPU time of this process's main thread alone, the one that runs the event loop: the resource a server
+ * runs out of first, whatever its other threads (the thread pool's fsyncs, the SQLite store's thread) use.
+ * Linux only (its per-thread stat, in clock ticks of 10 ms); undefined elsewhere.
+ */
+function eventLoopCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
 server.on('request', () => requests++);
 // The benchmark ended (or was interrupted): nothing else would end this process.
 process.on('disconnect', () => process.exit(0));
@@ -125,10 +146,17 @@ async function answer(message: unknown): Promise<unknown> {
     case 'reset':
       requests = 0;
       cpuStart = process.cpuUsage();
+      loopCpuStart = eventLoopCpuMicros();
       return 'ok';
     case 'stats': {
       const cpu = process.cpuUsage(cpuStart);
-      return { cpuMicros: cpu.user + cpu.system, requests, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+      const loopCpu = eventLoopCpuMicros();
+      return {
+        cpuMicros: cpu.user + cpu.system,
+        loopCpuMicros: loopCpu === undefined || loopCpuStart === undefined ? undefined : loopCpu - loopCpuStart,
+        requests,
+        maxRssMiB: process.resourceUsage().maxRSS / 1024,
+      };
     }
     default:
       throw new Error(`Unknown message ${String(message)}`);

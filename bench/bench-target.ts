@@ -28,6 +28,10 @@ export interface Sample {
   p99: number;
   failures: number;
   cpuMicrosPerRequest: number;
+  /** CPU of the load generator (this process) per request sent: what the servers share the machine with. */
+  loaderCpuMicrosPerRequest: number;
+  /** CPU of the servers' main threads (their event loops) per request; undefined off Linux. */
+  loopCpuMicrosPerRequest: number | undefined;
   /** CPU of the PostgreSQL backends serving the run, per 2xx; undefined when not measurable. */
   dbCpuMicrosPerRequest: number | undefined;
   maxRssMiB: number;
@@ -84,22 +88,30 @@ export async function measure(target: Target, seconds: number): Promise<Sample> 
   await askAll(target, 'reset');
   const dbCpu = () => (target.store === 'postgres' ? backendCpuMicros(target.where) : undefined);
   const dbBefore = await dbCpu();
+  const loaderCpu = process.cpuUsage();
   const result = await load(target.ports, seconds);
+  const loader = process.cpuUsage(loaderCpu);
   const dbAfter = await dbCpu();
-  const stats = await askAll<{ cpuMicros: number; requests: number; maxRssMiB: number }>(target, 'stats');
+  const stats = await askAll<{ cpuMicros: number; loopCpuMicros?: number; requests: number; maxRssMiB: number }>(
+    target,
+    'stats',
+  );
   await askAll(target, 'pause');
   const sum = (f: (s: (typeof stats)[number]) => number) => stats.reduce((n, s) => n + f(s), 0);
+  const requests = Math.max(
+    1,
+    sum((s) => s.requests),
+  );
   return {
     rps: result['2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
-    cpuMicrosPerRequest:
-      sum((s) => s.cpuMicros) /
-      Math.max(
-        1,
-        sum((s) => s.requests),
-      ),
+    cpuMicrosPerRequest: sum((s) => s.cpuMicros) / requests,
+    loaderCpuMicrosPerRequest: (loader.user + loader.system) / Math.max(1, result.requests.total),
+    loopCpuMicrosPerRequest: stats.every((s) => s.loopCpuMicros !== undefined)
+      ? sum((s) => s.loopCpuMicros!) / requests
+      : undefined,
     dbCpuMicrosPerRequest:
       dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / Math.max(1, result['2xx']),
     maxRssMiB: Math.max(...stats.map((s) => s.maxRssMiB)),

@@ -15,6 +15,7 @@ import {
   HANDLERS_IN_ALL,
   PG_PROCESS_COUNTS,
   ROUNDS,
+  SQLITE_THREAD,
   SERVER_KINDS,
   WARMUP_SECONDS,
   selectedParts,
@@ -38,6 +39,10 @@ interface Row {
   t: Target;
   rps: number;
   cpu: number;
+  /** The load generator's CPU per request, on the same machine. */
+  loaderCpu: number;
+  /** The main threads' share of `cpu`. */
+  loopCpu: number | undefined;
   dbCpu: number | undefined;
   p50: number;
   p99: number;
@@ -92,6 +97,10 @@ function summarize(t: Target, s: Sample[]): Row {
     t,
     rps: pick((x) => x.rps),
     cpu: pick((x) => x.cpuMicrosPerRequest),
+    loaderCpu: pick((x) => x.loaderCpuMicrosPerRequest),
+    loopCpu: s.every((x) => x.loopCpuMicrosPerRequest !== undefined)
+      ? pick((x) => x.loopCpuMicrosPerRequest!)
+      : undefined,
     dbCpu: s.every((x) => x.dbCpuMicrosPerRequest !== undefined) ? pick((x) => x.dbCpuMicrosPerRequest!) : undefined,
     p50: pick((x) => x.p50),
     p99: pick((x) => x.p99),
@@ -146,7 +155,7 @@ async function main(): Promise<void> {
   const parts = selectedParts();
   console.log(
     `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ` +
-      `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
+      `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; the SQLite store ${SQLITE_THREAD ? 'on its own thread (BENCH_SQLITE_THREAD=true)' : 'on the event loop'}; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
   );
   if (parts.has('commit')) await commitCosts();
   const specs = await plan(parts);
@@ -170,6 +179,8 @@ async function main(): Promise<void> {
         server: label(r.t),
         'acked req/s': Math.round(r.rps),
         'CPU µs/req': Math.round(r.cpu),
+        ...(r.loopCpu === undefined ? {} : { 'event loop CPU µs/req': Math.round(r.loopCpu) }),
+        'load generator CPU µs/req': Math.round(r.loaderCpu),
         'p50 ms': r.p50,
         'p99 ms': r.p99,
         'non-2xx+errors': r.failures,
