@@ -9,14 +9,15 @@ import {
   SignatureVerificationError,
   signatureMismatch,
   TIMESTAMP_HEADER,
-  type SecretSource,
   type SignatureErrorCode,
 } from '../signature/index.js';
 import { headerValue, type HeaderInput } from './header-value.js';
+import type { CheckedSecrets } from './secrets-option.js';
 import { errorAnswer, type ErrorBody, type HttpAnswer } from './http-answer.js';
 
 export interface SignedJsonOptions {
-  secrets: SecretSource;
+  /** Checked once at start-up (secretsOption): a fixed list is used as it is; a provider is asked per request. */
+  secrets: CheckedSecrets;
   toleranceSeconds: number;
   now: () => number;
 }
@@ -86,7 +87,7 @@ export async function checkSignedBody(
 ): Promise<SignedJsonCheck> {
   let secrets: readonly string[];
   try {
-    secrets = await resolveSecrets(options.secrets);
+    secrets = typeof options.secrets === 'function' ? await resolveSecrets(options.secrets) : options.secrets;
   } catch (error) {
     log.error({ err: error }, 'could not resolve the signing secrets');
     return {

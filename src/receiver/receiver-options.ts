@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
+import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
 import type { DeliveryStore, Durability } from '../store/index.js';
 import { type BackoffOptions } from './backoff.js';
 
@@ -60,7 +61,7 @@ const SERVICE_DEADLINE_MS = 8000;
 const MAX_BEFORE_RESPONSE_TIMEOUT_MS = SERVICE_DEADLINE_MS - 500;
 
 export interface ResolvedOptions {
-  secrets: SecretSource;
+  secrets: CheckedSecrets;
   toleranceSeconds: number;
   maxBodyBytes: number;
   maxInFlightBytes: number;
@@ -87,14 +88,7 @@ function number(name: string, value: unknown, fallback: number, { integer = true
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
     throw new TypeError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
-  if ((options.secret === undefined) === (options.secrets === undefined)) {
-    throw new TypeError(
-      "Pass exactly one of `secret` (the endpoint's whsec_… value) or `secrets` (several, or a provider)",
-    );
-  }
-  if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === '')) {
-    throw new TypeError("Expected `secret` to be the endpoint's whsec_… secret, got an empty or non-string value");
-  }
+  const secrets = secretsOption(options, "the endpoint's whsec_… secret");
   if ((options.store === undefined) === (options.dbPath === undefined)) {
     throw new TypeError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
   }
@@ -107,7 +101,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   }
   const maxBodyBytes = number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024);
   return {
-    secrets: options.secret ?? options.secrets!,
+    secrets,
     toleranceSeconds: number('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, { min: 0 }),
     maxBodyBytes,
     // Below maxBodyBytes, a body the limit allows could never be read.

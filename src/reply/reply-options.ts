@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CustomReplyRequest } from '../api/schemas/custom-reply.js';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
+import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
 
 export interface ReplyContext {
   /** Aborted when `timeoutMs` passes: the answer is already a 504, so stop the work (fetch, LLM call). */
@@ -43,7 +44,7 @@ const DEFAULT_TIMEOUT_MS = 4000;
 const MAX_TIMEOUT_MS = 10_000;
 
 export interface ResolvedReplyOptions {
-  secrets: SecretSource;
+  secrets: CheckedSecrets;
   reply: ReplyFunction;
   timeoutMs: number;
   toleranceSeconds: number;
@@ -61,16 +62,11 @@ function integer(name: string, value: unknown, fallback: number, min: number, ma
 export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedReplyOptions {
   if (options === null || typeof options !== 'object')
     throw new TypeError('createReplyEndpoint() needs an options object with `secret` and `reply`');
-  if ((options.secret === undefined) === (options.secrets === undefined))
-    throw new TypeError(
-      "Pass exactly one of `secret` (the provider's signing secret) or `secrets` (several, or a provider)",
-    );
-  if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === ''))
-    throw new TypeError("Expected `secret` to be the provider's signing secret, got an empty or non-string value");
+  const secrets = secretsOption(options, "the provider's signing secret");
   if (typeof options.reply !== 'function')
     throw new TypeError(`Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`);
   return {
-    secrets: options.secret ?? options.secrets!,
+    secrets,
     reply: options.reply,
     timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS),
     toleranceSeconds: integer('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, 0),

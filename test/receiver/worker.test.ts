@@ -258,6 +258,9 @@ describe('options', () => {
     [{ dbPath: 'x.db' }, /exactly one of `secret`/],
     [{ secret: SECRET }, /exactly one of `dbPath`/],
     [{ secret: '', dbPath: 'x.db' }, /`secret`/],
+    // Fixed secrets are checked at start-up, not met as a 503 by every delivery.
+    [{ secrets: [], dbPath: 'x.db' }, /`secrets` to be one or more non-empty secrets/],
+    [{ secrets: [SECRET, ''], dbPath: 'x.db' }, /`secrets` to be one or more non-empty secrets/],
     [{ secret: SECRET, dbPath: 'x.db', concurrency: 0 }, /`concurrency` to be an integer from 1 and up, got `0`/],
     [{ secret: SECRET, dbPath: 'x.db', maxAttempts: 1.5 }, /`maxAttempts`/],
     [{ secret: SECRET, dbPath: 'x.db', processBeforeResponse: true, handlerTimeoutMs: 9000 }, /8 s deadline/],

@@ -362,6 +362,8 @@ describe('options', () => {
   it.each([
     ['no secret', { secret: undefined }, /exactly one of `secret`/],
     ['an empty secret', { secret: '' }, /empty or non-string/],
+    ['an empty list of secrets', { secret: undefined, secrets: [] }, /`secrets` to be one or more/],
+    ['a list holding a non-string', { secret: undefined, secrets: [SECRET, 42] }, /`secrets` to be one or more/],
     ['no reply function', { reply: 'hello' }, /`reply` to be a function/],
     ['a timeout over 10 s', { timeoutMs: 10_001 }, /`timeoutMs`/],
     ['a fractional timeout', { timeoutMs: 1.5 }, /`timeoutMs`/],
