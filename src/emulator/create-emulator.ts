@@ -140,8 +140,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     newId: (prefix) => prefixedId(prefix),
     aiReplies,
     outbound: { wake: () => outbound.wake() },
+    logger,
   };
-  const outbound = new OutboundScheduler(ctx, clock, logger);
+  const outbound = new OutboundScheduler(ctx, clock);
   const keys = new KeyStore(db, clock);
   keys.register(adminKey, {
     id: EMULATOR_KEY_IDS.admin,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
 import type { EndpointGroupName } from '../api/all-endpoints.js';
 import type { EndpointDef, EndpointGroup } from '../api/endpoint.js';
 import type { Endpoints } from '../api/endpoints/index.js';
@@ -79,4 +80,6 @@ export interface EmulatorContext {
   aiReplies: AiReplyJobs;
   /** The outbound scheduler (journey steps, campaigns): `wake()` after queuing work, so it runs soon and off the request. */
   outbound: { wake(): void };
+  /** The emulator's logger (`EmulatorOptions.logger`), for what goes wrong off the request path. */
+  logger: Logger;
 }

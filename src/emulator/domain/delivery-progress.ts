@@ -85,7 +85,8 @@ export function trackDelivery(ctx: EmulatorContext, messageId: string, outcome: 
 
 /**
  * The delivery steps due by the emulator clock, for runBounded. One page per transaction; a step that
- * throws is rolled back alone, dropped and warned about, so a bad message cannot wedge the sweep.
+ * throws is rolled back alone, dropped and warned about on the emulator's logger, so a bad message cannot
+ * wedge the sweep: it stays at the status it had (`queued` or `sent`), and no later sweep tries it again.
  */
 export function deliverySteps(ctx: EmulatorContext): BoundedWork<InFlight> {
   return {
@@ -101,7 +102,10 @@ export function deliverySteps(ctx: EmulatorContext): BoundedWork<InFlight> {
         // Anything but a closed database is a bug worth a loud warning, not a crash or a retry loop.
         if (!ctx.db.open) throw error;
         inFlight(ctx).delete(entry.id);
-        process.emitWarning(`convo-kit emulator: delivery progress of message ${entry.id} failed: ${String(error)}`);
+        ctx.logger.warn(
+          { err: error, message_id: entry.id },
+          'delivery step failed: the message keeps its status and leaves the sweep',
+        );
       }
     },
   };

@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { runCampaignsChunk } from './campaign-sender.js';
@@ -42,7 +41,6 @@ export class OutboundScheduler {
   constructor(
     private readonly ctx: EmulatorContext,
     private readonly clock: EmulatorClock,
-    private readonly logger: Logger,
   ) {
     this.unsubscribe = clock.onAdvance(() => this.wake());
     this.poll = setInterval(() => this.wake(), POLL_MS).unref();
@@ -78,7 +76,7 @@ export class OutboundScheduler {
       if (journeys || sending || (nextDue !== null && nextDue <= this.clock.now())) this.wake();
       else if (nextDue !== null) this.sweepAt(nextDue);
     } catch (error) {
-      this.logger.error({ err: error }, 'outbound scheduler run failed');
+      this.ctx.logger.error({ err: error }, 'outbound scheduler run failed');
     }
   }
 
