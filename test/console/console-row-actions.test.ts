@@ -31,14 +31,24 @@ function routeOf(method: string, path: string): Route | undefined {
   });
 }
 
+// A panel's form that makes its own request is checked as its buttons are.
 const actions: [string, RowAction][] = [...PANELS, ...DETAIL_PANELS].flatMap((panel) =>
-  (panel.actions ?? []).map((action): [string, RowAction] => [`${panel.id}: ${action.label}`, action]),
+  [...(panel.actions ?? []), ...(panel.submit ? [panel.submit] : [])].map((action): [string, RowAction] => [
+    `${panel.id}: ${action.label}`,
+    action,
+  ]),
 );
 
 describe('the console panels’ row actions', () => {
   it('are declared for the panels that act on their rows', () => {
     expect(actions.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['templates: Approve', 'journeys: Enroll', 'group-knowledge: Delete']),
+      expect.arrayContaining([
+        'templates: Approve',
+        'journeys: Enroll',
+        'group-knowledge: Delete',
+        'group-knowledge: Upload a file',
+        'attempts: Resend',
+      ]),
     );
   });
 
@@ -54,7 +64,14 @@ describe('the console panels’ row actions', () => {
     const page = String(consolePage().body);
     for (const value of Object.values(action.body ?? {})) {
       if (typeof value !== 'object') continue;
-      const id = 'input' in value ? value.input : 'variables' in value ? value.variables : undefined;
+      const id =
+        'input' in value
+          ? value.input
+          : 'variables' in value
+            ? value.variables
+            : 'file' in value
+              ? value.file
+              : undefined;
       if (id !== undefined) expect(page).toContain(`id="${id}"`);
     }
   });

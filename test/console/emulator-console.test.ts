@@ -175,9 +175,11 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
 
     // The workspace-wide AI switch for comments, from its panel.
     await view('comment-rules');
-    await expect.poll(() => page.locator('#comment-ai-state').textContent()).toBe('off');
-    await page.click('#comment-ai');
-    await expect.poll(() => page.locator('#comment-ai-state').textContent()).toBe('on');
+    const state = page.locator('#panel-comment-rules .toggle-state');
+    await expect.poll(() => state.textContent()).toBe('off');
+    await page.click('#panel-comment-rules button.toggle');
+    await expect.poll(() => state.textContent()).toBe('on');
+    await expect.poll(() => page.locator('#notice').textContent()).toBe('AI replies to comments (workspace-wide): on');
     expect((await api('get', '/v1/comments/settings').expect(200)).body.ai_replies_enabled).toBe(true);
     await screenshot(page, 'emulator-console-comment');
     expect(failures).toEqual([]);
@@ -374,6 +376,44 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       })
       .toBe(1);
     expect(failures).toEqual([]);
+  }, 30_000);
+
+  it('lists the attempts of each webhook endpoint, coloured by outcome, and resends one from its row', async () => {
+    const receiver = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as { port: number };
+      const events = ['conversation.created'];
+      const ok = await api('post', '/v1/webhooks')
+        .send({ url: `http://127.0.0.1:${port}/ok`, events })
+        .expect(201);
+      // Port 9 (discard) has no listener here: the attempt gets no answer.
+      const dead = await api('post', '/v1/webhooks').send({ url: 'http://127.0.0.1:9/dead', events }).expect(201);
+      await api('post', '/_emulator/inbound')
+        .send({ channel: 'phone', from: { handle: '+14155550192' }, content: 'Any news?' })
+        .expect(201);
+      const deliveryOf = async (hook: { body: { id: string } }) => {
+        const attempts = () => api('get', `/v1/webhooks/${hook.body.id}/deliveries`).expect(200);
+        await expect.poll(async () => (await attempts()).body.data.length, { timeout: 10_000 }).toBe(1);
+        return (await attempts()).body.data[0].delivery_id as string;
+      };
+      const [delivered, failed] = [await deliveryOf(ok), await deliveryOf(dead)];
+
+      await view('attempts');
+      const attempt = row('attempts', delivered);
+      await expect.poll(() => attempt.count(), { timeout: 10_000 }).toBe(1);
+      expect(await attempt.textContent()).toContain(`http://127.0.0.1:${port}/ok`);
+      expect(await attempt.locator('td.status-delivered').textContent()).toBe('204');
+      await expect.poll(() => row('attempts', failed).count(), { timeout: 10_000 }).toBe(1);
+      expect(await row('attempts', failed).locator('td.status-failed').textContent()).toBe('no answer');
+
+      await attempt.getByRole('button', { name: 'Resend' }).click();
+      await expect.poll(() => page.locator('#notice').textContent()).toBe(`Resent ${delivered}`);
+      await expect.poll(() => row('attempts', delivered).count(), { timeout: 10_000 }).toBe(2);
+      expect(failures).toEqual([]);
+    } finally {
+      receiver.close();
+    }
   }, 30_000);
 
   it("switches an account's comment AI from the connected accounts panel", async () => {

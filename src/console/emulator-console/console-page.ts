@@ -1,7 +1,6 @@
-import { KNOWLEDGE_FILE_EXTENSIONS, KnowledgeType } from '../../api/schemas/knowledge-entry.js';
-import { html, type SafeHtml } from '../html.js';
+import { html } from '../html.js';
 import type { Page } from '../page-shell.js';
-import type { ConsolePanel } from './console-panel.js';
+import type { ConsolePanel, PanelToggle } from './console-panel.js';
 import { PANELS } from './console-panels.js';
 import { DETAIL_PANELS } from './detail-panels.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
@@ -12,68 +11,29 @@ const CHANNELS = [
   ['social_page', 'Social page chat'],
 ] as const;
 
-const ATTEMPT_COLUMNS = ['When', 'Endpoint', 'Event', 'Attempt', 'Status code', 'Next retry', 'Delivery id', ''];
-
-/** Forms that act on one panel's resource, shown above its table. */
-const PANEL_FORMS: Record<string, SafeHtml> = {
-  'comment-rules': html`<p class="row">
-    <span>AI replies to comments (workspace-wide): <strong id="comment-ai-state">…</strong></span>
-    <button type="button" id="comment-ai">Switch</button>
-    <span class="muted">each account has its own switch too (Connected accounts)</span>
-  </p>`,
-  automations: html`<form id="automation-run" class="row">
-    <label
-      >Trigger runs on
-      <select id="automation-conversation" aria-label="conversation to run on"></select
-    ></label>
-    <input
-      id="automation-variables"
-      size="28"
-      placeholder="variables {{1}}, {{2}}: Ada, A-1042"
-      aria-label="variables, comma-separated"
-    />
-  </form>`,
-  journeys: html`<form id="enroll" class="row">
-    <label
-      >Enroll runs for the phone <input id="enroll-phone" value="+14155550123" size="16" aria-label="phone to enroll"
-    /></label>
-    <input
-      id="enroll-variables"
-      size="28"
-      placeholder="variables {{1}}, {{2}}: Ada, A-1042"
-      aria-label="journey variables, comma-separated"
-    />
-    <span class="muted">or, as the shop, fire the business event</span>
-    <input id="event-name" placeholder="order.shipped" size="16" aria-label="business event name" required />
-    <button class="primary">Fire event</button>
-  </form>`,
-  'group-knowledge': html`<form id="knowledge-upload" class="row">
-    <select id="knowledge-type" aria-label="knowledge type">
-      ${KnowledgeType.options.map((type) => html`<option value="${type}">${type}</option>`)}
-    </select>
-    <input id="knowledge-title" placeholder="Title" size="24" aria-label="knowledge title" required />
-    <input
-      id="knowledge-file"
-      type="file"
-      aria-label="knowledge file"
-      accept="${KNOWLEDGE_FILE_EXTENSIONS.map((ext) => `.${ext}`).join(',')}"
-      required
-    />
-    <button class="primary">Upload a file</button>
-  </form>`,
-};
+/** A panel's on/off setting: the script writes its state and the button's label once the panel's answer is in. */
+function toggleRow({ label, note }: PanelToggle) {
+  return html`<p class="row">
+    <span>${label}: <strong class="toggle-state">…</strong></span>
+    <button type="button" class="toggle">Switch</button>
+    ${note ? html`<span class="muted">${note}</span>` : ''}
+  </p>`;
+}
 
 /** An empty table the script fills; it says Loading… until then, so the page is never blank. */
-function tablePanel(id: string, title: string, headers: readonly string[], detail = false) {
-  return html`<section id="panel-${id}" ${detail ? html`hidden` : ''}>
+function tablePanel(panel: ConsolePanel, detail = false) {
+  return html`<section id="panel-${panel.id}" ${detail ? html`hidden` : ''}>
     <h2 class="row">
-      ${title}${detail ? html` <span class="subject"></span> <button type="button" class="close">Close</button>` : ''}
+      ${panel.title}${detail
+        ? html` <span class="subject"></span> <button type="button" class="close">Close</button>`
+        : ''}
     </h2>
-    ${PANEL_FORMS[id] ?? ''}
+    ${panel.toggle ? toggleRow(panel.toggle) : ''} ${panel.form ?? ''}
     <table>
       <thead>
         <tr>
-          ${headers.map((label) => html`<th>${label}</th>`)}
+          ${panel.columns.map(([label]) => html`<th>${label}</th>`)}
+          <th></th>
         </tr>
       </thead>
       <tbody>
@@ -85,7 +45,8 @@ function tablePanel(id: string, title: string, headers: readonly string[], detai
   </section>`;
 }
 
-const headersOf = (panel: ConsolePanel) => [...panel.columns.map(([label]) => label), ''];
+// The script needs a panel's data, not its form's markup (already on the page).
+const forScript = ({ form: _form, ...panel }: ConsolePanel) => panel;
 
 /** The console: play the customer and the provider, move the clock, watch every resource and webhook attempt. */
 export function consolePage(): Page {
@@ -141,18 +102,15 @@ export function consolePage(): Page {
       </div>
       <p id="notice" class="notice" hidden></p>
       ${PANELS.map((panel) => [
-        tablePanel(panel.id, panel.title, headersOf(panel)),
-        DETAIL_PANELS.filter((detail) => detail.of === panel.id).map((detail) =>
-          tablePanel(detail.id, detail.title, headersOf(detail), true),
-        ),
+        tablePanel(panel),
+        DETAIL_PANELS.filter((detail) => detail.of === panel.id).map((detail) => tablePanel(detail, true)),
       ])}
-      ${tablePanel('attempts', 'Webhook delivery attempts', ATTEMPT_COLUMNS)}
     </div>`;
   return {
     title: 'convo-kit emulator console',
     subtitle: 'play the customer, the provider and the clock; watch what the service holds and sends',
     body,
-    data: { panels: PANELS, details: DETAIL_PANELS },
+    data: { panels: PANELS.map(forScript), details: DETAIL_PANELS.map(forScript) },
     script: CONSOLE_SCRIPT,
   };
 }

@@ -1,4 +1,5 @@
 import type { ConsolePanel } from './console-panel.js';
+import { AUTOMATION_RUN_FORM, ENROLL_FORM } from './panel-forms.js';
 import type { RowAction, RowConditions } from './row-action.js';
 
 /** The button that switches an account's AI setting to the other state: `AI off` on a row where it is on. */
@@ -102,6 +103,12 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Account', 'integration_id|=every account'],
       ['Enabled', 'enabled'],
     ],
+    toggle: {
+      label: 'AI replies to comments (workspace-wide)',
+      field: 'ai_replies_enabled',
+      path: '/v1/comments/settings',
+      note: 'each account has its own switch too (Connected accounts)',
+    },
   },
   {
     id: 'automations',
@@ -116,6 +123,7 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Last run', 'last_run_at'],
       ['Id', 'id'],
     ],
+    form: AUTOMATION_RUN_FORM,
     actions: [
       {
         label: 'Trigger',
@@ -216,6 +224,7 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Steps', 'steps.template_id'],
       ['Id', 'id'],
     ],
+    form: ENROLL_FORM,
     actions: [
       {
         label: 'Enroll',
@@ -283,6 +292,31 @@ export const PANELS: readonly ConsolePanel[] = [
       ['Created', 'created_at'],
       ['Scopes', 'scopes'],
       ['Id', 'id'],
+    ],
+  },
+  {
+    id: 'attempts',
+    title: 'Webhook delivery attempts',
+    list: '/v1/webhooks/:id/deliveries?limit=10',
+    // The first 5 endpoints only: each is one request against the admin key's rate limit (docs/emulator.md).
+    across: { panel: 'webhooks', first: 5 },
+    columns: [
+      ['When', 'created_at'],
+      ['Endpoint', 'of.url'],
+      ['Event', 'event'],
+      ['Attempt', 'attempt'],
+      ['Status code', 'status_code|=no answer', 'delivered_at'],
+      ['Next retry', 'next_retry_at'],
+      ['Delivery id', 'delivery_id'],
+    ],
+    actions: [
+      {
+        label: 'Resend',
+        method: 'POST',
+        path: '/_emulator/webhooks/deliveries/{row.delivery_id}/resend',
+        body: {},
+        done: 'Resent {row.delivery_id}',
+      },
     ],
   },
 ];

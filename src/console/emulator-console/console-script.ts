@@ -91,13 +91,19 @@ function bodyValue(value, item) {
   if (value === null || typeof value !== 'object') return value;
   if (value.row) return pick(item, value.row);
   if (value.variables) return variables($(value.variables));
+  if (value.file) return $(value.file).files[0];
   const text = $(value.input).value.trim();
   if (!text && value.missing) throw new Error(value.missing);
   return text;
 }
 async function runAction(action, known) {
-  const body = action.body && Object.fromEntries(Object.entries(action.body).map(([name, value]) => [name, bodyValue(value, known.row)]));
-  known.body = body || {};
+  const fields = Object.entries(action.body || {}).map(([name, value]) => [name, bodyValue(value, known.row)]);
+  known.body = Object.fromEntries(fields);
+  let body = action.body && known.body;
+  if (fields.some(([, value]) => value instanceof File)) {
+    body = new FormData();
+    for (const [name, value] of fields) body.append(name, value);
+  }
   known.answer = await call(action.method, fillIn(action.path, known, true), body);
   if (action.follow) known.followed = await call('GET', fillIn(action.follow, known, true));
   if (action.done) notice(fillIn(action.done, known, false));
@@ -126,11 +132,24 @@ function fill(section, rows, columns) {
     body.replaceChildren(tr);
   } else body.replaceChildren(...rows);
 }
+// The items each panel listed last: a panel \`across\` another lists for each of them.
+const listed = {};
+/** A panel's answer: its list route, or (across) that route for each of the first items of another panel, joined. */
+async function list(panel, path) {
+  if (!panel.across) return call('GET', path);
+  const from = data.panels.find((p) => p.id === panel.across.panel);
+  const items = [];
+  for (const parent of (listed[from.id] || []).slice(0, panel.across.first)) {
+    const page = await call('GET', path.replace(':id', encodeURIComponent(keyOf(from, parent))));
+    items.push(...page[panel.items || 'data'].map((item) => ({ ...item, of: parent })));
+  }
+  return { [panel.items || 'data']: items };
+}
 /** Fills a panel from its list route; an unchanged answer leaves the rows (and a button under the pointer) alone. */
 async function refreshPanel(panel, path) {
   const section = $('panel-' + panel.id);
   try {
-    const answer = await call('GET', path);
+    const answer = await list(panel, path);
     const items = answer[panel.items || 'data'] || [];
     const seen = JSON.stringify(items) + path;
     if (section.dataset.seen !== seen) {
@@ -138,9 +157,10 @@ async function refreshPanel(panel, path) {
       fill(section, items.map((item) => {
         const tr = document.createElement('tr');
         tr.dataset.id = keyOf(panel, item);
-        for (const [, column] of panel.columns) {
+        for (const [, column, delivered] of panel.columns) {
           const value = pick(item, column);
-          cell(tr, show(value), column === 'status' ? 'status status-' + value : '');
+          const status = delivered ? (pick(item, delivered) === '' ? 'failed' : 'delivered') : column === 'status' ? value : '';
+          cell(tr, show(value), status === '' ? '' : 'status status-' + status);
         }
         cell(tr, '').append(...actions(panel, item));
         return tr;
@@ -169,28 +189,6 @@ for (const detail of data.details) {
     $('panel-' + detail.id).hidden = true;
   });
 }
-async function refreshAttempts(endpoints) {
-  const rows = [];
-  for (const endpoint of endpoints.slice(0, 5)) {
-    const page = await call('GET', '/v1/webhooks/' + encodeURIComponent(endpoint.id) + '/deliveries?limit=10');
-    for (const a of page.data) {
-      const tr = document.createElement('tr');
-      cell(tr, new Date(a.created_at).toLocaleString());
-      cell(tr, endpoint.url);
-      cell(tr, a.event);
-      cell(tr, String(a.attempt));
-      cell(tr, a.status_code === null ? 'no answer' : String(a.status_code), a.delivered_at ? 'status status-delivered' : 'status status-failed');
-      cell(tr, a.next_retry_at ? new Date(a.next_retry_at).toLocaleString() : '');
-      cell(tr, a.delivery_id);
-      cell(tr, '').append(button('Resend', async () => {
-        await call('POST', '/_emulator/webhooks/deliveries/' + encodeURIComponent(a.delivery_id) + '/resend', {});
-        notice('Resent ' + a.delivery_id);
-      }));
-      rows.push(tr);
-    }
-  }
-  fill($('panel-attempts'), rows, 8);
-}
 /** Replaces a select's options when they changed, keeping what was chosen. */
 function fillSelect(select, options, empty) {
   const wanted = options.length ? options : [['', empty]];
@@ -213,29 +211,29 @@ function onScreen(element) {
   const box = element.getBoundingClientRect();
   return box.height > 0 && box.bottom > -MARGIN_PX && box.top < innerHeight + MARGIN_PX;
 }
-// The attempts panel lists the deliveries of the endpoints the webhooks panel lists.
-const ATTEMPTS_FROM = 'webhooks';
-let endpoints = [];
 // An element that shows a panel's answer outside its section (data-from) needs that panel too.
-$('panel-attempts').dataset.from = ATTEMPTS_FROM;
-for (const panel of data.panels) if (panel.choices) $(panel.choices.select).dataset.from = panel.id;
+for (const panel of data.panels) {
+  if (panel.choices) $(panel.choices.select).dataset.from = panel.id;
+  if (panel.across) $('panel-' + panel.id).dataset.from = panel.across.panel;
+}
 function wanted(panel) {
   return onScreen($('panel-' + panel.id)) || [...document.querySelectorAll('[data-from="' + panel.id + '"]')].some(onScreen);
 }
-/** What else shows a panel's answer: the select of its choices, the comment AI switch, the attempts panel. */
+/** What else shows a panel's answer: the select of its choices, its toggle, a panel across its items. */
 function showElsewhere(panel, answer) {
   const items = answer[panel.items || 'data'] || [];
+  listed[panel.id] = items;
   const choices = panel.choices;
   if (choices) {
     const offered = items.filter((item) => matches(choices.when, item));
     fillSelect($(choices.select), offered.map((item) => [String(pick(item, choices.value)), fillIn(choices.label, item, false)]), choices.none);
   }
-  if (panel.id === ATTEMPTS_FROM) endpoints = items;
-  if (panel.id === 'comment-rules') {
-    const aiOn = answer.ai_replies_enabled;
-    $('comment-ai-state').textContent = aiOn === undefined ? '…' : aiOn ? 'on' : 'off';
-    $('comment-ai').textContent = aiOn ? 'Switch off' : 'Switch on';
-    $('comment-ai').dataset.on = String(Boolean(aiOn));
+  if (panel.toggle) {
+    const on = answer[panel.toggle.field];
+    const section = $('panel-' + panel.id);
+    section.querySelector('.toggle-state').textContent = on === undefined ? '…' : on ? 'on' : 'off';
+    section.querySelector('.toggle').textContent = on ? 'Switch off' : 'Switch on';
+    section.querySelector('.toggle').dataset.on = String(Boolean(on));
   }
 }
 // The parts asked for since the last full refresh: one that scrolls into view is asked for unless it is here.
@@ -259,10 +257,6 @@ async function refresh(scrolled) {
       if (!opened[detail.id] || fresh.has(detail.id) || !onScreen($('panel-' + detail.id))) continue;
       fresh.add(detail.id);
       await refreshDetail(detail);
-    }
-    if (!fresh.has('attempts') && onScreen($('panel-attempts'))) {
-      fresh.add('attempts');
-      await refreshAttempts(endpoints);
     }
     $('console').hidden = false;
     $('key-panel').hidden = true;
@@ -309,10 +303,25 @@ $('comment').addEventListener('submit', (event) => {
     'Commented on ' + r.comment.post_id + ': ' + (r.rule_id ? 'keyword rule ' + r.rule_id + ' replied' : r.ai_reply_queued ? 'an AI reply is on its way' : 'no rule matched and comment AI is off'),
   ).then(() => { $('comment-content').value = ''; });
 });
-$('comment-ai').addEventListener('click', () =>
-  act(call('PATCH', '/v1/comments/settings', { ai_replies_enabled: $('comment-ai').dataset.on !== 'true' }), (s) =>
-    'AI replies to comments are ' + (s.ai_replies_enabled ? 'on' : 'off') + ' workspace-wide'));
-$('automation-run').addEventListener('submit', (event) => event.preventDefault());
+for (const panel of [...data.panels, ...data.details]) {
+  const section = $('panel-' + panel.id);
+  const toggle = panel.toggle;
+  if (toggle) {
+    const b = section.querySelector('.toggle');
+    b.addEventListener('click', () => act(call('PATCH', toggle.path, { [toggle.field]: b.dataset.on !== 'true' }), (answer) =>
+      toggle.label + ': ' + (answer[toggle.field] ? 'on' : 'off')));
+  }
+  // A panel's form either feeds its row buttons (never submitted) or, with \`submit\`, makes its own request.
+  const form = section.querySelector('form');
+  if (!form) continue;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!panel.submit) return;
+    runAction(panel.submit, { of: opened[panel.id] && opened[panel.id].id, row: {} })
+      .then(() => { form.reset(); return refresh(); })
+      .catch((error) => notice(error.message, true));
+  });
+}
 // The form's own button fires a business event (POST /v1/events) for the phone: the journeys mapped to it enroll it.
 $('enroll').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -326,17 +335,6 @@ function variables(input) {
   input.value.split(',').map((v) => v.trim()).filter(Boolean).forEach((v, i) => { out[String(i + 1)] = v; });
   return out;
 }
-$('knowledge-upload').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = new FormData();
-  form.append('type', $('knowledge-type').value);
-  form.append('title', $('knowledge-title').value);
-  form.append('file', $('knowledge-file').files[0]);
-  const group = encodeURIComponent(opened['group-knowledge'].id);
-  act(call('POST', '/v1/channels/groups/' + group + '/knowledge/files', form), (entry) =>
-    'Added ' + entry.filename + ' as knowledge entry ' + entry.entry_id + ' (' + entry.content.length + ' characters of text)',
-  ).then(() => { $('knowledge-upload').reset(); });
-});
 for (const b of document.querySelectorAll('[data-advance]')) {
   b.addEventListener('click', () => act(call('POST', '/_emulator/clock', { advance_seconds: Number(b.dataset.advance) }),
     (r) => 'Emulator time is now ' + new Date(r.now).toLocaleString()));

@@ -1,4 +1,5 @@
 import type { Column, ConsoleDetailPanel } from './console-panel.js';
+import { KNOWLEDGE_UPLOAD_FORM } from './panel-forms.js';
 
 const PROVIDER_COLUMNS: readonly Column[] = [
   ['Provider', 'provider'],
@@ -50,6 +51,18 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
       ['Added', 'created_at'],
       ['Content', 'content'],
     ],
+    form: KNOWLEDGE_UPLOAD_FORM,
+    submit: {
+      label: 'Upload a file',
+      method: 'POST',
+      path: '/v1/channels/groups/{of}/knowledge/files',
+      body: {
+        type: { input: 'knowledge-type' },
+        title: { input: 'knowledge-title' },
+        file: { file: 'knowledge-file' },
+      },
+      done: 'Added {answer.filename} as knowledge entry {answer.entry_id} ({answer.content.length} characters of text)',
+    },
     actions: [{ label: 'Delete', method: 'DELETE', path: '/v1/channels/groups/{of}/knowledge/{key}' }],
   },
   {

@@ -35,4 +35,6 @@ export type ActionValue =
   /** The value of the page's input with this id; `missing` is the error when it is empty. */
   | { input: string; missing?: string }
   /** That input's comma-separated values as positional template variables: "Ada, A-1042" is {"1": "Ada", "2": "A-1042"}. */
-  | { variables: string };
+  | { variables: string }
+  /** The file chosen in that file input: the body goes as multipart (a knowledge file). */
+  | { file: string };
