@@ -130,7 +130,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     policy: options.allowPublicWebhookHosts === true ? 'loopback-or-public' : 'loopback',
     resolve: options.resolveHost,
   });
-  const aiReplies = new AiReplyQueue({ logger, resolve: options.resolveHost });
+  const aiReplies = new AiReplyQueue({ logger });
   // The scheduler (below) runs with this very context; wake() is only called once both exist.
   const ctx: EmulatorContext = {
     db,
@@ -141,6 +141,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     aiReplies,
     outbound: { wake: () => outbound.wake() },
     logger,
+    resolveHost: options.resolveHost,
   };
   const outbound = new OutboundScheduler(ctx, clock);
   const keys = new KeyStore(db, clock);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type Database from 'better-sqlite3';
+import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { EndpointGroupName } from '../api/all-endpoints.js';
 import type { EndpointDef, EndpointGroup } from '../api/endpoint.js';
@@ -80,6 +81,8 @@ export interface EmulatorContext {
   aiReplies: AiReplyJobs;
   /** The outbound scheduler (journey steps, campaigns): `wake()` after queuing work, so it runs soon and off the request. */
   outbound: { wake(): void };
-  /** The emulator's logger (`EmulatorOptions.logger`), for what goes wrong off the request path. */
+  /** The emulator's logger (`EmulatorOptions.logger`), for what happens off the request path (AI replies, the scheduler). */
   logger: Logger;
+  /** The resolver under the custom reply calls' address check (`EmulatorOptions.resolveHost`, as the dispatcher's for webhooks). */
+  resolveHost?: LookupFunction;
 }

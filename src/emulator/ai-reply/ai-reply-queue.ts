@@ -1,4 +1,3 @@
-import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 
@@ -9,16 +8,10 @@ export interface AiReplyJobs {
    * The signal aborts when the emulator stops.
    */
   enqueue(name: string, job: (signal: AbortSignal) => Promise<void>): boolean;
-  /** The emulator's logger, for what the jobs decide. */
-  readonly log: Logger;
-  /** The resolver under the reply endpoint's address check: the emulator's `resolveHost`, as for webhooks. */
-  readonly resolve?: LookupFunction;
 }
 
 export interface AiReplyQueueOptions {
   logger: Logger;
-  /** The resolver under the reply calls' address check. @default dns.lookup */
-  resolve?: LookupFunction;
   /** Calls in flight at once. @default 4 */
   concurrency?: number;
   /** Jobs waiting beyond those; more are refused. @default 100 */
@@ -31,12 +24,10 @@ export class AiReplyQueue implements AiReplyJobs {
   private readonly maxWaiting: number;
   private readonly stopController = new AbortController();
 
-  readonly log: Logger;
-  readonly resolve?: LookupFunction;
+  private readonly log: Logger;
 
   constructor(options: AiReplyQueueOptions) {
     this.log = options.logger;
-    this.resolve = options.resolve;
     this.queue = new PQueue({ concurrency: options.concurrency ?? 4 });
     this.maxWaiting = options.maxWaiting ?? 100;
   }

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { Comment } from '../../api/schemas/comment.js';
 import { addCommentReply } from '../domain/comments.js';
 import { openTicket } from '../domain/open-ticket.js';
@@ -11,8 +10,8 @@ import { replyToComment } from './reply-to-comment.js';
  * `handoff` ticket, announced as `ticket.created`. A comment belongs to no conversation, so the ticket
  * names none and its subject carries the comment's id.
  */
-function handOffComment(ctx: EmulatorContext, comment: Comment, reason: string, log: Logger): void {
-  log.info({ comment_id: comment.id, reason }, 'AI comment reply handed off');
+function handOffComment(ctx: EmulatorContext, comment: Comment, reason: string): void {
+  ctx.logger.info({ comment_id: comment.id, reason }, 'AI comment reply handed off');
   openTicket(ctx, {
     kind: 'handoff',
     priority: 'normal',
@@ -23,17 +22,17 @@ function handOffComment(ctx: EmulatorContext, comment: Comment, reason: string, 
 }
 
 /** Asks for the AI reply to one stored comment and stores it with source `ai`; a failure hands off. */
-async function answerComment(ctx: EmulatorContext, comment: Comment, signal: AbortSignal, log: Logger) {
+async function answerComment(ctx: EmulatorContext, comment: Comment, signal: AbortSignal) {
   const outcome = await replyToComment(ctx, comment, signal);
   if (signal.aborted || outcome.kind === 'none') return;
   // Read again: a reset may have removed it while the endpoint thought.
   if (!stores(ctx.db).comments.get(comment.id)) return;
-  if (outcome.kind === 'failed') return handOffComment(ctx, comment, outcome.reason, log);
+  if (outcome.kind === 'failed') return handOffComment(ctx, comment, outcome.reason);
   try {
     const reply = addCommentReply(ctx, comment.id, outcome.reply, 'ai');
-    log.debug({ reply_id: reply.id, via: outcome.via }, 'AI comment reply posted');
+    ctx.logger.debug({ reply_id: reply.id, via: outcome.via }, 'AI comment reply posted');
   } catch (error) {
-    handOffComment(ctx, comment, `the reply was refused: ${(error as Error).message}`, log);
+    handOffComment(ctx, comment, `the reply was refused: ${(error as Error).message}`);
   }
 }
 
@@ -43,7 +42,6 @@ async function answerComment(ctx: EmulatorContext, comment: Comment, signal: Abo
  * at once, so no comment is silently dropped.
  */
 export function startCommentReply(ctx: EmulatorContext, comment: Comment): void {
-  const { log } = ctx.aiReplies;
-  const queued = ctx.aiReplies.enqueue('comment_reply', (signal) => answerComment(ctx, comment, signal, log));
-  if (!queued) handOffComment(ctx, comment, 'too many AI replies waiting', log);
+  const queued = ctx.aiReplies.enqueue('comment_reply', (signal) => answerComment(ctx, comment, signal));
+  if (!queued) handOffComment(ctx, comment, 'too many AI replies waiting');
 }

@@ -37,6 +37,6 @@ export function replyToComment(
   return produceReply(ctx.db, comment.integration_id, parts, {
     maxChars: COMMENT_MAX_CHARS,
     signal,
-    resolve: ctx.aiReplies.resolve,
+    resolve: ctx.resolveHost,
   });
 }

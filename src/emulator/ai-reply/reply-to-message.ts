@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { REPLY_HISTORY_MAX, REPLY_MAX_CHARS, type HistoryMessage } from '../../api/schemas/custom-reply.js';
 import type { Channel, Conversation, Message } from '../../resources/index.js';
 import { groupKnowledge, handOff } from '../domain/index.js';
@@ -37,10 +36,10 @@ function historyUpTo(s: Stores, message: Message): HistoryMessage[] {
 }
 
 /** One open handoff ticket per conversation: repeated failures while people have not picked it up add none. */
-function handOffOnce(ctx: EmulatorContext, conversation: Conversation, reason: string, log: Logger): void {
+function handOffOnce(ctx: EmulatorContext, conversation: Conversation, reason: string): void {
   const s = stores(ctx.db);
   const open = s.tickets.all({ conversation_id: conversation.id, kind: 'handoff' }).some((t) => t.status !== 'closed');
-  log.info({ conversation_id: conversation.id, reason, ticket_already_open: open }, 'AI reply handed off');
+  ctx.logger.info({ conversation_id: conversation.id, reason, ticket_already_open: open }, 'AI reply handed off');
   if (!open) handOff(ctx, { conversation_id: conversation.id, kind: 'handoff' });
 }
 
@@ -48,12 +47,7 @@ function handOffOnce(ctx: EmulatorContext, conversation: Conversation, reason: s
  * Answers one customer message with AI, off the request path: the reply is sent as `message.sent` with
  * source `ai`; a failure (the endpoint, the checks, the send) sends nothing and hands off instead.
  */
-export async function replyToMessage(
-  ctx: EmulatorContext,
-  messageId: string,
-  signal: AbortSignal,
-  log: Logger,
-): Promise<void> {
+export async function replyToMessage(ctx: EmulatorContext, messageId: string, signal: AbortSignal): Promise<void> {
   const s = stores(ctx.db);
   const message = s.messages.get(messageId);
   const conversation = message && s.conversations.get(message.conversation_id);
@@ -71,18 +65,18 @@ export async function replyToMessage(
   const outcome = await produceReply(ctx.db, message.integration_id, parts, {
     maxChars: REPLY_MAX_CHARS,
     signal,
-    resolve: ctx.aiReplies.resolve,
+    resolve: ctx.resolveHost,
   });
   if (signal.aborted || outcome.kind === 'none') return;
   // Read again: the conversation may have changed (closed, reassigned) while the endpoint thought.
   const current = s.conversations.get(conversation.id);
   if (!current) return;
-  if (outcome.kind === 'failed') return handOffOnce(ctx, current, outcome.reason, log);
+  if (outcome.kind === 'failed') return handOffOnce(ctx, current, outcome.reason);
   try {
     const sent = sendMessage(ctx, current, { content: outcome.reply }, 'ai');
-    log.debug({ message_id: sent.id, via: outcome.via }, 'AI reply sent');
+    ctx.logger.debug({ message_id: sent.id, via: outcome.via }, 'AI reply sent');
   } catch (error) {
-    handOffOnce(ctx, current, `the send was refused: ${(error as Error).message}`, log);
+    handOffOnce(ctx, current, `the send was refused: ${(error as Error).message}`);
   }
 }
 
@@ -93,7 +87,6 @@ export async function replyToMessage(
 export function startAiReply(ctx: EmulatorContext, message: Message, conversation: Conversation): void {
   const s = stores(ctx.db);
   if (!aiRepliesOn(s, s.accounts.get(message.integration_id), message.channel)) return;
-  const { log } = ctx.aiReplies;
-  const queued = ctx.aiReplies.enqueue('reply', (signal) => replyToMessage(ctx, message.id, signal, log));
-  if (!queued) handOffOnce(ctx, conversation, 'too many AI replies waiting', log);
+  const queued = ctx.aiReplies.enqueue('reply', (signal) => replyToMessage(ctx, message.id, signal));
+  if (!queued) handOffOnce(ctx, conversation, 'too many AI replies waiting');
 }
