@@ -10,7 +10,8 @@ import {
 } from './store-thread-protocol.js';
 
 interface Waiting {
-  storeId: number;
+  /** The calling store's: told when the call fails (see open()). */
+  onFailure: () => void;
   record: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -43,11 +44,6 @@ export class StoreThread {
   private recordsInThread = 0;
   private nextCallId = 1;
   private nextStoreId = 1;
-  /**
-   * Told when a call of a store fails, so that it looks at its database file (DatabaseFileWatch) and its
-   * `ready()` says so when the file is gone: found at a commit, or before the thread could open it.
-   */
-  private readonly failureListeners = new Map<number, () => void>();
   /** Set once the thread is gone: every call after it fails with this. */
   private failed: DeliveryStoreError | undefined;
 
@@ -63,28 +59,25 @@ export class StoreThread {
     );
   }
 
-  /** Opens a store in the thread; its calls may follow at once (they arrive after the open). */
+  /**
+   * Opens a store in the thread and answers its id; its calls may follow at once (they arrive after the
+   * open). `onFailure` hears of each of its calls that fails, so that the store looks at its database
+   * file (DatabaseFileWatch) and its `ready()` says so when the file is gone: found at a commit, or
+   * before the thread could open it.
+   */
   open(options: SqliteStoreOptions, onFailure: () => void): number {
     const storeId = this.nextStoreId++;
-    this.failureListeners.set(storeId, onFailure);
     // Its failure is every later call's failure too (the thread keeps it): nobody need wait on it.
-    this.send(storeId, 'open', [options]).catch(() => undefined);
+    this.call(storeId, 'open', [options], onFailure).catch(() => undefined);
     return storeId;
   }
 
-  /** A store's call; `close` also forgets the store here. */
-  call(storeId: number, method: StoreMethod, args: unknown[]): Promise<unknown> {
-    const answer = this.send(storeId, method, args);
-    if (method === 'close') void answer.finally(() => this.failureListeners.delete(storeId)).catch(() => undefined);
-    return answer;
-  }
-
-  private send(storeId: number, method: StoreMethod | 'open', args: unknown[]): Promise<unknown> {
+  call(storeId: number, method: StoreMethod | 'open', args: unknown[], onFailure: () => void): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       const callId = this.nextCallId++;
       if (this.waiting.size === 0) this.worker.ref();
-      this.waiting.set(callId, { storeId, record: method === 'record', resolve, reject });
+      this.waiting.set(callId, { onFailure, record: method === 'record', resolve, reject });
       this.outbox.push([callId, storeId, method, args] as StoreCall);
       if (this.flushScheduled || (method === 'record' && this.recordsInThread > 0)) return;
       // setImmediate runs after the poll phase: every request read in this turn goes in one message.
@@ -121,7 +114,7 @@ export class StoreThread {
         waiting.resolve(value);
         continue;
       }
-      this.failureListeners.get(waiting.storeId)?.();
+      waiting.onFailure();
       waiting.reject(fromThreadError(value));
     }
     if (this.recordsInThread === 0 && this.outbox.length > 0 && !this.flushScheduled) this.flush();

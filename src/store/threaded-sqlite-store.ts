@@ -27,19 +27,20 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
   // Here too, so that ready() is one synchronous boolean; the thread checks the file at each commit, and
   // a failed call has this one look.
   const fileWatch = path === ':memory:' ? undefined : new DatabaseFileWatch(path);
-  const thread = StoreThread.shared();
-  const storeId = thread.open({ ...options, path, thread: false }, () => {
+  const lookAtFile = () => {
     try {
       fileWatch?.check();
     } catch {
       // Expected: the watch now knows the file is gone, and looks again at most once a second.
     }
-  });
+  };
+  const thread = StoreThread.shared();
+  const storeId = thread.open({ ...options, path }, lookAtFile);
   let closed: Promise<void> | undefined;
   const call = (method: StoreMethod, args: unknown[]): Promise<unknown> =>
     closed
       ? Promise.reject(new DeliveryStoreError('STORE_CLOSED', 'The delivery store is closed'))
-      : thread.call(storeId, method, args);
+      : thread.call(storeId, method, args, lookAtFile);
   return {
     ready: () => thread.failure === undefined && (fileWatch?.usable() ?? true),
     record: (delivery) =>
@@ -56,7 +57,9 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
     prune: (olderThan) => call('prune', [olderThan]) as Promise<number>,
     close: () =>
       // A thread that failed has nothing left to close.
-      (closed ??= thread.failure ? Promise.resolve() : (thread.call(storeId, 'close', []) as Promise<void>)),
+      (closed ??= thread.failure
+        ? Promise.resolve()
+        : (thread.call(storeId, 'close', [], lookAtFile) as Promise<void>)),
   };
 }
 
