@@ -30,6 +30,16 @@ export const PG_PROCESS_COUNTS = [1, 2, 4] as const;
  */
 export const HANDLERS_IN_ALL = 10;
 
+/** What a bench server answers to 'stats' (bench-server.ts), since its last 'reset'. */
+export interface ServerStats {
+  /** All its threads. */
+  cpuMicros: number;
+  /** Its main thread alone (the event loop); undefined where /proc is not there to read. */
+  loopCpuMicros: number | undefined;
+  requests: number;
+  maxRssMiB: number;
+}
+
 /** `BENCH_SQLITE_THREAD=true` runs the receivers' SQLite store on a thread of its own (`thread: true`). */
 export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
 

@@ -11,7 +11,14 @@ import type { Receiver } from '../src/receiver/index.js';
 import type * as StoreEntry from '../src/store/index.js';
 import type { DeliveryStore } from '../src/store/index.js';
 import type * as PostgresEntry from '../src/store/postgres/index.js';
-import { BENCH_SECRET, HANDLER_SLEEP_MS, SQLITE_THREAD, type BenchStore, type ServerKind } from './bench-config.js';
+import {
+  BENCH_SECRET,
+  HANDLER_SLEEP_MS,
+  SQLITE_THREAD,
+  type BenchStore,
+  type ServerKind,
+  type ServerStats,
+} from './bench-config.js';
 import { runPgUrl } from './bench-postgres.js';
 
 const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
@@ -156,7 +163,7 @@ async function answer(message: unknown): Promise<unknown> {
         loopCpuMicros: loopCpu === undefined || loopCpuStart === undefined ? undefined : loopCpu - loopCpuStart,
         requests,
         maxRssMiB: process.resourceUsage().maxRSS / 1024,
-      };
+      } satisfies ServerStats;
     }
     default:
       throw new Error(`Unknown message ${String(message)}`);

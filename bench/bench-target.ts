@@ -2,7 +2,7 @@
 // process forked from bench-server.ts. Measuring one resumes its receivers, loads it, pauses them.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { BenchStore, ServerKind } from './bench-config.js';
+import type { BenchStore, ServerKind, ServerStats } from './bench-config.js';
 import { load } from './bench-load.js';
 import { backendCpuMicros } from './bench-postgres.js';
 
@@ -92,10 +92,7 @@ export async function measure(target: Target, seconds: number): Promise<Sample> 
   const result = await load(target.ports, seconds);
   const loader = process.cpuUsage(loaderCpu);
   const dbAfter = await dbCpu();
-  const stats = await askAll<{ cpuMicros: number; loopCpuMicros?: number; requests: number; maxRssMiB: number }>(
-    target,
-    'stats',
-  );
+  const stats = await askAll<ServerStats>(target, 'stats');
   await askAll(target, 'pause');
   const sum = (f: (s: (typeof stats)[number]) => number) => stats.reduce((n, s) => n + f(s), 0);
   const requests = Math.max(
