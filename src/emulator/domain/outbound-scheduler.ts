@@ -69,7 +69,7 @@ export class OutboundScheduler {
     // cannot hold back delivery progress and the webhooks it fires, nor campaign sends (docs/outbound.md).
     const shareEnd = (k: number) => Math.max(start + (k + 1) * SHARE_MS, performance.now() + SHARE_MS);
     try {
-      const journeys = runBounded(journeySteps(this.ctx), { deadline: shareEnd(0) }).more;
+      const journeys = runBounded(journeySteps(this.ctx), { deadline: shareEnd(0) });
       runBounded(deliverySteps(this.ctx), { maxSteps: DELIVERY_STEPS_PER_RUN, deadline: shareEnd(1) });
       const sending = runCampaignsChunk(this.ctx, shareEnd(2));
       const nextDue = nextDeliveryDueAt(this.ctx);

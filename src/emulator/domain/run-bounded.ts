@@ -21,9 +21,9 @@ export interface BoundedWork<Doc> {
 
 /**
  * Runs `work`'s due steps, oldest first, a page at a time, until none is due, `maxSteps` ran, or
- * `deadline` (performance.now() ms) passed after at least one. `more`: some may remain.
+ * `deadline` (performance.now() ms) passed after at least one. True when some may remain.
  */
-export function runBounded<Doc>(work: BoundedWork<Doc>, limits: StepLimits): { ran: number; more: boolean } {
+export function runBounded<Doc>(work: BoundedWork<Doc>, limits: StepLimits): boolean {
   const maxSteps = limits.maxSteps ?? Number.POSITIVE_INFINITY;
   const timeUp = () => limits.deadline !== undefined && performance.now() >= limits.deadline;
   let ran = 0;
@@ -42,11 +42,11 @@ export function runBounded<Doc>(work: BoundedWork<Doc>, limits: StepLimits): { r
     const rows = statement(work.db, work.dueSql).all(work.dueBy(), Math.min(work.pageRows, maxSteps - ran)) as {
       data: string;
     }[];
-    if (rows.length === 0) return { ran, more: ran >= maxSteps };
+    if (rows.length === 0) return false;
     const docs = rows.map((row) => JSON.parse(row.data) as Doc);
     if (work.pageInTransaction) work.db.transaction(runPage)(docs);
     else runPage(docs);
-    if (outOfTime || ran >= maxSteps) return { ran, more: true };
-    if (rows.length < work.pageRows) return { ran, more: false };
+    if (outOfTime || ran >= maxSteps) return true;
+    if (rows.length < work.pageRows) return false;
   }
 }
