@@ -1,10 +1,19 @@
-import type { Ticket } from '../../resources/index.js';
+import { z } from 'zod';
+import { Id } from '../../api/index.js';
+import { TicketKind, TicketPriority, type Ticket } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { openTicket } from './open-ticket.js';
 
 /** Which conversation goes to people, and why (the ticket's kind) and how soon (its priority, hence its SLA). */
-export type HandOffRequest = { conversation_id: string } & Partial<Pick<Ticket, 'kind' | 'priority'>>;
+export const HandOffRequest = z.strictObject({
+  conversation_id: Id,
+  /** @default 'handoff' */
+  kind: TicketKind.optional(),
+  /** Sets the SLA: urgent 1 h, high 4 h, normal 24 h, low 72 h. @default 'normal' */
+  priority: TicketPriority.optional(),
+});
+export type HandOffRequest = z.output<typeof HandOffRequest>;
 
 /** The AI or a rule hands a conversation to people: a new open ticket, announced as ticket.created. */
 export function handOff(ctx: EmulatorContext, request: HandOffRequest): Ticket {
