@@ -73,6 +73,7 @@ function button(label, onClick) {
   return b;
 }
 const keyOf = (panel, item) => item[panel.key || 'id'];
+const itemsOf = (panel, answer) => answer[panel.items || 'data'] || [];
 const labelOf = (item) => String(pick(item, 'name|display_name|title|customer.name|customer.handle|id'));
 // The detail panel each row button opened: detail id -> { id, label }.
 const opened = {};
@@ -141,7 +142,7 @@ async function list(panel, path) {
   const items = [];
   for (const parent of (listed[from.id] || []).slice(0, panel.across.first)) {
     const page = await call('GET', path.replace(':id', encodeURIComponent(keyOf(from, parent))));
-    items.push(...page[panel.items || 'data'].map((item) => ({ ...item, of: parent })));
+    items.push(...itemsOf(panel, page).map((item) => ({ ...item, of: parent })));
   }
   return { [panel.items || 'data']: items };
 }
@@ -150,7 +151,7 @@ async function refreshPanel(panel, path) {
   const section = $('panel-' + panel.id);
   try {
     const answer = await list(panel, path);
-    const items = answer[panel.items || 'data'] || [];
+    const items = itemsOf(panel, answer);
     const seen = JSON.stringify(items) + path;
     if (section.dataset.seen !== seen) {
       section.dataset.seen = seen;
@@ -221,7 +222,7 @@ function wanted(panel) {
 }
 /** What else shows a panel's answer: the select of its choices, its toggle, a panel across its items. */
 function showElsewhere(panel, answer) {
-  const items = answer[panel.items || 'data'] || [];
+  const items = itemsOf(panel, answer);
   listed[panel.id] = items;
   const choices = panel.choices;
   if (choices) {
