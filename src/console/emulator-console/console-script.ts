@@ -75,7 +75,7 @@ function button(label, onClick) {
 const keyOf = (panel, item) => item[panel.key || 'id'];
 const itemsOf = (panel, answer) => answer[panel.items || 'data'] || [];
 const labelOf = (item) => String(pick(item, 'name|display_name|title|customer.name|customer.handle|id'));
-// The detail panel each row button opened: detail id -> { id, label }.
+// The row each detail panel was opened for: detail id -> that row's key.
 const opened = {};
 
 /** A row action's {…} (row-action.ts) filled from what the click knows: percent-encoded in a path, shown in a notice. */
@@ -110,15 +110,15 @@ async function runAction(action, known) {
   if (action.done) notice(fillIn(action.done, known, false));
 }
 function actions(panel, item) {
-  const known = { key: keyOf(panel, item), of: opened[panel.id] && opened[panel.id].id, row: item };
+  const known = { key: keyOf(panel, item), of: opened[panel.id], row: item };
   const out = (panel.actions || []).filter((action) => matches(action.when, item)).map((action) =>
     button(action.label, () => runAction(action, { ...known })));
   for (const detail of data.details) {
     if (detail.of !== panel.id) continue;
     out.push(button(detail.button, async () => {
-      opened[detail.id] = { id: keyOf(panel, item), label: labelOf(item) };
+      opened[detail.id] = keyOf(panel, item);
       const section = $('panel-' + detail.id);
-      section.querySelector('.subject').textContent = opened[detail.id].label;
+      section.querySelector('.subject').textContent = labelOf(item);
       section.hidden = false;
       section.scrollIntoView({ block: 'nearest' });
     }));
@@ -176,13 +176,6 @@ async function refreshPanel(panel, path) {
     section.querySelector('tbody').replaceChildren(tr);
     return {};
   }
-}
-async function refreshDetail(detail) {
-  const chosen = opened[detail.id];
-  if (!chosen) return;
-  const section = $('panel-' + detail.id);
-  section.querySelector('.subject').textContent = chosen.label;
-  await refreshPanel(detail, detail.list.replace(':id', encodeURIComponent(chosen.id)));
 }
 for (const detail of data.details) {
   $('panel-' + detail.id).querySelector('.close').addEventListener('click', () => {
@@ -257,7 +250,7 @@ async function refresh(scrolled) {
     for (const detail of data.details) {
       if (!opened[detail.id] || fresh.has(detail.id) || !onScreen($('panel-' + detail.id))) continue;
       fresh.add(detail.id);
-      await refreshDetail(detail);
+      await refreshPanel(detail, detail.list.replace(':id', encodeURIComponent(opened[detail.id])));
     }
     $('console').hidden = false;
     $('key-panel').hidden = true;
@@ -318,7 +311,7 @@ for (const panel of [...data.panels, ...data.details]) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!panel.submit) return;
-    runAction(panel.submit, { of: opened[panel.id] && opened[panel.id].id, row: {} })
+    runAction(panel.submit, { of: opened[panel.id], row: {} })
       .then(() => { form.reset(); return refresh(); })
       .catch((error) => notice(error.message, true));
   });
