@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTO_PAUSE_THROTTLED_SENDS } from '../../src/emulator/domain/template-throttle.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 import { inbound, SEED_IDS } from './resources-harness.js';
@@ -26,12 +26,14 @@ describe('a campaign whose sends the provider throttles', () => {
       })
       .expect(201);
     await as(e).post(`/v1/campaigns/${created.body.id}/send`).send({}).expect(201);
-    let view = (await as(e).get(`/v1/campaigns/${created.body.id}`)).body;
-    for (let i = 0; i < 200 && view.status === 'sending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      view = (await as(e).get(`/v1/campaigns/${created.body.id}`)).body;
-    }
-    expect(view.status).toBe('sent');
+    const view = await vi.waitFor(
+      async () => {
+        const read = (await as(e).get(`/v1/campaigns/${created.body.id}`)).body;
+        expect(read.status).toBe('sent');
+        return read;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
     // The fifth throttled send paused the template: the sends after it are refused, not sent.
     expect(view.stats).toMatchObject({ recipients: contacts.length, sent: AUTO_PAUSE_THROTTLED_SENDS, skipped: 0 });
     expect(view.stats.failed).toBeGreaterThanOrEqual(2);
