@@ -27,16 +27,14 @@ export function runBounded<Doc>(work: BoundedWork<Doc>, limits: StepLimits): boo
   const maxSteps = limits.maxSteps ?? Number.POSITIVE_INFINITY;
   const timeUp = () => limits.deadline !== undefined && performance.now() >= limits.deadline;
   let ran = 0;
-  let outOfTime = false;
-  const runPage = (docs: Doc[]) => {
+  /** One page's steps; true when the deadline passed. */
+  const runPage = (docs: Doc[]): boolean => {
     for (const doc of docs) {
       work.step(doc);
       ran++;
-      if (timeUp()) {
-        outOfTime = true;
-        return;
-      }
+      if (timeUp()) return true;
     }
+    return false;
   };
   for (;;) {
     const rows = statement(work.db, work.dueSql).all(work.dueBy(), Math.min(work.pageRows, maxSteps - ran)) as {
@@ -44,8 +42,7 @@ export function runBounded<Doc>(work: BoundedWork<Doc>, limits: StepLimits): boo
     }[];
     if (rows.length === 0) return false;
     const docs = rows.map((row) => JSON.parse(row.data) as Doc);
-    if (work.pageInTransaction) work.db.transaction(runPage)(docs);
-    else runPage(docs);
+    const outOfTime = work.pageInTransaction ? work.db.transaction(runPage)(docs) : runPage(docs);
     if (outOfTime || ran >= maxSteps) return true;
     if (rows.length < work.pageRows) return false;
   }
