@@ -59,6 +59,8 @@ describe('activating a journey that holds many enrollments', () => {
     // Two days pass while paused: every first step falls due and is held.
     expect((await api.post('/_emulator/clock').send({ advance_seconds: 2 * DAY })).status).toBe(200);
     const held = await api.get(`/v1/trigger/history?journey_id=${id}&limit=100`);
+    // A full page, so that `every` below judges enrollments rather than an empty list.
+    expect(held.body.data).toHaveLength(100);
     expect(held.body.data.every((en: Enrollment) => en.current_step === 0 && en.status === 'active')).toBe(true);
 
     const activated = await api.post(`/v1/journeys/${id}/status`).send({ status: 'active' });
