@@ -1,6 +1,6 @@
 import { html } from '../html.js';
 import type { Page } from '../page-shell.js';
-import type { ConsolePanel, PanelToggle } from './console-panel.js';
+import type { ConsoleDetailPanel, ConsolePanel, PanelToggle } from './console-panel.js';
 import { PANELS } from './console-panels.js';
 import { DETAIL_PANELS } from './detail-panels.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
@@ -20,8 +20,12 @@ function toggleRow({ label, note }: PanelToggle) {
   </p>`;
 }
 
-/** An empty table the script fills; it says Loading… until then, so the page is never blank. */
-function tablePanel(panel: ConsolePanel, detail = false) {
+/**
+ * An empty table the script fills; it says Loading… until then, so the page is never blank. A detail panel
+ * stays hidden, with a Close button, until its row's button opens it.
+ */
+function tablePanel(panel: ConsolePanel | ConsoleDetailPanel) {
+  const detail = 'of' in panel;
   return html`<section id="panel-${panel.id}" ${detail ? html`hidden` : ''}>
     <h2 class="row">
       ${panel.title}${detail
@@ -103,7 +107,7 @@ export function consolePage(): Page {
       <p id="notice" class="notice" hidden></p>
       ${PANELS.map((panel) => [
         tablePanel(panel),
-        DETAIL_PANELS.filter((detail) => detail.of === panel.id).map((detail) => tablePanel(detail, true)),
+        DETAIL_PANELS.filter((detail) => detail.of === panel.id).map(tablePanel),
       ])}
     </div>`;
   return {
