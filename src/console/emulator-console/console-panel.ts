@@ -47,7 +47,7 @@ export interface PanelToggle {
 }
 
 /** The options of a select filled from a panel's items (the conversation an automation runs on). */
-export interface PanelChoices {
+interface PanelChoices {
   /** The select's element id. */
   select: string;
   /** The items offered. @default every item */
