@@ -1,5 +1,5 @@
 import { logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
-import { busy, type AdapterOptions, type Endpoint } from './node-listener.js';
+import { busy, type AdapterOptions, type Endpoint } from './endpoint.js';
 import { readLimited } from './read-limited.js';
 
 function toResponse(answer: HttpAnswer): Response {

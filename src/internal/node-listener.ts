@@ -1,55 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import type { BodyBudget } from './body-budget.js';
-import type { HeaderInput } from './header-value.js';
+import { busy, overLimit, type AdapterOptions, type Endpoint } from './endpoint.js';
 import { errorAnswer, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
 import { readNodeBody } from './read-node-body.js';
-
-export interface EndpointInput {
-  headers: HeaderInput;
-  rawBody: Uint8Array | string;
-}
-
-export type Admission<A> = { ok: true; admitted: A } | { ok: false; answer: HttpAnswer };
-
-/**
- * An endpoint in two halves, so an adapter refuses what the headers decide before reading a body:
- * `admit` checks the headers alone (synchronous, cheap); `handle` takes the body and what `admit` found.
- */
-export interface Endpoint<A> {
-  admit(headers: HeaderInput): Admission<A>;
-  handle(input: EndpointInput, admitted: A): Promise<HttpAnswer>;
-}
-
-/** Whether bytes already in hand pass the limit; no copy of a string body is made to count it. */
-const overLimit = (rawBody: Uint8Array | string, maxBodyBytes: number) =>
-  (typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength) > maxBodyBytes;
-
-/**
- * Both halves at once, for bytes already in hand (`receiver.handle`, `endpoint.handle`), in the
- * adapters' order: the headers, then the size (which no reader has bounded), then the body's half.
- */
-export function handleWhole<A, I extends EndpointInput, R extends HttpAnswer>(
-  endpoint: { admit(headers: HeaderInput): Admission<A>; handle(input: I, admitted: A): Promise<R> },
-  input: I,
-  { maxBodyBytes, log, what }: Pick<AdapterOptions, 'maxBodyBytes' | 'log' | 'what'>,
-): Promise<R> {
-  const admission = endpoint.admit(input.headers);
-  // A refusal (from `admit`, or 413) is one of the endpoint's own answers (R), typed wider here.
-  if (!admission.ok) return Promise.resolve(admission.answer as R);
-  if (overLimit(input.rawBody, maxBodyBytes))
-    return Promise.resolve(logRefusal(log, tooLarge(maxBodyBytes), what) as R);
-  return endpoint.handle(input, admission.admitted);
-}
-
-export interface AdapterOptions {
-  maxBodyBytes: number;
-  log: Logger;
-  /** What a refusal is logged as ("delivery", "reply request"). */
-  what: string;
-  /** Bounds the body bytes held across requests; past it, 503 with Retry-After (see BodyBudget). */
-  budget?: BodyBudget;
-}
 
 export interface NodeListenerOptions extends AdapterOptions {
   /** Express mode: tolerates a Buffer left by express.raw(), refuses a body another parser consumed. */
@@ -59,17 +11,6 @@ export interface NodeListenerOptions extends AdapterOptions {
   /** The answer when the core itself throws. */
   unexpected: HttpAnswer;
 }
-
-/** Seconds a sender is asked to wait when the body budget is full: bodies in flight clear within one. */
-export const BUSY_RETRY_AFTER_SECONDS = 1;
-
-export const busy = () =>
-  errorAnswer(
-    503,
-    'BODIES_IN_FLIGHT',
-    'Too many request bodies are being received at once (maxInFlightBytes); retry shortly',
-    { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
-  );
 
 export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
   if (res.headersSent) return;

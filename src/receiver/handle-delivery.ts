@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
 import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
-import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
+import {
+  handleWhole,
+  type Admission,
+  type Endpoint,
+  type RequestBytes,
+  type RequestInHand,
+} from '../internal/endpoint.js';
 import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
 import { logRefusal } from '../internal/http-answer.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
@@ -12,11 +18,8 @@ import type { ResolvedOptions } from './receiver-options.js';
 
 export type { HeaderInput };
 
-/** What the transport-agnostic core takes: the headers and the exact bytes that arrived. */
-export interface DeliveryInput {
-  headers: HeaderInput;
-  rawBody: Uint8Array | string;
-}
+/** What `receiver.handle` takes: the headers and the exact bytes that arrived (a string is UTF-8 encoded). */
+export type DeliveryInput = RequestInHand;
 
 export interface DeliveryHandlerDeps {
   options: ResolvedOptions;
@@ -50,7 +53,7 @@ export interface AdmittedDelivery {
 
 export interface DeliveryHandler extends Endpoint<AdmittedDelivery> {
   admit(headers: HeaderInput): Admission<AdmittedDelivery>;
-  handle(input: DeliveryInput, admitted: AdmittedDelivery): Promise<ReceiverResponse>;
+  handle(input: RequestBytes, admitted: AdmittedDelivery): Promise<ReceiverResponse>;
   /** Both halves, for bytes already in hand (`receiver.handle`). */
   handleWhole(input: DeliveryInput): Promise<ReceiverResponse>;
 }
@@ -97,8 +100,10 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     return { ok: true, admitted: { signed: checked.signed, deliveryId } };
   }
 
-  async function handle({ headers, rawBody }: DeliveryInput, admitted: AdmittedDelivery): Promise<ReceiverResponse> {
-    const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+  async function handle(
+    { headers, rawBody: body }: RequestBytes,
+    admitted: AdmittedDelivery,
+  ): Promise<ReceiverResponse> {
     const { deliveryId } = admitted;
     const signed = await checkSignedBody(admitted.signed, body, options, log);
     if (!signed.ok) return refuse(signed.answer);

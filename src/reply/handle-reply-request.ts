@@ -3,15 +3,18 @@ import { CustomReplyRequest, REPLY_MAX_CHARS } from '../api/schemas/custom-reply
 import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import { errorAnswer, logRefusal } from '../internal/http-answer.js';
-import { handleWhole, type Admission, type Endpoint } from '../internal/node-listener.js';
+import {
+  handleWhole,
+  type Admission,
+  type Endpoint,
+  type RequestBytes,
+  type RequestInHand,
+} from '../internal/endpoint.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
 
-/** What the transport-agnostic core takes: the headers and the exact bytes that arrived. */
-export interface ReplyRequestInput {
-  headers: HeaderInput;
-  rawBody: Uint8Array | string;
-}
+/** What `endpoint.handle` takes: the headers and the exact bytes that arrived (a string is UTF-8 encoded). */
+export type ReplyRequestInput = RequestInHand;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -63,7 +66,7 @@ async function runWithin(
 }
 
 export interface ReplyRequestHandler extends Endpoint<AdmittedSignature> {
-  handle(input: ReplyRequestInput, signed: AdmittedSignature): Promise<ReplyEndpointAnswer>;
+  handle(input: RequestBytes, signed: AdmittedSignature): Promise<ReplyEndpointAnswer>;
   /** Both halves, for bytes already in hand (`endpoint.handle`). */
   handleWhole(input: ReplyRequestInput): Promise<ReplyEndpointAnswer>;
 }
@@ -83,8 +86,7 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
     return checked.ok ? { ok: true, admitted: checked.signed } : { ok: false, answer: refuse(checked.answer) };
   }
 
-  async function handle({ rawBody }: ReplyRequestInput, admitted: AdmittedSignature): Promise<ReplyEndpointAnswer> {
-    const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+  async function handle({ rawBody: body }: RequestBytes, admitted: AdmittedSignature): Promise<ReplyEndpointAnswer> {
     const signed = await checkSignedBody(admitted, body, options, log);
     if (!signed.ok) return refuse(signed.answer);
     let parsed: unknown;
