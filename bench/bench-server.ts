@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type RequestListener } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type * as ReceiverEntry from '../src/receiver/index.js';
 import type { Receiver } from '../src/receiver/index.js';
 import type * as StoreEntry from '../src/store/index.js';
@@ -29,9 +31,18 @@ const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKi
  * bare servers, plain JavaScript from node_modules, never pay.
  */
 async function published<T>(entry: string): Promise<T> {
-  const file = new URL(`../dist/${entry}/index.js`, import.meta.url);
+  const file = new URL(`${entry}/index.js`, distDirectory());
   if (!existsSync(file)) throw new Error(`${file.pathname} is missing: run \`npm run build\` (npm run bench does)`);
   return (await import(file.href)) as T;
+}
+/**
+ * `BENCH_DIST=<dir>` runs the receivers of another build (an earlier commit's `dist/`, say) against this
+ * run's bare servers: a before-and-after comparison in one harness.
+ */
+function distDirectory(): URL {
+  const dir = process.env.BENCH_DIST;
+  if (dir === undefined || dir === '') return new URL('../dist/', import.meta.url);
+  return pathToFileURL(`${resolve(dir)}/`);
 }
 const { createReceiver } = await published<typeof ReceiverEntry>('receiver');
 const { createSqliteStore } = await published<typeof StoreEntry>('store');

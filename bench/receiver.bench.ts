@@ -155,7 +155,9 @@ async function main(): Promise<void> {
   const parts = selectedParts();
   console.log(
     `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ` +
-      `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; the SQLite store ${SQLITE_THREAD ? 'on its own thread (BENCH_SQLITE_THREAD=true)' : 'on the event loop'}; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown\n`,
+      `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; the SQLite store ${SQLITE_THREAD ? 'on its own thread (BENCH_SQLITE_THREAD=true)' : 'on the event loop'}; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown` +
+      (process.env.BENCH_DIST ? `; the receivers of ${process.env.BENCH_DIST} (BENCH_DIST)` : '') +
+      '\n',
   );
   if (parts.has('commit')) await commitCosts();
   const specs = await plan(parts);
