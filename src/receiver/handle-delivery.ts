@@ -156,10 +156,12 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       return refuse(storeUnavailable(), { deliveryId });
     }
     const { inserted, id: storedId } = stored;
-    log.debug(
-      { deliveryId, event, duplicate: !inserted, ...(storedId !== deliveryId && { duplicateOf: storedId }) },
-      inserted ? 'stored delivery' : 'duplicate delivery',
-    );
+    // Guarded: the object would be built for every delivery even with debug off.
+    if (log.isLevelEnabled('debug'))
+      log.debug(
+        { deliveryId, event, duplicate: !inserted, ...(storedId !== deliveryId && { duplicateOf: storedId }) },
+        inserted ? 'stored delivery' : 'duplicate delivery',
+      );
     return deps.afterRecord(deliveryId, inserted, storedId);
   }
 

@@ -67,6 +67,14 @@ describe('a valid delivery', () => {
     expect(runs).toEqual([delivery.deliveryId]);
     expect(eventIds).toEqual([(delivery.envelope as { id: string }).id]);
     expect((await rows()).map((r) => r.id)).toEqual([delivery.deliveryId]);
+    // At debug level each intake is logged, a replay naming the delivery it duplicates.
+    const intakes = log.records().filter((r) => r.msg === 'stored delivery' || r.msg === 'duplicate delivery');
+    expect(intakes.map((r) => [r.deliveryId, r.duplicate, r.duplicateOf])).toEqual([
+      [delivery.deliveryId, false, undefined],
+      ['dlv_replay_1', true, delivery.deliveryId],
+      ['dlv_replay_2', true, delivery.deliveryId],
+      ['dlv_replay_3', true, delivery.deliveryId],
+    ]);
   });
 
   it('starting with a UTF-8 byte order mark, is acked and then handled (one decoding at intake and dispatch)', async () => {
