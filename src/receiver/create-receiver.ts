@@ -81,7 +81,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const resolved = resolveOptions(options);
   const log = receiverLogger(options.logger);
   const ownsStore = options.store === undefined;
-  const store = options.store ?? createSqliteStore({ path: options.dbPath!, durability: options.durability });
+  const store =
+    options.store ??
+    createSqliteStore({ path: options.dbPath!, durability: options.durability, thread: options.storeThread });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const registry = new EventHandlerRegistry();
   const errorListeners: ErrorListener[] = [];

@@ -15,6 +15,11 @@ export interface ReceiverOptions {
   dbPath?: string;
   /** Durability of the store opened from `dbPath` (see createSqliteStore). @default 'full' */
   durability?: Durability;
+  /**
+   * Run the store opened from `dbPath` on a thread of its own (createSqliteStore's `thread`): no SQLite
+   * work, and no wait for another process's lock, on the event loop (README "Durability"). @default false
+   */
+  storeThread?: boolean;
   /** How far the signed timestamp may be from our clock, either way (the replay window). @default 300 */
   toleranceSeconds?: number;
   /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
@@ -92,6 +97,12 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   if ((options.store === undefined) === (options.dbPath === undefined)) {
     throw new TypeError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
   }
+  // They say how to open `dbPath`; beside a store of your own they would be silently ignored.
+  for (const name of ['durability', 'storeThread'] as const)
+    if (options.store !== undefined && options[name] !== undefined)
+      throw new TypeError(`\`${name}\` applies to the store opened from \`dbPath\`; give it to your own store instead`);
+  if (options.storeThread !== undefined && typeof options.storeThread !== 'boolean')
+    throw new TypeError(`Expected \`storeThread\` to be a boolean, got \`${String(options.storeThread)}\``);
   const processBeforeResponse = options.processBeforeResponse === true;
   const handlerTimeoutMs = number('handlerTimeoutMs', options.handlerTimeoutMs, processBeforeResponse ? 7000 : 30_000);
   if (processBeforeResponse && handlerTimeoutMs > MAX_BEFORE_RESPONSE_TIMEOUT_MS) {

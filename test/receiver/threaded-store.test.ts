@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -46,5 +47,33 @@ it('acks each delivery once it is committed, dedupes a resend, and runs every ha
     expect(data).toHaveLength(40);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+it("from `dbPath` with `storeThread`, waits out another connection's lock off the event loop", async () => {
+  const fromPath = createReceiver({
+    secret: SECRET,
+    dbPath: dir.path('shortcut.db'),
+    storeThread: true,
+    logger: silent,
+  });
+  await fromPath.store.list({ limit: 1 }); // the file and its tables exist before the lock is taken
+  const other = new Database(dir.path('shortcut.db'));
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    // On the event loop, the store's busy wait would hold this timer too, and the wait would run out (503).
+    const release = setTimeout(() => other.exec('ROLLBACK'), 300);
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const answer = await fromPath.handle({ headers: delivery.headers, rawBody: delivery.body });
+    clearInterval(timer);
+    clearTimeout(release);
+    expect(answer.status).toBe(200);
+    expect(ticks).toBeGreaterThan(15);
+    expect(await fromPath.store.get(delivery.deliveryId)).toMatchObject({ status: 'pending' });
+  } finally {
+    other.close();
+    await fromPath.close();
   }
 });

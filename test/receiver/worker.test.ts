@@ -264,6 +264,10 @@ describe('options', () => {
     [{ secret: SECRET, dbPath: 'x.db', concurrency: 0 }, /`concurrency` to be an integer from 1 and up, got `0`/],
     [{ secret: SECRET, dbPath: 'x.db', maxAttempts: 1.5 }, /`maxAttempts`/],
     [{ secret: SECRET, dbPath: 'x.db', processBeforeResponse: true, handlerTimeoutMs: 9000 }, /8 s deadline/],
+    [{ secret: SECRET, dbPath: 'x.db', storeThread: 'yes' }, /`storeThread` to be a boolean, got `yes`/],
+    // Options for opening `dbPath`, beside a store of one's own, would be silently ignored.
+    [{ secret: SECRET, store: {}, durability: 'normal' }, /`durability` applies to the store opened from `dbPath`/],
+    [{ secret: SECRET, store: {}, storeThread: true }, /`storeThread` applies to the store opened from `dbPath`/],
   ])('refuses %j with the option named', (options, message) => {
     expect(() => createReceiver({ logger: silent, ...options } as never)).toThrow(message);
   });
