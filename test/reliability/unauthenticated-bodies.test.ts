@@ -65,11 +65,14 @@ it('300 parallel unauthenticated 1 MiB bodies: refused, and the receiver process
     'peak RSS after forged MiB': afterForged.peak.toFixed(0),
   });
   await receiver.stop();
-  // A connection closed under a client still sending may reach it as a reset before the answer: rare.
+  // A connection closed under a client still sending may reach it as a reset that discards the answer
+  // (the receiver reads no more of a refused body). Seen: under 10 of 300 on a quiet machine, 26 with
+  // other work on both cores. What must hold is that most senders hear the refusal, none is accepted.
+  const closedAtMost = 300 / 5;
   expect(unsigned.every((a) => a === '401 SIGNATURE_MISSING' || a === 'closed')).toBe(true);
-  expect(unsigned.filter((a) => a === 'closed').length).toBeLessThan(10);
+  expect(unsigned.filter((a) => a === 'closed').length).toBeLessThan(closedAtMost);
   expect(forged.every((a) => /^(401 SIGNATURE_MISMATCH|503 BODIES_IN_FLIGHT|closed)$/.test(a))).toBe(true);
-  expect(forged.filter((a) => a === 'closed').length).toBeLessThan(10);
+  expect(forged.filter((a) => a === 'closed').length).toBeLessThan(closedAtMost);
   expect(journal.filter((l) => l.startsWith('start '))).toEqual([]);
   // Unread bodies cost about one socket read each (64 KiB, garbage at once). Read ones hold at most the
   // in-flight bound (32 MiB), plus the socket reads they came in, which are garbage until V8 collects
