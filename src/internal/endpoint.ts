@@ -33,6 +33,8 @@ export interface AdapterOptions {
   what: string;
   /** Bounds the body bytes held across requests; past it, 503 with Retry-After (see BodyBudget). */
   budget?: BodyBudget;
+  /** A body not in within this long after its headers is refused (408) and its budget freed (ReadBodyOptions). */
+  bodyTimeoutMs?: number;
 }
 
 /** Seconds a sender is asked to wait when the body budget is full: bodies in flight clear within one. */

@@ -1,4 +1,4 @@
-import { logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
+import { bodyTimeout, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
 import { busy, type AdapterOptions, type Endpoint } from './endpoint.js';
 import { readLimited } from './read-limited.js';
 
@@ -14,7 +14,7 @@ export function fetchHandler<A>(
   endpoint: Endpoint<A>,
   options: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const { maxBodyBytes, log, what, budget } = options;
+  const { maxBodyBytes, log, what, budget, bodyTimeoutMs } = options;
   const refuse = async (request: Request, answer: HttpAnswer) => {
     await request.body?.cancel();
     return toResponse(answer);
@@ -23,9 +23,10 @@ export function fetchHandler<A>(
     if (request.method !== 'POST') return refuse(request, logRefusal(log, methodNotAllowed(request.method), what));
     const admission = endpoint.admit(request.headers);
     if (!admission.ok) return refuse(request, admission.answer);
-    const rawBody = await readLimited(request, maxBodyBytes, budget);
+    const rawBody = await readLimited(request, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
     if (rawBody === null) return toResponse(logRefusal(log, tooLarge(maxBodyBytes), what));
     if (rawBody === 'busy') return toResponse(logRefusal(log, busy(), what));
+    if (rawBody === 'timeout') return toResponse(logRefusal(log, bodyTimeout(bodyTimeoutMs!), what));
     try {
       return toResponse(await endpoint.handle({ headers: request.headers, rawBody }, admission.admitted));
     } finally {

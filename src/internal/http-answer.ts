@@ -26,6 +26,11 @@ export const tooLarge = (maxBodyBytes: number) =>
     connection: 'close',
   });
 
+export const bodyTimeout = (bodyTimeoutMs: number) =>
+  errorAnswer(408, 'BODY_TIMEOUT', `The body did not arrive within ${bodyTimeoutMs} ms (bodyTimeoutMs)`, {
+    connection: 'close',
+  });
+
 export const methodNotAllowed = (method: string | undefined) =>
   errorAnswer(405, 'METHOD_NOT_ALLOWED', `The service POSTs to this endpoint; got ${String(method)}`, {
     allow: 'POST',

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { busy, overLimit, type AdapterOptions, type Endpoint } from './endpoint.js';
-import { errorAnswer, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
+import { bodyTimeout, errorAnswer, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
 import { readNodeBody } from './read-node-body.js';
 
 export interface NodeListenerOptions extends AdapterOptions {
@@ -50,7 +50,9 @@ export function nodeListener<A>(
   endpoint: Endpoint<A>,
   options: NodeListenerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { maxBodyBytes, log, what, budget } = options;
+  const { maxBodyBytes, log, what, budget, bodyTimeoutMs } = options;
+  // A body refused part-read, by why the read stopped (a timeout only happens when bodyTimeoutMs is set).
+  const unread = { 'too-large': () => tooLarge(maxBodyBytes), busy, timeout: () => bodyTimeout(bodyTimeoutMs!) };
   return (req, res) => {
     void (async () => {
       if (req.method !== 'POST') return answerUnread(req, res, logRefusal(log, methodNotAllowed(req.method), what));
@@ -67,11 +69,10 @@ export function nodeListener<A>(
         if (overLimit(parsed, maxBodyBytes)) return writeAnswer(res, logRefusal(log, tooLarge(maxBodyBytes), what));
         return writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: parsed }, admission.admitted));
       }
-      const read = await readNodeBody(req, maxBodyBytes, budget);
+      const read = await readNodeBody(req, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
       if (!read.ok) {
-        if (read.reason === 'too-large') return answerUnread(req, res, logRefusal(log, tooLarge(maxBodyBytes), what));
-        if (read.reason === 'busy') return answerUnread(req, res, logRefusal(log, busy(), what));
-        return res.destroy();
+        if (read.reason === 'aborted') return res.destroy();
+        return answerUnread(req, res, logRefusal(log, unread[read.reason](), what));
       }
       try {
         writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: read.body }, admission.admitted));

@@ -144,6 +144,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     maxBodyBytes: resolved.maxBodyBytes,
     // One budget for every adapter of this receiver: the bound is on this process's memory.
     budget: new BodyBudget(resolved.maxInFlightBytes),
+    bodyTimeoutMs: resolved.bodyTimeoutMs,
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,

@@ -31,6 +31,12 @@ export interface ReceiverOptions {
    * @default 33554432 (32 MiB), or `maxBodyBytes` if larger
    */
   maxInFlightBytes?: number;
+  /**
+   * A body must be in within this long after its headers, else 408 and the connection is closed: the
+   * service waits 8 s for an answer, so a body still arriving after that is no delivery it waits on, and
+   * one that trickles in must not hold its share of `maxInFlightBytes` for minutes. @default 8000
+   */
+  bodyTimeoutMs?: number;
   /** Handlers running at once; the worker claims only as many rows as this leaves room for. @default 10 */
   concurrency?: number;
   /** Attempts before a delivery is dead (and `onError` hears of it). @default 5 */
@@ -70,6 +76,7 @@ export interface ResolvedOptions {
   toleranceSeconds: number;
   maxBodyBytes: number;
   maxInFlightBytes: number;
+  bodyTimeoutMs: number;
   concurrency: number;
   maxAttempts: number;
   handlerTimeoutMs: number;
@@ -124,6 +131,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
         min: maxBodyBytes,
       },
     ),
+    bodyTimeoutMs: number('bodyTimeoutMs', options.bodyTimeoutMs, SERVICE_DEADLINE_MS),
     concurrency: number('concurrency', options.concurrency, 10),
     maxAttempts: number('maxAttempts', options.maxAttempts, 5),
     handlerTimeoutMs,

@@ -111,6 +111,22 @@ describe.each(Object.entries(adapters))('on %s', (_name, serve) => {
     expect((await Promise.all(again.map((r) => r.answer))).map((a) => a.status)).toEqual([200, 200, 200, 200]);
   });
 
+  it('a body still unsent after bodyTimeoutMs gets 408 and gives its share of the bound back', async () => {
+    await start({ maxBodyBytes: 64 * 1024, maxInFlightBytes: 2 * 64 * 1024, bodyTimeoutMs: 300 });
+    // Two clients declare a full-size body and never send it (slowloris): together they fill the bound.
+    const stalled = [largeDelivery(60 * 1024), largeDelivery(60 * 1024)].map((d) =>
+      heldPost(url, d.headers, Buffer.from(d.body), 1024),
+    );
+    const answers = await Promise.all(stalled.map((r) => r.answer));
+    expect(answers.map((a) => `${a.status} ${a.body.error?.code} ${a.headers.connection}`)).toEqual(
+      Array(2).fill('408 BODY_TIMEOUT close'),
+    );
+    const genuine = largeDelivery(60 * 1024);
+    const res = await fetch(url, { method: 'POST', headers: genuine.headers, body: genuine.body });
+    expect(res.status).toBe(200);
+    expect((await receiver.store.list()).data).toHaveLength(1);
+  });
+
   it('a chunked body (no Content-Length) that runs past the bound gets 503 with Retry-After', async () => {
     await start({ maxBodyBytes: 64 * 1024, maxInFlightBytes: 64 * 1024 });
     const first = largeDelivery(60 * 1024);
@@ -152,6 +168,28 @@ describe('the fetch handler', () => {
       401,
       'SIGNATURE_MISSING',
     ]);
+    await receiver.close();
+    dir.remove();
+  });
+
+  it('answers 408 to a body that never ends once bodyTimeoutMs passes, and frees its bytes', async () => {
+    const dir = tempDir();
+    const receiver = testReceiver(dir.path('r.db'), {
+      maxBodyBytes: 64 * 1024,
+      maxInFlightBytes: 64 * 1024,
+      bodyTimeoutMs: 200,
+    });
+    const first = largeDelivery(60 * 1024);
+    const trickle = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode(first.body.slice(0, 40 * 1024))),
+    });
+    const res = await receiver.fetch(new Request('http://x/webhooks', init(first.headers, trickle)));
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([408, 'BODY_TIMEOUT']);
+    const second = largeDelivery(60 * 1024);
+    const ok = await receiver.fetch(
+      new Request('http://x/webhooks', { method: 'POST', headers: second.headers, body: second.body }),
+    );
+    expect(ok.status).toBe(200);
     await receiver.close();
     dir.remove();
   });
