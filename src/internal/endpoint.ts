@@ -35,6 +35,8 @@ export interface AdapterOptions {
   budget?: BodyBudget;
   /** A body not in within this long after its headers is refused (408) and its budget freed (ReadBodyOptions). */
   bodyTimeoutMs?: number;
+  /** Hears every answer once it is written, a refusal before the body included (`convo-kit listen` prints each). */
+  onAnswer?: (answer: HttpAnswer, headers: HeaderInput) => void;
 }
 
 /** Seconds a sender is asked to wait when the body budget is full: bodies in flight clear within one. */

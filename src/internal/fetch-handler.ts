@@ -17,20 +17,25 @@ export function fetchHandler<A>(
   const { maxBodyBytes, log, what, budget, bodyTimeoutMs } = options;
   const refuse = async (request: Request, answer: HttpAnswer) => {
     await request.body?.cancel();
-    return toResponse(answer);
+    return answer;
   };
-  return async (request) => {
+  async function answerFor(request: Request): Promise<HttpAnswer> {
     if (request.method !== 'POST') return refuse(request, logRefusal(log, methodNotAllowed(request.method), what));
     const admission = endpoint.admit(request.headers);
     if (!admission.ok) return refuse(request, admission.answer);
     const rawBody = await readLimited(request, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
-    if (rawBody === null) return toResponse(logRefusal(log, tooLarge(maxBodyBytes), what));
-    if (rawBody === 'busy') return toResponse(logRefusal(log, busy(), what));
-    if (rawBody === 'timeout') return toResponse(logRefusal(log, bodyTimeout(bodyTimeoutMs!), what));
+    if (rawBody === null) return logRefusal(log, tooLarge(maxBodyBytes), what);
+    if (rawBody === 'busy') return logRefusal(log, busy(), what);
+    if (rawBody === 'timeout') return logRefusal(log, bodyTimeout(bodyTimeoutMs!), what);
     try {
-      return toResponse(await endpoint.handle({ headers: request.headers, rawBody }, admission.admitted));
+      return await endpoint.handle({ headers: request.headers, rawBody }, admission.admitted);
     } finally {
       budget?.give(rawBody.byteLength);
     }
+  }
+  return async (request) => {
+    const answer = await answerFor(request);
+    options.onAnswer?.(answer, request.headers);
+    return toResponse(answer);
   };
 }

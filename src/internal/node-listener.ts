@@ -24,14 +24,14 @@ export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
 }
 
 /**
- * Answers a request whose body was not read. While a body is still arriving, the connection closes
+ * The answer to a request whose body was not read. While a body is still arriving, the connection closes
  * right after the answer (nothing more of it is read, so it costs about one socket read, never the
  * body); a body already in is dropped and the connection kept for the next request.
  */
-function answerUnread(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
+function unreadAnswer(req: IncomingMessage, answer: HttpAnswer): HttpAnswer {
   const closing = !req.complete && !answer.headers?.connection;
   if (!closing) req.resume();
-  writeAnswer(res, closing ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer);
+  return closing ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer;
 }
 
 /** An Express body parser left a parsed object (or consumed the stream): the raw bytes are gone. */
@@ -53,35 +53,43 @@ export function nodeListener<A>(
   const { maxBodyBytes, log, what, budget, bodyTimeoutMs } = options;
   // A body refused part-read, by why the read stopped (a timeout only happens when bodyTimeoutMs is set).
   const unread = { 'too-large': () => tooLarge(maxBodyBytes), busy, timeout: () => bodyTimeout(bodyTimeoutMs!) };
+  /** The answer to one request; undefined when the client went away mid-body (nothing to answer). */
+  async function answerFor(req: IncomingMessage): Promise<HttpAnswer | undefined> {
+    if (req.method !== 'POST') return unreadAnswer(req, logRefusal(log, methodNotAllowed(req.method), what));
+    const parsed = options.express ? (req as { body?: unknown }).body : undefined;
+    if (options.express && bodyAlreadyTaken(req)) {
+      const answer = errorAnswer(500, 'BODY_ALREADY_PARSED', options.mountHelp);
+      return logRefusal(log, answer, what, { path: req.url });
+    }
+    const admission = endpoint.admit(req.headers);
+    if (!admission.ok) return unreadAnswer(req, admission.answer);
+    // A body express.raw() already holds is in memory either way: no budget to take, but its limit
+    // may be above ours, so the size is checked here (no reader did).
+    if (Buffer.isBuffer(parsed)) {
+      if (overLimit(parsed, maxBodyBytes)) return logRefusal(log, tooLarge(maxBodyBytes), what);
+      return endpoint.handle({ headers: req.headers, rawBody: parsed }, admission.admitted);
+    }
+    const read = await readNodeBody(req, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
+    if (!read.ok)
+      return read.reason === 'aborted' ? undefined : unreadAnswer(req, logRefusal(log, unread[read.reason](), what));
+    try {
+      return await endpoint.handle({ headers: req.headers, rawBody: read.body }, admission.admitted);
+    } finally {
+      budget?.give(read.body.byteLength);
+    }
+  }
+
   return (req, res) => {
-    void (async () => {
-      if (req.method !== 'POST') return answerUnread(req, res, logRefusal(log, methodNotAllowed(req.method), what));
-      const parsed = options.express ? (req as { body?: unknown }).body : undefined;
-      if (options.express && bodyAlreadyTaken(req)) {
-        const answer = errorAnswer(500, 'BODY_ALREADY_PARSED', options.mountHelp);
-        return writeAnswer(res, logRefusal(log, answer, what, { path: req.url }));
-      }
-      const admission = endpoint.admit(req.headers);
-      if (!admission.ok) return answerUnread(req, res, admission.answer);
-      // A body express.raw() already holds is in memory either way: no budget to take, but its limit
-      // may be above ours, so the size is checked here (no reader did).
-      if (Buffer.isBuffer(parsed)) {
-        if (overLimit(parsed, maxBodyBytes)) return writeAnswer(res, logRefusal(log, tooLarge(maxBodyBytes), what));
-        return writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: parsed }, admission.admitted));
-      }
-      const read = await readNodeBody(req, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
-      if (!read.ok) {
-        if (read.reason === 'aborted') return res.destroy();
-        return answerUnread(req, res, logRefusal(log, unread[read.reason](), what));
-      }
-      try {
-        writeAnswer(res, await endpoint.handle({ headers: req.headers, rawBody: read.body }, admission.admitted));
-      } finally {
-        budget?.give(read.body.byteLength);
-      }
-    })().catch((error: unknown) => {
-      log.error({ err: error }, `unexpected failure answering a ${what}`);
-      writeAnswer(res, options.unexpected);
-    });
+    const send = (answer: HttpAnswer) => {
+      writeAnswer(res, answer);
+      options.onAnswer?.(answer, req.headers);
+    };
+    answerFor(req).then(
+      (answer) => (answer ? send(answer) : res.destroy()),
+      (error: unknown) => {
+        log.error({ err: error }, `unexpected failure answering a ${what}`);
+        send(options.unexpected);
+      },
+    );
   };
 }

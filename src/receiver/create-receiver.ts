@@ -145,6 +145,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     // One budget for every adapter of this receiver: the bound is on this process's memory.
     budget: new BodyBudget(resolved.maxInFlightBytes),
     bodyTimeoutMs: resolved.bodyTimeoutMs,
+    // Every answer of this receiver's adapters is one of its own (a ReceiverResponse), typed wider there.
+    onAnswer: resolved.onResponse as NodeListenerOptions['onAnswer'],
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,
@@ -183,7 +185,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       errorListeners.push(listener);
       return receiver;
     },
-    handle: core.handleWhole,
+    async handle(input) {
+      const response = await core.handleWhole(input);
+      resolved.onResponse?.(response, input.headers);
+      return response;
+    },
     middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,
     fetch: fetchHandler(core, adapter),
     listener: nodeListener(core, adapter),

@@ -3,6 +3,8 @@ import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index
 import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
 import type { DeliveryStore, Durability } from '../store/index.js';
 import { type BackoffOptions } from './backoff.js';
+import type { HeaderInput } from '../internal/header-value.js';
+import type { ReceiverResponse } from './receiver-response.js';
 
 export interface ReceiverOptions {
   /** The endpoint's `whsec_…` secret. Pass this or `secrets`. */
@@ -60,6 +62,12 @@ export interface ReceiverOptions {
    * @default false
    */
   processBeforeResponse?: boolean;
+  /**
+   * Hears every answer the receiver gives, through any adapter or `handle`, with the request's headers
+   * (refusals made before the body was read included): for a log line or a metric. It runs once the
+   * answer is written and must not throw.
+   */
+  onResponse?: (response: ReceiverResponse, headers: HeaderInput) => void;
   /** Milliseconds since the epoch; injectable for tests. @default Date.now */
   now?: () => number;
 }
@@ -84,6 +92,7 @@ export interface ResolvedOptions {
   leaseMs: number;
   pollIntervalMs: number;
   processBeforeResponse: boolean;
+  onResponse?: (response: ReceiverResponse, headers: HeaderInput) => void;
   now: () => number;
 }
 
@@ -118,6 +127,10 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     );
   }
   const maxBodyBytes = number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024);
+  if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
+    throw new TypeError(
+      `Expected \`onResponse\` to be a function (response, headers) => void, got ${typeof options.onResponse}`,
+    );
   return {
     secrets,
     toleranceSeconds: number('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, { min: 0 }),
@@ -138,6 +151,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     leaseMs: number('leaseMs', options.leaseMs, 8000, { min: 1000 }),
     pollIntervalMs: number('pollIntervalMs', options.pollIntervalMs, 1000),
     processBeforeResponse,
+    onResponse: options.onResponse,
     now: options.now ?? Date.now,
   };
 }

@@ -11,6 +11,8 @@ import {
   type TargetReceiver,
 } from './helpers.js';
 import { CliProcess, killAllCli, runCli } from './run-cli.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { heldPost } from '../receiver/held-post.js';
 
 const SECRET = 'whsec_listen_test_secret_0123456789';
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -107,6 +109,31 @@ describe('convo-kit listen', () => {
     const shown = await runCli(['deliveries', 'show', 'dlv_forged', '--db', db]);
     expect(shown.code).toBe(3);
   }, 120_000);
+
+  it('answers what the headers decide before reading a body, and bounds the bodies in flight, as a receiver does', async () => {
+    const { listen, url } = await startListen('--json');
+    const { headers } = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const MiB = 1024 * 1024;
+    const body = Buffer.alloc(MiB, 'x');
+    // A declared 1 MiB body that is never sent: the answer can only come from the headers.
+    const malformed = heldPost(url, { ...headers, 'x-service-signature': 'sha256=zz' }, body, 0);
+    expect(await malformed.answer).toMatchObject({ status: 401, headers: { connection: 'close' } });
+    const [line] = await listen.waitFor(/\{.*"outcome":"rejected".*\}/);
+    expect(JSON.parse(line).detail).toMatch(/^SIGNATURE_MALFORMED/);
+    // Well-formed headers pass to the body: 32 bodies of 1 MiB fill the default 32 MiB bound, the next waits.
+    const held = Array.from({ length: 32 }, () => heldPost(url, headers, body, 1024));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const over = heldPost(url, headers, body, 0);
+    const answer = await over.answer;
+    expect([answer.status, answer.body.error?.code, answer.headers['retry-after']]).toEqual([
+      503,
+      'BODIES_IN_FLIGHT',
+      '1',
+    ]);
+    held.forEach((h) => h.finish());
+    // The bodies are not what was signed: each is read whole, then refused.
+    expect((await Promise.all(held.map((h) => h.answer))).map((a) => a.status)).toEqual(Array(32).fill(401));
+  }, 60_000);
 
   it('forwards to an app that is down, retries, and delivers everything once it is up', async () => {
     const port = await freePort();

@@ -235,3 +235,45 @@ describe('logs', () => {
     }
   });
 });
+
+describe('onResponse', () => {
+  it('hears every answer of every adapter and of handle, refusals before the body included, with the headers', async () => {
+    const heard: string[] = [];
+    const hearing = testReceiver(dir.path('heard.db'), {
+      onResponse: (response, headers) => {
+        const code = 'error' in response.body ? response.body.error.code : `duplicate=${response.body.duplicate}`;
+        const id = headers instanceof Headers ? headers.get('x-service-delivery') : headers['x-service-delivery'];
+        heard.push(`${response.status} ${code} ${String(id)}`);
+      },
+    });
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created', deliveryId: 'dlv_heard' });
+    const server = createServer(hearing.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    await fetch(url, {
+      method: 'POST',
+      headers: { ...delivery.headers, 'x-service-signature': 'sha256=zz' },
+      body: 'x',
+    });
+    await request(express().post('/webhooks', hearing.middleware()))
+      .post('/webhooks')
+      .set(delivery.headers)
+      .send(delivery.body);
+    await hearing.fetch(new Request(url, { method: 'GET', headers: { 'x-service-delivery': 'dlv_get' } }));
+    await hearing.handle({ headers: delivery.headers, rawBody: delivery.body });
+    server.close();
+    await hearing.close();
+    expect(heard).toEqual([
+      '200 duplicate=false dlv_heard',
+      '401 SIGNATURE_MALFORMED dlv_heard',
+      '200 duplicate=true dlv_heard',
+      '405 METHOD_NOT_ALLOWED dlv_get',
+      '200 duplicate=true dlv_heard',
+    ]);
+  });
+
+  it('that is not a function is refused at construction, naming the option', () => {
+    expect(() => testReceiver(dir.path('bad.db'), { onResponse: 'log' as never })).toThrow(/`onResponse`/);
+  });
+});

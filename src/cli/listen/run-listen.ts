@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pino } from 'pino';
-import { createReceiver, mountAt, type Receiver, type ReceiverResponse } from '../../receiver/index.js';
-// The node adapter's body reader and writer, reused so listen reads requests exactly as receiver.listener does.
-import { readNodeBody } from '../../internal/read-node-body.js';
-import { writeAnswer } from '../../internal/node-listener.js';
-import { tooLarge } from '../../internal/http-answer.js';
+import {
+  createReceiver,
+  mountAt,
+  type HeaderInput,
+  type Receiver,
+  type ReceiverResponse,
+} from '../../receiver/index.js';
+import { headerValue } from '../../internal/header-value.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
 import type { DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
@@ -28,20 +31,20 @@ export interface ListenOptions {
   json?: boolean;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
 /** Where `listen` serves the delivery inspector, beside the webhook path. */
 const INSPECTOR_PATH = '/_inspector';
 /** Retries double from --retry-delay up to this, so a long outage of the app is retried about once a minute. */
 const MAX_RETRY_DELAY_MS = 60_000;
 
-function headerText(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+function headerText(headers: HeaderInput, name: string): string | undefined {
+  const value = headerValue(headers, name);
+  return value !== undefined && value.length <= 200 ? value : undefined;
 }
 
-function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
-  const event = headerText(req, EVENT_HEADER);
-  const deliveryId = headerText(req, DELIVERY_HEADER);
+/** The printed line for one answer of the receiver (see `onResponse` below). */
+function entryFor(response: ReceiverResponse, headers: HeaderInput): LogEntry {
+  const event = headerText(headers, EVENT_HEADER);
+  const deliveryId = headerText(headers, DELIVERY_HEADER);
   if ('error' in response.body) {
     return {
       event,
@@ -54,45 +57,19 @@ function entryFor(req: IncomingMessage, response: ReceiverResponse): LogEntry {
   return { event, deliveryId, outcome: response.body.duplicate ? 'duplicate' : 'stored', status: response.status };
 }
 
-/** A node:http server in front of receiver.handle(), so each request's outcome can be printed. */
-function createListenServer(receiver: Receiver, path: string, log: (entry: LogEntry) => void): Server {
+/**
+ * A node:http server: the inspector, then the receiver's own listener at `path`, so listen refuses what
+ * the headers decide before reading a body and bounds the bodies in flight exactly as a receiver does
+ * (README "What the receiver answers"); each answer is printed through the receiver's `onResponse`.
+ */
+function createListenServer(receiver: Receiver, path: string): Server {
   const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
   return createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      if (inspector(req, res)) return;
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname !== path) {
-        req.resume();
-        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-        return res.end(
-          JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }),
-        );
-      }
-      if (req.method !== 'POST') {
-        req.resume();
-        return writeAnswer(res, {
-          status: 405,
-          body: { error: { code: 'METHOD_NOT_ALLOWED', message: `Deliveries are POSTed to ${path}` } },
-          headers: { allow: 'POST' },
-        });
-      }
-      const read = await readNodeBody(req, MAX_BODY_BYTES);
-      if (!read.ok) {
-        if (read.reason === 'aborted') return res.destroy();
-        const response = tooLarge(MAX_BODY_BYTES);
-        log(entryFor(req, response));
-        return writeAnswer(res, response);
-      }
-      const response = await receiver.handle({ headers: req.headers, rawBody: read.body });
-      log(entryFor(req, response));
-      writeAnswer(res, response);
-    })().catch((error: unknown) => {
-      err.line(err.c.red(`unexpected failure: ${(error as Error).message}`));
-      writeAnswer(res, {
-        status: 503,
-        body: { error: { code: 'STORE_UNAVAILABLE', message: 'Unexpected failure; the service will retry' } },
-      });
-    });
+    if (inspector(req, res)) return;
+    if (new URL(req.url ?? '/', 'http://localhost').pathname === path) return receiver.listener(req, res);
+    req.resume();
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }));
   });
 }
 
@@ -125,6 +102,7 @@ export async function runListen(options: ListenOptions): Promise<void> {
       maxAttempts: options.maxAttempts,
       backoff: { baseMs: options.retryDelay, factor: 2, maxMs: Math.max(options.retryDelay, MAX_RETRY_DELAY_MS) },
       logger,
+      onResponse: (response, headers) => log(entryFor(response, headers)),
     });
   } catch (cause) {
     await store?.close();
@@ -153,7 +131,7 @@ export async function runListen(options: ListenOptions): Promise<void> {
       detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId}\`)`,
     }),
   );
-  const server = createListenServer(receiver, options.path, log);
+  const server = createListenServer(receiver, options.path);
   let port: number;
   try {
     port = await listenOn(server, options.port, options.host);
