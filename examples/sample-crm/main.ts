@@ -55,7 +55,10 @@ process.on('SIGTERM', stop);
 
 heading('convo-kit sample CRM');
 console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);
-console.log(`  Emulator:        ${sample.emulatorUrl}  (admin key ${sample.adminKey})`);
+// The origin alone answers 404 (the service has no route there): print the controls index, which a browser can open.
+console.log(
+  `  Emulator:        ${sample.emulatorUrl}/_emulator  (its controls; the API is ${sample.emulatorUrl}/v1, admin key ${sample.adminKey})`,
+);
 console.log(`  Webhook:         ${sample.crm.webhookUrl}`);
 console.log(`  Deliveries:      ${sample.crm.inspectorUrl}  (the delivery inspector: attempts, errors, replay)`);
 // The key rides in the fragment, which the browser keeps to itself: the console stores it in that tab only.

@@ -52,7 +52,7 @@ beforeAll(async () => {
   // 'close': after the process ended and its output (shared with npm's children) is fully read.
   exit = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   crmUrl = (await waitForOutput(/CRM page:\s+(http:\/\/\S+)/))[1];
-  [, emulatorUrl, adminKey] = await waitForOutput(/Emulator:\s+(http:\/\/\S+)\s+\(admin key (\S+)\)/);
+  [, emulatorUrl, adminKey] = await waitForOutput(/Emulator:\s+(http:\/\/\S+)\/_emulator\s.*admin key (\S+)\)/);
   await waitForOutput(/Traffic played/);
 }, START_TIMEOUT_MS);
 
@@ -303,6 +303,17 @@ describe('npm start (the sample CRM)', () => {
     const [, consoleUrl] = output.match(/Console:\s+(http:\/\/\S+)/)!;
     expect(consoleUrl).toBe(`${emulatorUrl}/_emulator/console#key=${adminKey}`);
     expect((await fetch(consoleUrl!)).status).toBe(200);
+  });
+
+  it('prints only links that answer', async () => {
+    const links = [...new Set(output.match(/http:\/\/127\.0\.0\.1:\d+[^\s),]*/g))];
+    // the page, the webhook (POST only), the inspector, the emulator's controls, its API base and the console
+    expect(links.length).toBeGreaterThanOrEqual(5);
+    for (const link of links.filter((l) => !l.endsWith('/webhooks') && !l.endsWith('/v1'))) {
+      expect([link, (await fetch(link)).status]).toEqual([link, 200]);
+    }
+    const controls = (await (await fetch(`${emulatorUrl}/_emulator`)).json()) as { console: string };
+    expect(controls.console).toBe('/_emulator/console');
   });
 
   it('stops cleanly on Ctrl-C', async () => {
