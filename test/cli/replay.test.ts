@@ -210,6 +210,24 @@ describe('convo-kit replay --to', () => {
     expect((await second.receiver.store.get(results[0]!.sent_as))?.event).toBe('ticket.created');
   }, 120_000);
 
+  it('lists what a dry run would send without asking for a secret, and sends nothing', async () => {
+    const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('dry.db') });
+    targets.push(second);
+    const noSecret = { CONVO_KIT_WEBHOOK_SECRET: undefined };
+    const dry = await runCli(['replay', '--db', db, '--id', ids[1]!, '--to', second.url, '--dry-run'], {
+      env: noSecret,
+    });
+    expect([dry.code, dry.stderr]).toEqual([0, '']);
+    expect(dry.stdout).toContain(
+      `dry run: 1 delivery would be replayed to ${second.url}; nothing was sent or changed.`,
+    );
+    expect(await second.receiver.store.list()).toMatchObject({ data: [] });
+    // Sending does sign, so without the dry run the secret is still required.
+    const wet = await runCli(['replay', '--db', db, '--id', ids[1]!, '--to', second.url], { env: noSecret });
+    expect(wet.code).toBe(2);
+    expect(wet.stderr).toMatch(/pass --secret whsec_/);
+  }, 60_000);
+
   it('marks a delivery dead with the answer when the URL refuses it, and exits 1', async () => {
     const second = await startTargetReceiver({ secret: 'whsec_some_other_secret', dbPath: dir.file('other.db') });
     targets.push(second);

@@ -44,15 +44,17 @@ async function setUp(options: ReplayOptions): Promise<Setup> {
     };
   }
   const store = await openExistingStore(options.db);
-  const target = options.to
-    ? urlTarget({
-        store,
-        url: options.to,
-        secret: options.secret!,
-        newIds: Boolean(options.newIds),
-        timeoutMs: options.timeout,
-      })
-    : undefined;
+  // A dry run signs nothing, so it needs no secret (README: `replay … --to <url> --dry-run`).
+  const target =
+    options.to && !options.dryRun
+      ? urlTarget({
+          store,
+          url: options.to,
+          secret: options.secret!,
+          newIds: Boolean(options.newIds),
+          timeoutMs: options.timeout,
+        })
+      : undefined;
   return { store, target, destination: options.to ?? '', close: () => store.close() };
 }
 
@@ -63,7 +65,7 @@ function checkCombination(options: ReplayOptions): void {
       hint: 'Pass --handlers ./path/to/module (your handlers) or --to <url> (fresh signed POSTs), or --dry-run to list what would run.',
     });
   }
-  if (options.to && !options.secret)
+  if (options.to && !options.secret && !options.dryRun)
     throw new CliError(
       'USAGE',
       'Replaying to a URL signs each delivery: pass --secret whsec_… (or set CONVO_KIT_WEBHOOK_SECRET).',
@@ -141,7 +143,7 @@ export async function runReplay(options: ReplayOptions): Promise<void> {
       else {
         for (const line of deliveriesTable(rows)) out.line(line);
         out.line(
-          `dry run: ${rows.length} deliveries would be replayed${setup.destination ? ` to ${setup.destination}` : ''}; nothing was sent or changed.`,
+          `dry run: ${rows.length === 1 ? '1 delivery' : `${rows.length} deliveries`} would be replayed${setup.destination ? ` to ${setup.destination}` : ''}; nothing was sent or changed.`,
         );
       }
       return;
