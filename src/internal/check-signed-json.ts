@@ -14,6 +14,7 @@ import {
 import { headerValue, type HeaderInput } from './header-value.js';
 import type { CheckedSecrets } from './secrets-option.js';
 import { errorAnswer, type ErrorBody, type HttpAnswer } from './http-answer.js';
+import { declaresUtf8 } from './utf8-charset.js';
 
 export interface SignedJsonOptions {
   /** Checked once at start-up (secretsOption): a fixed list is used as it is; a provider is asked per request. */
@@ -47,18 +48,19 @@ const refusal = (error: SignatureVerificationError): SignedJsonRefusal => errorA
 
 /**
  * What the headers of a signed request decide about its signature, before a byte of its body is read
- * (README "What the receiver answers"): a JSON content type (415), a signature header that is present
+ * (README "What the receiver answers"): a JSON content type in UTF-8 (415), a signature header that is present
  * and well-formed, a timestamp within tolerance (401). So a request that cannot pass is refused without
  * holding its body. The size is not checked here: the body's reader refuses a declared or streamed
  * length over the limit, and `handleWhole` a body handed in whole (node-listener.ts), each once.
  */
 export function checkSignedHeaders(headers: HeaderInput, options: SignedJsonOptions): AdmittedSignatureCheck {
-  const contentType = headerValue(headers, 'content-type')?.split(';')[0]?.trim() ?? '';
-  if (!JSON_TYPE.test(contentType)) {
-    const got = contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none';
+  const declared = headerValue(headers, 'content-type') ?? '';
+  const contentType = declared.split(';')[0]!.trim();
+  if (!JSON_TYPE.test(contentType) || !declaresUtf8(declared)) {
+    const got = declared ? JSON.stringify(declared.slice(0, 100)) : 'none';
     return {
       ok: false,
-      answer: errorAnswer(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got ${got}`),
+      answer: errorAnswer(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json (UTF-8), got ${got}`),
     };
   }
   const signature = headerValue(headers, SIGNATURE_HEADER);

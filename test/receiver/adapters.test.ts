@@ -158,6 +158,16 @@ describe('fetch-standard handler', () => {
 });
 
 describe('the core', () => {
+  it('takes any label of UTF-8 as the charset and refuses every other (415)', async () => {
+    const answers = [];
+    for (const charset of ['UTF-8', 'utf8', 'unicode-1-1-utf-8', 'utf-16', 'iso-8859-1', 'no-such-charset']) {
+      const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+      const headers = { ...delivery.headers, 'content-type': `application/json; charset=${charset}` };
+      answers.push((await receiver.handle({ headers, rawBody: delivery.body })).status);
+    }
+    expect(answers).toEqual([200, 200, 200, 415, 415, 415]);
+  });
+
   it('answers 503 when the secret provider fails, so the service retries, and stores nothing', async () => {
     const failing = createReceiver({
       secrets: async () => Promise.reject(new Error('vault down')),

@@ -76,6 +76,12 @@ describe.each(Object.entries(adapters))('on %s', (_name, serve) => {
     ],
     ['no delivery id', (h) => ({ ...h, 'x-service-delivery': '' }), 400, 'DELIVERY_ID_MISSING'],
     ['a text/plain body', (h) => ({ ...h, 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'a JSON body declared UTF-16',
+      (h) => ({ ...h, 'content-type': 'application/json; charset=utf-16' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['a declared length over maxBodyBytes', (h) => h, 413, 'PAYLOAD_TOO_LARGE', 2 * MiB],
   ];
 
