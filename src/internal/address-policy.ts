@@ -18,6 +18,11 @@ const EXTRA_IPV6_REFUSED: [ipaddr.IPv6, number, string][] = [
   [ipaddr.IPv6.parse('::'), 96, 'IPv4-compatible IPv6 (deprecated)'],
   [ipaddr.IPv6.parse('64:ff9b:1::'), 48, 'local-use NAT64'],
   [ipaddr.IPv6.parse('100::'), 64, 'discard-only'],
+  // Newer than ipaddr.js's table: documentation (RFC 9637), SRv6 SIDs (RFC 9602, not globally reachable),
+  // and the deprecated site-local range (RFC 3879), which some networks still route internally.
+  [ipaddr.IPv6.parse('3fff::'), 20, 'documentation'],
+  [ipaddr.IPv6.parse('5f00::'), 16, 'SRv6 SIDs'],
+  [ipaddr.IPv6.parse('fec0::'), 10, 'site-local (deprecated)'],
 ];
 
 /**

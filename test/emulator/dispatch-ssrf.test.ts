@@ -46,6 +46,9 @@ const REFUSED_URLS = [
   'https://localhost/x',
   'https://intranet/x',
   'https://198.18.0.1/x',
+  'https://[3fff::1]/x',
+  'https://[5f00::1]/x',
+  'https://[fec0::1]/x',
 ];
 
 describe('webhook URLs are checked by address range, not by a pattern on the host', () => {
