@@ -43,6 +43,25 @@ const endpoint = createReplyEndpoint({
 createServer(endpoint.listener).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('APP listening'));
 `;
 
+/** An app that closes its receiver on a signal, taking a moment as a real one does, and says when it is done. */
+const GRACEFUL_APP = `
+import { createServer } from 'node:http';
+import { createReceiver } from ${src('receiver/index.ts')};
+const receiver = createReceiver({ secret: process.env.CONVO_KIT_WEBHOOK_SECRET, dbPath: ':memory:' });
+await receiver.start();
+const server = createServer(receiver.listener).listen(Number(process.env.PORT), '127.0.0.1');
+const stop = (signal) => {
+  console.log('APP closing on ' + signal);
+  server.close();
+  void receiver.close().then(() => new Promise((r) => setTimeout(r, 300))).then(() => {
+    console.log('APP closed');
+    process.exit(0);
+  });
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+`;
+
 let project: string;
 beforeEach(() => {
   // Inside the checkout, so the project's tsx resolves from this repository's node_modules.
@@ -94,6 +113,26 @@ describe('convo-kit dev', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('dev stopped');
     // The app stopped with it: nothing listens on its port any more.
+    await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
+  }, 120_000);
+
+  it('lets the app close gracefully on a terminal Ctrl-C, which reaches every process of the group', async () => {
+    const port = await freePort();
+    writeProject({ events: ['message.*'] }, '', GRACEFUL_APP);
+    const dev = new CliProcess(['dev', '--emulator-port', '0', '--no-sample'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+      group: true,
+    });
+    await dev.waitFor(/convo-kit dev: dev-fixture/, 60_000);
+    const result = await dev.stop('SIGINT');
+    const output = result.stdout + result.stderr;
+    expect(result.code).toBe(0);
+    // Signalled once, the app finished its close; tsx watch, signalled twice, would have SIGKILLed it.
+    expect(output).toMatch(/APP closing on SIG(INT|TERM)\n[^]*APP closed/);
+    expect(output).not.toMatch(/Force killing/);
+    expect(output).toContain('dev stopped');
     await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
   }, 120_000);
 

@@ -18,6 +18,8 @@ export interface CliOptions {
   cwd?: string;
   /** Killed with SIGKILL past this. @default 20000 */
   timeoutMs?: number;
+  /** In a process group of its own, which stop() signals whole, as a terminal's Ctrl-C does. */
+  group?: boolean;
 }
 
 const running = new Set<CliProcess>();
@@ -28,6 +30,7 @@ export class CliProcess {
   stderr = '';
   readonly exited: Promise<CliResult>;
   private readonly child: ChildProcess;
+  private readonly group: boolean;
   private readonly waiters = new Set<() => void>();
 
   /** `args` follow the CLI entry, or run `options.script` instead (an app a test needs beside the CLI). */
@@ -44,7 +47,9 @@ export class CliProcess {
       cwd: options.cwd ?? ROOT,
       env: env as NodeJS.ProcessEnv,
       stdio: 'pipe',
+      detached: options.group ?? false,
     });
+    this.group = options.group ?? false;
     const timer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     this.child.stdout!.setEncoding('utf8').on('data', (text: string) => this.append('stdout', text));
     this.child.stderr!.setEncoding('utf8').on('data', (text: string) => this.append('stderr', text));
@@ -92,7 +97,10 @@ export class CliProcess {
 
   /** Sends a signal (Ctrl-C by default) and waits for the exit. */
   stop(signal: NodeJS.Signals = 'SIGINT'): Promise<CliResult> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      if (this.group) process.kill(-this.child.pid!, signal);
+      else this.child.kill(signal);
+    }
     return this.exited;
   }
 }

@@ -34,12 +34,31 @@ export function startApp(options: {
   watch: boolean;
 }): AppProcess {
   const args = [tsxCli(options.dir), ...(options.watch ? ['watch', '--clear-screen=false'] : []), options.entry];
+  // A process group of its own: a terminal's Ctrl-C reaches the whole foreground group, and tsx watch treats
+  // the SIGTERM that stop() sends next as a second signal, on which it SIGKILLs the app mid-close. Here only
+  // stop() signals it, once, so the app closes its receiver gracefully (README: Ctrl-C stops everything).
   const child = spawn(process.execPath, args, {
     cwd: options.dir,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group has gone already
+    }
+  };
+  // Out of the terminal's group, the app would outlive a dev that exits without stop() (a second Ctrl-C).
+  const orphanGuard = () => killGroup('SIGKILL');
+  process.once('exit', orphanGuard);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', orphanGuard);
+      resolve(code);
+    }),
+  );
   return {
     child,
     async ready(timeoutMs = 30_000) {
@@ -58,7 +77,7 @@ export function startApp(options: {
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const killTimer = setTimeout(() => killGroup('SIGKILL'), 5_000);
       await exited;
       clearTimeout(killTimer);
     },
