@@ -45,6 +45,24 @@ describe('convo-kit --help', () => {
     }
   }, 60_000);
 
+  it('shows examples in the --help of every command that runs (README: each has --help with examples)', async () => {
+    const leaves: string[][] = [];
+    const walk = (command: Command, path: string[]) => {
+      if (command.commands.length === 0) leaves.push(path);
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    };
+    for (const entry of COMMANDS) {
+      const program = new Command();
+      (await entry.load())(program);
+      walk(program.commands[0]!, [entry.name]);
+    }
+    expect(leaves).toEqual(expect.arrayContaining([['deliveries', 'list'], ['deliveries', 'show'], ['replay']]));
+    const helps = await mapLimit(leaves, 2, (path) => runCli([...path, '--help']));
+    for (const [i, help] of helps.entries()) {
+      expect([leaves[i], help.stdout]).toEqual([leaves[i], expect.stringMatching(/\nExamples:\n {2}\S/)]);
+    }
+  }, 60_000);
+
   it('names an unknown command (exit 2)', async () => {
     const result = await runCli(['lisen']);
     expect(result.code).toBe(2);

@@ -33,6 +33,10 @@ export function registerDeliveries(program: Command): void {
     .argument('<id>', 'the delivery id (X-Service-Delivery), dlv_…')
     .addOption(dbOption())
     .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  convo-kit deliveries show dlv_…\n  convo-kit deliveries show dlv_… --db postgres://user@db.internal:5432/app --json',
+    )
     .action(async (id: string, options: ShowOptions) =>
       (await import('../deliveries/show-delivery.js')).showDelivery(id, options),
     );
