@@ -25,6 +25,18 @@ export class MissingSettingsError extends Error {
   }
 }
 
+/** readConfig for the commands (`npm start`, `npm run backfill`): a bad setting is one line on stderr and exit 1. */
+export function readConfigOrExit(): AppConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    // Every error readConfig throws is about a setting, and its message names it.
+    if (!(error instanceof Error)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 /** Reads `.env` when it exists (Node's own parser), then the environment; names every missing variable at once. */
 export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
   const missing = ['CONVO_KIT_BASE_URL', 'CONVO_KIT_API_KEY', 'CONVO_KIT_WEBHOOK_SECRET'].filter((name) => !env[name]);

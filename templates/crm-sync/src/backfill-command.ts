@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { readConfig } from './app-config.js';
+import { readConfigOrExit } from './app-config.js';
 import { backfill } from './backfill.js';
 import { openCrmDatabase } from './crm-database.js';
 
 // `npm run backfill`: builds (or rebuilds) the CRM from every contact and conversation of the service.
-const config = readConfig();
+const config = readConfigOrExit();
 mkdirSync(dirname(config.crmDbPath), { recursive: true });
 const db = openCrmDatabase(config.crmDbPath);
 try {

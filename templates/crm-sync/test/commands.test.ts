@@ -62,6 +62,12 @@ describe('the commands', () => {
     });
     afterEach(async () => h.close());
 
+    it('names every missing setting in one line, as npm start does', async () => {
+      const result = await runEntry('src/backfill-command.ts', {});
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toMatch(/^Missing CONVO_KIT_BASE_URL, CONVO_KIT_API_KEY, [^\n]*npm run dev[^\n]*$/);
+    });
+
     it('fills the CRM database from the service', async () => {
       const result = await runEntry('src/backfill-command.ts', {
         CONVO_KIT_BASE_URL: h.config.baseUrl,
