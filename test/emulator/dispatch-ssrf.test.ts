@@ -68,8 +68,21 @@ describe('webhook URLs are checked by address range, not by a pattern on the hos
         .send({ url, events: ['*'] });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      // The message says why: the range or name refused, not only that the URL did not match.
+      expect(res.body.error.message).toMatch(/public https:\/\/ URL, or http\(s\) to localhost.*: \S+ (is|names) /);
     },
   );
+
+  it('says an http:// URL is for a loopback host only', async () => {
+    const e = await emulator();
+    const res = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: 'http://hooks.example.com/x', events: ['*'] });
+    expect([res.status, res.body.error.message]).toEqual([
+      400,
+      expect.stringMatching(/http:\/\/ is for a loopback host only/),
+    ]);
+  });
 
   it('still accepts public https hosts and addresses', () => {
     for (const url of ['https://hooks.example.com/x', 'https://8.8.8.8/x', 'https://[2606:4700::1111]/x'])

@@ -18,17 +18,26 @@ export const WebhookUrl = HttpsUrl.max(2048).superRefine((url, ctx) => {
   if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `expected a public https:// URL: ${verdict.reason}` });
 });
 
-/** The emulator's relaxation (docs/keys-and-limits.md): also `http://` or `https://` to a loopback host, for local receivers. */
-export const LoopbackTolerantWebhookUrl = z.union([
-  WebhookUrl,
-  z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .refine((url) => isLoopbackHost(hostOf(url)), {
-      message:
-        'expected a public https:// URL, or http(s) to localhost or a loopback address such as 127.0.0.1 or [::1]',
-    }),
-]);
+/**
+ * The emulator's relaxation (docs/keys-and-limits.md): also `http://` or `https://` to a loopback host, for
+ * local receivers. One refinement rather than a union with WebhookUrl, so a refused URL hears why (the
+ * address range), not only that neither branch matched.
+ */
+export const LoopbackTolerantWebhookUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
+  .max(2048)
+  .superRefine((url, ctx) => {
+    const host = hostOf(url);
+    if (host === '' || isLoopbackHost(host)) return;
+    const verdict = url.startsWith('https:')
+      ? checkHost(host, 'public')
+      : ({ ok: false, reason: 'http:// is for a loopback host only' } as const);
+    if (!verdict.ok)
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a public https:// URL, or http(s) to localhost or a loopback address such as 127.0.0.1 or [::1]: ${verdict.reason}`,
+      });
+  });
 
 /** A subscription: an exact event name, `*`, or a namespace wildcard (`message.*`). */
 export const EventSubscription = z.string().max(100).refine(isEventPattern, {
