@@ -135,6 +135,26 @@ describe('convo-kit listen', () => {
     expect((await Promise.all(held.map((h) => h.answer))).map((a) => a.status)).toEqual(Array(32).fill(401));
   }, 60_000);
 
+  it('prints, for a dead delivery, a replay command that works once the secret is filled in', async () => {
+    const dir = tempDir('app');
+    dirs.push(dir);
+    const app = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('app.db') });
+    targets.push(app);
+    const { listen, url } = await startListen('--forward-to', app.url);
+    // Data that fails its schema is dead at once (README: kept as dead, never refused at the door).
+    const sent = await runCli(
+      ['trigger', 'ticket.created', '--to', url, '--secret', SECRET, '--set', 'priority=someday', '--no-validate'],
+      { timeoutMs: 60_000 },
+    );
+    expect(sent.code).toBe(0);
+    const [, command] = await listen.waitFor(/ dead .*\(replay it with `convo-kit (replay [^`]+)`\)/);
+    expect(command).toContain(`--to ${app.url} --secret whsec_…`);
+    const replayed = await runCli(command!.replace('whsec_…', SECRET).split(' '));
+    expect([replayed.code, replayed.stdout]).toEqual([0, expect.stringContaining('1 succeeded, 0 failed')]);
+    expect(app.handled).toEqual([]); // the app keeps it as dead too: its schema is the same
+    expect((await app.receiver.store.list()).data).toHaveLength(1);
+  }, 120_000);
+
   it('forwards to an app that is down, retries, and delivers everything once it is up', async () => {
     const port = await freePort();
     const { listen, url, db } = await startListen(

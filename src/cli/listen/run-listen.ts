@@ -123,12 +123,14 @@ export async function runListen(options: ListenOptions): Promise<void> {
       }),
     );
   }
+  // A command that runs as printed: replay needs the same --db and somewhere to send (the secret stays a placeholder).
+  const replayTo = options.forwardTo ? `--to ${options.forwardTo} --secret whsec_…` : '--handlers <your module>';
   receiver.onError((error, info) =>
     log({
       event: info.event,
       deliveryId: info.deliveryId,
       outcome: 'dead',
-      detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId}\`)`,
+      detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId} --db ${location.shown} ${replayTo}\`)`,
     }),
   );
   const server = createListenServer(receiver, options.path);
