@@ -1,3 +1,6 @@
+/** 32 full-size (1 MiB) bodies, or thousands of typical (1-2 KiB) ones, at once. */
+export const DEFAULT_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+
 /**
  * Bounds the body bytes held in memory across every request being read or handled at once, so that
  * many large bodies arriving together cannot take the process's memory (README "What the receiver

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
 import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
+import { DEFAULT_IN_FLIGHT_BYTES } from '../internal/body-budget.js';
 import type { DeliveryStore, Durability } from '../store/index.js';
 import { type BackoffOptions } from './backoff.js';
 import type { HeaderInput } from '../internal/header-value.js';
@@ -71,9 +72,6 @@ export interface ReceiverOptions {
   /** Milliseconds since the epoch; injectable for tests. @default Date.now */
   now?: () => number;
 }
-
-/** 32 full-size bodies, or thousands of typical (1-2 KiB) deliveries, at once. */
-const DEFAULT_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 /** The service abandons a delivery after 8 s; in processBeforeResponse mode handlers must finish well before. */
 const SERVICE_DEADLINE_MS = 8000;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { BodyBudget } from '../internal/body-budget.js';
 import { fetchHandler } from '../internal/fetch-handler.js';
 import { errorAnswer } from '../internal/http-answer.js';
 import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
@@ -48,6 +49,9 @@ export function createReplyEndpoint(options: ReplyEndpointOptions): ReplyEndpoin
   const core = createReplyRequestHandler(resolved, log);
   const adapter: NodeListenerOptions = {
     maxBodyBytes: resolved.maxBodyBytes,
+    // One budget for every adapter of this endpoint: the bound is on this process's memory.
+    budget: new BodyBudget(resolved.maxInFlightBytes),
+    bodyTimeoutMs: resolved.bodyTimeoutMs,
     log,
     what: 'reply request',
     mountHelp: MOUNT_HELP,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CustomReplyRequest } from '../api/schemas/custom-reply.js';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
 import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
+import { DEFAULT_IN_FLIGHT_BYTES } from '../internal/body-budget.js';
 
 export interface ReplyContext {
   /** Aborted when `timeoutMs` passes: the answer is already a 504, so stop the work (fetch, LLM call). */
@@ -33,6 +34,17 @@ export interface ReplyEndpointOptions {
   toleranceSeconds?: number;
   /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
   maxBodyBytes?: number;
+  /**
+   * Body bytes held in memory across all requests at once; a request that would pass it gets 503 with
+   * `Retry-After: 1` before its body is read. At least `maxBodyBytes`. @default 33554432 (32 MiB), or `maxBodyBytes` if larger
+   */
+  maxInFlightBytes?: number;
+  /**
+   * A body must be in within this long after its headers, else 408 and the connection closes: the service
+   * waits at most 10 s (the longest `timeout_ms`), and a body that trickles in must not hold its share of
+   * `maxInFlightBytes`. @default 10000
+   */
+  bodyTimeoutMs?: number;
   /** A pino logger; secrets and signatures are redacted. @default pino at LOG_LEVEL or 'info' */
   logger?: Logger;
   /** Milliseconds since the epoch; injectable for tests. @default Date.now */
@@ -49,6 +61,8 @@ export interface ResolvedReplyOptions {
   timeoutMs: number;
   toleranceSeconds: number;
   maxBodyBytes: number;
+  maxInFlightBytes: number;
+  bodyTimeoutMs: number;
   now: () => number;
 }
 
@@ -65,12 +79,21 @@ export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedRepl
   const secrets = secretsOption(options, "the provider's signing secret");
   if (typeof options.reply !== 'function')
     throw new TypeError(`Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`);
+  const maxBodyBytes = integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1);
   return {
     secrets,
     reply: options.reply,
     timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS),
     toleranceSeconds: integer('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, 0),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    maxBodyBytes,
+    // Below maxBodyBytes, a body the limit allows could never be read.
+    maxInFlightBytes: integer(
+      'maxInFlightBytes',
+      options.maxInFlightBytes,
+      Math.max(DEFAULT_IN_FLIGHT_BYTES, maxBodyBytes),
+      maxBodyBytes,
+    ),
+    bodyTimeoutMs: integer('bodyTimeoutMs', options.bodyTimeoutMs, MAX_TIMEOUT_MS, 1),
     now: options.now ?? Date.now,
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '../../src/reply/index.js';
 import { sampleReplyRequest, signedReplyRequest, type SignedReplyRequest } from '../../src/testing/index.js';
 import { capturingLogger, silent } from '../receiver/harness.js';
+import { heldPost } from '../receiver/held-post.js';
 
 const SECRET = 'rsec_5bC8qY2wVt0LmN4pR7sK1dF6';
 
@@ -333,6 +334,24 @@ describe('node:http listener and fetch handler', () => {
     expect(((await direct.json()) as { error: { code: string } }).error.code).toBe('SIGNATURE_MISSING');
   });
 
+  it('bounds the bodies in flight (503) and frees a body still unsent after bodyTimeoutMs (408)', async () => {
+    const bounded = createServer(endpoint({ maxBodyBytes: 4096, maxInFlightBytes: 8192, bodyTimeoutMs: 300 }).listener);
+    await new Promise<void>((resolve) => bounded.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(bounded.address() as AddressInfo).port}/reply`;
+    const signed = signedReplyRequest({ secret: SECRET });
+    // Declared, well-signed-looking bodies that never come: two fill the bound, a third is told to retry.
+    const stalled = [0, 1].map(() => heldPost(at, signed.headers, Buffer.alloc(4096, 'x'), 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const over = await heldPost(at, signed.headers, Buffer.alloc(4096, 'x'), 0).answer;
+    expect([over.status, over.body.error?.code, over.headers['retry-after']]).toEqual([503, 'BODIES_IN_FLIGHT', '1']);
+    const answers = await Promise.all(stalled.map((s) => s.answer));
+    expect(answers.map((a) => `${a.status} ${a.body.error?.code}`)).toEqual(Array(2).fill('408 BODY_TIMEOUT'));
+    const ok = await fetch(at, { method: 'POST', headers: signed.headers, body: signed.body });
+    expect(ok.status).toBe(200);
+    bounded.closeAllConnections();
+    await new Promise((resolve) => bounded.close(resolve));
+  });
+
   it('endpoint.handle refuses a body handed in whole over maxBodyBytes, before the function runs', async () => {
     let calls = 0;
     const reply = endpoint({ maxBodyBytes: 4096, reply: () => (calls++, 'x') });
@@ -368,6 +387,8 @@ describe('options', () => {
     ['a timeout over 10 s', { timeoutMs: 10_001 }, /`timeoutMs`/],
     ['a fractional timeout', { timeoutMs: 1.5 }, /`timeoutMs`/],
     ['a zero body limit', { maxBodyBytes: 0 }, /`maxBodyBytes`/],
+    ['an in-flight bound below the body limit', { maxBodyBytes: 1000, maxInFlightBytes: 999 }, /`maxInFlightBytes`/],
+    ['a zero body timeout', { bodyTimeoutMs: 0 }, /`bodyTimeoutMs`/],
   ])('refuses %s with a TypeError naming it', (_name, change, message) => {
     expect(() =>
       createReplyEndpoint({ secret: SECRET, reply: () => 'x', ...change } as unknown as ReplyEndpointOptions),
