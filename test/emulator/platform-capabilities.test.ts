@@ -24,6 +24,8 @@ describe('GET /v1/developer/capabilities', () => {
     // The admin key has every scope and dev_pro writes: every feature is on.
     expect(Object.entries(all.body.features).filter(([, on]) => !on)).toEqual([]);
     expect(Object.keys(all.body.features).sort()).toEqual(Object.keys(FEATURES).sort());
+    // The AI surface is built and said so (README "What the emulator covers").
+    expect(all.body.features).toMatchObject({ ai_groups: true, knowledge: true, ai_providers: true });
     const created = await as(e)
       .post('/v1/keys')
       .send({ label: 'comments only', scopes: ['comments:write', 'analytics:read'], kind: 'live' });

@@ -31,6 +31,15 @@ export const FEATURES = {
   pipeline: { scope: 'pipeline:write', routes: ['pipeline.updateLead', 'pipeline.moveLead'] },
   channel_ai_switches: { scope: 'automations:write', routes: ['channels.update'] },
   connect_channels: { scope: 'channels:write', routes: ['channels.createConnectSession'] },
+  ai_groups: { scope: 'channels:write', routes: ['groups.create', 'groups.update', 'groups.delete'] },
+  knowledge: {
+    scope: 'channels:write',
+    routes: ['groups.addKnowledge', 'groups.uploadKnowledge', 'groups.deleteKnowledge'],
+  },
+  ai_providers: {
+    scope: 'channels:write',
+    routes: ['groups.putProvider', 'groups.deleteProvider', 'channels.putProvider', 'channels.deleteProvider'],
+  },
   journeys: {
     scope: 'journeys:write',
     routes: ['journeys.create', 'journeys.replaceSteps', 'journeys.setStatus', 'trigger.enroll'],
