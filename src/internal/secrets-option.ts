@@ -12,7 +12,13 @@ export type CheckedSecrets = readonly string[] | SecretProvider;
  * request. `what` names the secret for the message ("the endpoint's whsec_… secret").
  */
 export function secretsOption(options: { secret?: unknown; secrets?: SecretSource }, what: string): CheckedSecrets {
-  if ((options.secret === undefined) === (options.secrets === undefined))
+  if (options.secret === undefined && options.secrets === undefined) {
+    // `secret: process.env.X!` (README quick start) with X unset arrives here as a key holding undefined.
+    const unset =
+      'secret' in options ? ': `secret` is undefined (is the environment variable it is read from set?)' : '';
+    throw new TypeError(`No secret given${unset}. Pass \`secret\` (${what}) or \`secrets\` (several, or a provider)`);
+  }
+  if (options.secret !== undefined && options.secrets !== undefined)
     throw new TypeError(`Pass exactly one of \`secret\` (${what}) or \`secrets\` (several, or a provider)`);
   if (options.secret !== undefined) {
     if (typeof options.secret !== 'string' || options.secret === '')

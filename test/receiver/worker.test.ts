@@ -255,7 +255,13 @@ describe('the ack path', () => {
 
 describe('options', () => {
   it.each([
-    [{ dbPath: 'x.db' }, /exactly one of `secret`/],
+    [{ dbPath: 'x.db' }, /^No secret given\. Pass `secret` \(the endpoint's whsec_… secret\) or `secrets`/],
+    // The README's `secret: process.env.CONVO_KIT_WEBHOOK_SECRET!` with the variable unset.
+    [
+      { secret: undefined, dbPath: 'x.db' },
+      /`secret` is undefined \(is the environment variable it is read from set\?\)/,
+    ],
+    [{ secret: SECRET, secrets: [SECRET], dbPath: 'x.db' }, /exactly one of `secret`/],
     [{ secret: SECRET }, /exactly one of `dbPath`/],
     [{ secret: '', dbPath: 'x.db' }, /`secret`/],
     // Fixed secrets are checked at start-up, not met as a 503 by every delivery.

@@ -379,7 +379,7 @@ describe('node:http listener and fetch handler', () => {
 
 describe('options', () => {
   it.each([
-    ['no secret', { secret: undefined }, /exactly one of `secret`/],
+    ['no secret', { secret: undefined }, /`secret` is undefined \(is the environment variable/],
     ['an empty secret', { secret: '' }, /empty or non-string/],
     ['an empty list of secrets', { secret: undefined, secrets: [] }, /`secrets` to be one or more/],
     ['a list holding a non-string', { secret: undefined, secrets: [SECRET, 42] }, /`secrets` to be one or more/],
