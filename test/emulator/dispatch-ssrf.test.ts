@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookCreate, WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
+import {
+  LoopbackTolerantWebhookCreate,
+  WebhookCreate,
+  WebhookEndpointCreated,
+} from '../../src/api/schemas/webhook-endpoint.js';
 import { checkAddress, checkHost } from '../../src/internal/address-policy.js';
 import { as, cleanup, emulator, receiver, stubResolver } from './platform-harness.js';
 
@@ -72,6 +76,14 @@ describe('webhook URLs are checked by address range, not by a pattern on the hos
       expect(res.body.error.message).toMatch(/public https:\/\/ URL, or http\(s\) to localhost.*: \S+ (is|names) /);
     },
   );
+
+  it('says a URL over 2048 characters is too long, not that it is no URL', () => {
+    const long = `https://hooks.example.com/${'a'.repeat(2048)}`;
+    for (const schema of [WebhookCreate, LoopbackTolerantWebhookCreate])
+      expect(schema.safeParse({ url: long, events: ['*'] }).error?.issues.map((i) => i.message)).toEqual([
+        'expected a URL of at most 2048 characters',
+      ]);
+  });
 
   it('says an http:// URL is for a loopback host only', async () => {
     const e = await emulator();

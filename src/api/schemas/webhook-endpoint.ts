@@ -8,12 +8,15 @@ function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).hostname : '';
 }
 
+/** Its own message: the URL schema's `error` would otherwise name a long URL "not an https:// URL". */
+const MAX_URL_ERROR = { error: 'expected a URL of at most 2048 characters' };
+
 /**
  * The service's rule: a public HTTPS URL. The host is checked by address range (src/internal/address-policy.ts:
  * every special-purpose range, IPv6 forms of IPv4 addresses, metadata and local names); what a name
  * resolves to is checked again whenever something connects to it.
  */
-export const WebhookUrl = HttpsUrl.max(2048).superRefine((url, ctx) => {
+export const WebhookUrl = HttpsUrl.max(2048, MAX_URL_ERROR).superRefine((url, ctx) => {
   const verdict = URL.canParse(url) ? checkHost(hostOf(url), 'public') : ({ ok: true } as const);
   if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `expected a public https:// URL: ${verdict.reason}` });
 });
@@ -25,7 +28,7 @@ export const WebhookUrl = HttpsUrl.max(2048).superRefine((url, ctx) => {
  */
 export const LoopbackTolerantWebhookUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
-  .max(2048)
+  .max(2048, MAX_URL_ERROR)
   .superRefine((url, ctx) => {
     const host = hostOf(url);
     if (host === '' || isLoopbackHost(host)) return;
