@@ -34,12 +34,20 @@ export function checkRequeueIds(ids: readonly string[]): void {
     );
 }
 
+/**
+ * The shortest `pruneDoneAfterMs`: a done row is what makes a retry (the service's last comes about 11
+ * minutes after the first attempt, docs/webhook-deliveries.md) or a captured delivery replayed under a
+ * new delivery id (signed within the 5-minute tolerance) a duplicate. Pruned sooner, either runs the
+ * handlers again.
+ */
+export const MIN_PRUNE_AFTER_MS = 60 * 60 * 1000;
+
 /** `pruneDoneAfterMs` checked: done rows are kept 7 days by default, so the service's retries and manual replays still find them. */
 export function pruneAfterOption(value: number | null | undefined): number | null {
   const pruneAfter = value === undefined ? 7 * DAY_MS : value;
-  if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= 0)) {
+  if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= MIN_PRUNE_AFTER_MS)) {
     throw new TypeError(
-      `Expected \`pruneDoneAfterMs\` to be a number of milliseconds or null, got \`${String(pruneAfter)}\``,
+      `Expected \`pruneDoneAfterMs\` to be null or at least ${MIN_PRUNE_AFTER_MS} ms (1 hour: done rows are what make retries and replays duplicates), got \`${String(pruneAfter)}\``,
     );
   }
   return pruneAfter;

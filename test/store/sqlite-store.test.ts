@@ -163,4 +163,13 @@ describe('SQLite only', () => {
     expect(() => createSqliteStore({ path: dir.path('x.db'), durability: 'fast' as never })).toThrow(/`durability`/);
     expect(() => createSqliteStore({ path: dir.path('x.db'), pruneDoneAfterMs: -1 })).toThrow(/`pruneDoneAfterMs`/);
   });
+
+  it('refuses a pruneDoneAfterMs under an hour: a pruned row no longer makes a replay a duplicate', () => {
+    for (const pruneDoneAfterMs of [0, 1000, 59 * 60 * 1000])
+      expect(() => createSqliteStore({ path: dir.path('x.db'), pruneDoneAfterMs })).toThrow(
+        /`pruneDoneAfterMs` to be null or at least 3600000 ms/,
+      );
+    const kept = createSqliteStore({ path: dir.path('y.db'), pruneDoneAfterMs: 60 * 60 * 1000 });
+    return kept.close();
+  });
 });
