@@ -9,7 +9,7 @@ import { createBackoff } from './backoff.js';
 import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
 import { BodyBudget } from '../internal/body-budget.js';
 import { fetchHandler } from '../internal/fetch-handler.js';
-import { createDeliveryHandler, type DeliveryInput } from './handle-delivery.js';
+import { createDeliveryHandler, type DeliveryInput, type HeaderInput } from './handle-delivery.js';
 import { EventHandlerRegistry } from './event-handler-registry.js';
 import type { ErrorListener, EventHandler } from './event-handler.js';
 import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
@@ -140,13 +140,22 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return accept(deliveryId, !inserted);
   }
 
+  /** onResponse as the adapters call it: one that throws is logged, never taking the answer or the process with it. */
+  function heard(response: ReceiverResponse, headers: HeaderInput): void {
+    try {
+      resolved.onResponse?.(response, headers);
+    } catch (error) {
+      log.error({ err: error }, 'onResponse threw (the answer was given)');
+    }
+  }
+
   const adapter: NodeListenerOptions = {
     maxBodyBytes: resolved.maxBodyBytes,
     // One budget for every adapter of this receiver: the bound is on this process's memory.
     budget: new BodyBudget(resolved.maxInFlightBytes),
     bodyTimeoutMs: resolved.bodyTimeoutMs,
     // Every answer of this receiver's adapters is one of its own (a ReceiverResponse), typed wider there.
-    onAnswer: resolved.onResponse as NodeListenerOptions['onAnswer'],
+    onAnswer: heard as NodeListenerOptions['onAnswer'],
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,
@@ -187,7 +196,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     async handle(input) {
       const response = await core.handleWhole(input);
-      resolved.onResponse?.(response, input.headers);
+      heard(response, input.headers);
       return response;
     },
     middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,

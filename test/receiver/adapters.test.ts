@@ -283,6 +283,27 @@ describe('onResponse', () => {
     ]);
   });
 
+  it('that throws is logged, and every adapter still answers', async () => {
+    const { logger, records } = capturingLogger();
+    const throwing = testReceiver(dir.path('throws.db'), {
+      logger,
+      onResponse: () => {
+        throw new Error('metrics down');
+      },
+    });
+    const server = createServer(throwing.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const viaNode = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    const viaFetch = await throwing.fetch(new Request(url, { method: 'GET' }));
+    const viaHandle = await throwing.handle({ headers: delivery.headers, rawBody: delivery.body });
+    expect([viaNode.status, viaFetch.status, viaHandle.status]).toEqual([200, 405, 200]);
+    expect(records().filter((r) => /onResponse threw/.test(String(r.msg)))).toHaveLength(3);
+    server.close();
+    await throwing.close();
+  });
+
   it('that is not a function is refused at construction, naming the option', () => {
     expect(() => testReceiver(dir.path('bad.db'), { onResponse: 'log' as never })).toThrow(/`onResponse`/);
   });
