@@ -72,6 +72,24 @@ describe('Idempotency-Key on the send routes', () => {
     ).toBe('true');
   });
 
+  it('treats every spelling Express routes to the same handler as the same path: one send per key', async () => {
+    const e = await emulator();
+    const before = await messageCount(e);
+    const first = await as(e).post(SEND).set('Idempotency-Key', 'spelled').send({ content: 'once' });
+    expect(first.status).toBe(201);
+    const encoded = SEND.replace(/_/g, '%5F');
+    for (const path of [`${SEND}/`, SEND.replace('/v1/', '/V1/'), SEND.replace('/messages', '/Messages'), encoded]) {
+      const again = await as(e).post(path).set('Idempotency-Key', 'spelled').send({ content: 'once' });
+      expect([path, again.status, again.headers['idempotent-replayed'], again.body.id]).toEqual([
+        path,
+        201,
+        'true',
+        first.body.id,
+      ]);
+    }
+    expect(await messageCount(e)).toBe(before + 1);
+  });
+
   it('keeps a 4xx result too (the provider rejected it): the same retry gets the same answer', async () => {
     const e = await emulator();
     const path = `/v1/conversations/${SEED_IDS.sendFailed.conversation}/messages`;

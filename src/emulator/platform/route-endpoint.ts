@@ -6,6 +6,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
+import { buildPath } from '../../client/build-path.js';
 import { IdempotencyGuard, type IdempotencyClaim, type StoredReplay, type StoredResult } from './idempotency.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
@@ -97,7 +98,9 @@ export function endpointRoute(
         return send(res, { status: 201, body, headers: {} });
       }
       if (idempotencyKey !== undefined) {
-        const path = req.path.replace(/^\/api\/v1\//, '/v1/');
+        // The route's own path with its decoded params, not the request's spelling: Express routes
+        // /V1/messages, /v1/messages/ and a percent-encoded id to the same handler, so they share one key.
+        const path = buildPath(def.path, req.params).path;
         const outcome = platform.idempotency.begin(
           { apiKeyId: key.id, method: def.method, path, key: idempotencyKey },
           raw,
