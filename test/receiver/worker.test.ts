@@ -5,7 +5,7 @@ import { createReceiver, ReceiverError, type EventContext, type Receiver } from 
 import { createSqliteStore } from '../../src/store/index.js';
 import { signedDelivery, type SignedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
-import { expressApp, post, SECRET, silent, sleep, testReceiver } from './harness.js';
+import { capturingLogger, expressApp, post, SECRET, silent, sleep, testReceiver } from './harness.js';
 
 let dir: ReturnType<typeof tempDir>;
 const open: Receiver[] = [];
@@ -121,7 +121,8 @@ describe('retries', () => {
   });
 
   it('data failing its event schema is kept dead at once, reported, never handled, and can be requeued', async () => {
-    const receiver = make();
+    const log = capturingLogger();
+    const receiver = make({ logger: log.logger });
     let handled = 0;
     const errors: ReceiverError[] = [];
     receiver.on('ticket.created', () => void handled++);
@@ -137,6 +138,17 @@ describe('retries', () => {
     expect(handled).toBe(0);
     expect(errors.map((e) => e.code)).toEqual(['EVENT_SCHEMA_MISMATCH']);
     expect(errors[0]!.message).toMatch(/priority/);
+    expect(errors[0]!.cause).toMatchObject({ name: 'ZodError' });
+    // The log names the issues once, compactly: not the ZodError's JSON message and stack (about 8 KB).
+    const dead = log.records().find((r) => String(r.msg).startsWith('delivery is dead'))!;
+    expect(dead.err).toMatchObject({
+      type: 'ReceiverError',
+      code: 'EVENT_SCHEMA_MISMATCH',
+      message: errors[0]!.message,
+    });
+    expect(dead.issues).toEqual([{ path: 'priority', message: expect.stringMatching(/option|expected/) }]);
+    expect(JSON.stringify(dead)).not.toMatch(/ZodError|caused by/);
+    expect(JSON.stringify(dead).length).toBeLessThan(3000);
     expect(await receiver.store.get(delivery.deliveryId)).toMatchObject({ status: 'dead', attempts: 1 });
     await expect(receiver.store.requeue([delivery.deliveryId])).resolves.toBe(1);
   });
