@@ -117,6 +117,51 @@ describe('Idempotency-Key on the send routes', () => {
     expect(again.text).toBe(first.text);
   });
 
+  it('keeps a 400 validation error: the same body replays it byte for byte, another body is 409', async () => {
+    const e = await emulator();
+    const before = await messageCount(e);
+    const send = (body: object) => as(e).post(SEND).set('Idempotency-Key', 'bad-body').send(body);
+    const first = await send({ content: 42 });
+    expect(first.status).toBe(400);
+    expect(first.body.error.code).toBe('VALIDATION_FAILED');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await send({ content: 42 });
+    expect(again.status).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again.text).toBe(first.text);
+    const fixed = await send({ content: 'now valid' });
+    expect(fixed.status).toBe(409);
+    expect(fixed.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await messageCount(e)).toBe(before);
+  });
+
+  it('keeps a 404 for an unknown conversation: another body under the key is 409', async () => {
+    const e = await emulator();
+    const path = '/v1/conversations/cnv_unknown/messages';
+    const first = await as(e).post(path).set('Idempotency-Key', 'bad-id').send({ content: 'x' });
+    expect(first.status).toBe(404);
+    const again = await as(e).post(path).set('Idempotency-Key', 'bad-id').send({ content: 'y' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it.each([
+    ['415, a body that is not JSON', (r: ReturnType<ReturnType<typeof as>['post']>) => r.type('text/plain').send('hi')],
+    [
+      '400, malformed JSON',
+      (r: ReturnType<ReturnType<typeof as>['post']>) => r.type('application/json').send('{"content":'),
+    ],
+  ])('keeps nothing for a body refused before the key is claimed (%s): the key then runs for real', async (_n, bad) => {
+    const e = await emulator();
+    const refused = await bad(as(e).post(SEND).set('Idempotency-Key', 'unread'));
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.headers['idempotent-replayed']).toBeUndefined();
+    const real = await as(e).post(SEND).set('Idempotency-Key', 'unread').send({ content: 'x' });
+    expect(real.status).toBe(201);
+    expect(real.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('replays a stored success byte for byte', async () => {
     const e = await emulator();
     const send = () => as(e).post(SEND).set('Idempotency-Key', 'bytes-1').send({ content: 'Exactly these bytes' });

@@ -69,7 +69,9 @@ function normalize(def: EndpointDef, answer: unknown): StoredResult {
 
 /**
  * One route of the table, from request to answer: auth, rate limit, test key, scope, plan, body,
- * validation, idempotency, then the handler.
+ * Idempotency-Key, validation, then the handler. What is refused before the key is claimed (401, 403,
+ * 429, an unreadable body's 413, 415 or 400, a missing key) is never kept: there is no accepted key, or
+ * no JSON body to compare a retry with as canonical JSON (decisions §5).
  */
 export function endpointRoute(
   entry: EndpointEntry,
@@ -89,13 +91,13 @@ export function endpointRoute(
         : parsesJson
           ? await readJsonBody(req, res)
           : undefined;
-      const input = validateRequest(def, { params: req.params, query: req.query, body: raw, headers: req.headers });
       const idempotencyKey =
         def.idempotencyKey === 'required' ? IdempotencyGuard.requireKey(req.get('idempotency-key')) : undefined;
+      const rawRequest = { params: req.params, query: req.query, body: raw, headers: req.headers };
       if (key.kind === 'test' && synthetic) {
-        // validateRequest checked the input against this route's own schemas.
-        const body = synthetic(input as RouteRequest<EndpointDef>, platform.clock);
-        return send(res, { status: 201, body, headers: {} });
+        // A test key's answer is never stored (docs/keys-and-limits.md, Test keys), so no key is claimed.
+        const input = validateRequest(def, rawRequest) as RouteRequest<EndpointDef>;
+        return send(res, { status: 201, body: synthetic(input, platform.clock), headers: {} });
       }
       if (idempotencyKey !== undefined) {
         // The route's own path with its decoded params, not the request's spelling: Express routes
@@ -108,6 +110,9 @@ export function endpointRoute(
         if ('replay' in outcome) return sendReplay(res, outcome.replay);
         claim = outcome.claim;
       }
+      // Validated under the claim: a 400 or 422 for this body is a kept result like any other non-5xx,
+      // non-429 one (decisions §5), so the same key with another body is 409 IDEMPOTENCY_KEY_REUSED.
+      const input = validateRequest(def, rawRequest);
       const request = { ...input, key, requestId: requestIdOf(res) } as RouteRequest<EndpointDef>;
       const result = normalize(def, await handler(request, platform.ctx));
       if (platform.checkResponses && result.status < 300) checkResponse(id, def, result);
