@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOCS_BASE_URL, ErrorEnvelope } from '../../src/api/error-codes.js';
+import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -121,6 +122,46 @@ describe('bodies', () => {
     expect(over.body.error.details[0]).toMatchObject({ path: 'limit', in: 'query' });
     expectEnvelope(await as(e).get('/v1/tickets?cursor=not-a-cursor'), 400, 'VALIDATION_FAILED');
     expectEnvelope(await as(e).get(`/v1/tickets/${'x'.repeat(101)}`), 400, 'VALIDATION_FAILED');
+  });
+
+  // Number() and z.coerce read all of these as some number; the service takes plain decimal digits only.
+  const LISTS = [
+    '/v1/tickets',
+    '/v1/contacts',
+    '/v1/conversations',
+    `/v1/conversations/${SEED_IDS.delivered.conversation}/messages`,
+  ];
+  const BAD_LIMITS = [
+    '1e1',
+    '0x10',
+    '%205',
+    '5%20',
+    '%2B5',
+    '5.0',
+    '05',
+    '-1',
+    '',
+    '0',
+    '101',
+    '9'.repeat(30),
+    '2&limit=3',
+  ];
+
+  it.each(LISTS)('%s answers 400 naming limit for anything but plain digits in range', async (list) => {
+    const e = await emulator();
+    for (const bad of BAD_LIMITS) {
+      const res = await as(e).get(`${list}?limit=${bad}`);
+      expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, 'VALIDATION_FAILED']);
+      expect(res.body.error.message).toContain('limit');
+      expect(res.body.error.details).toEqual([
+        { path: 'limit', in: 'query', message: expect.stringContaining('expected an integer from 1 to 100') },
+      ]);
+    }
+    const good = await as(e).get(`${list}?limit=2`);
+    expect(good.status).toBe(200);
+    expect(good.body.data.length).toBeGreaterThan(0);
+    expect(good.body.data.length).toBeLessThanOrEqual(2);
+    expect((await as(e).get(`${list}?limit=100`)).status).toBe(200);
   });
 
   it('answers 422 INVALID_PLATFORM for a channel outside the three', async () => {

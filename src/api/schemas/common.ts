@@ -91,3 +91,27 @@ export const IfMatch = z.string().regex(/^(W\/)?"\d+"$/, 'expected an ETag such 
 
 /** The headers of a conditional update. */
 export const IfMatchHeaders = z.object({ 'if-match': IfMatch.optional() });
+
+/**
+ * Plain decimal digits, no sign, no leading zero: the one spelling of a whole number in a query string.
+ * At most 15 digits, so that Number() is exact and the error message quotes the value as it was sent.
+ */
+const DECIMAL_DIGITS = /^(?:0|[1-9][0-9]{0,14})$/;
+
+/**
+ * A whole-number query parameter from `min` to `max`. On the wire only plain decimal digits count:
+ * `Number()` and `z.coerce` also read `1e1`, `0x10`, ` 5` and `''` (as 0), so a typo or another
+ * language's spelling would be answered as some other value; a leading zero is refused as well, since
+ * some parsers read `010` as octal. Anything else is 400 VALIDATION_FAILED naming the parameter
+ * (docs/errors.md). The client passes a number, which is checked as is.
+ */
+export function queryInteger(min: number, max: number) {
+  const error = (issue: { input?: unknown }): string =>
+    `expected an integer from ${min} to ${max} in plain decimal digits, got ${
+      Array.isArray(issue.input) ? 'it more than once' : JSON.stringify(String(issue.input).slice(0, 40))
+    }`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value),
+    z.int({ error }).min(min, { error }).max(max, { error }),
+  );
+}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { queryInteger } from './common.js';
 
 /** Query of every list route (docs/keys-and-limits.md): `limit` 1-100 (default 25), `cursor` opaque, passed back as received. */
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: queryInteger(1, 100).optional(),
   cursor: z.string().min(1).max(1024).optional(),
 });
 
