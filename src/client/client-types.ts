@@ -12,8 +12,9 @@ export type ApiTable = Record<string, EndpointGroup>;
 type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
 
 /**
- * z.input of a part, except where that is `unknown` (z.coerce, as for `limit`, which the server reads from a
- * query string): there the caller passes what the schema produces (`limit?: number`).
+ * z.input of a part, except where that is `unknown` (a preprocessed schema, as `queryInteger` for `limit`,
+ * which the server reads from a query string): there the caller passes what the schema produces
+ * (`limit?: number`).
  */
 type WireInput<S extends z.ZodType> = {
   [K in keyof z.input<S>]: unknown extends z.input<S>[K]

@@ -80,6 +80,24 @@ describe('the delivery inspector over HTTP', () => {
     await request(s.app).get('/_inspector/api/deliveries/dlv_nope').expect(404);
   });
 
+  it('takes limit and within in plain decimal digits only, naming the filter otherwise', async () => {
+    for (const [name, bad] of [
+      ['limit', '1e1'],
+      ['limit', '0x10'],
+      ['limit', '%205'],
+      ['limit', ''],
+      ['within', '1e3'],
+      ['within', '015'],
+    ]) {
+      const res = await request(s.app).get(`/_inspector/api/deliveries?${name}=${bad}`);
+      expect([name, bad, res.status, res.body.error?.code]).toEqual([name, bad, 400, 'VALIDATION_FAILED']);
+      expect(res.body.error.message).toMatch(new RegExp(`^${name}: expected an integer`));
+    }
+    const ok = await request(s.app).get('/_inspector/api/deliveries?limit=1&within=15').expect(200);
+    expect(ok.body.data).toHaveLength(1);
+    expect((await request(s.app).get('/_inspector/api/deliveries').expect(200)).body.data).toHaveLength(1);
+  });
+
   it('replays only JSON from the page itself, at most 100 ids at once', async () => {
     await request(s.app)
       .post('/_inspector/api/replay')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from '../../api/schemas/common.js';
 import { isEventPattern } from '../../events/index.js';
 import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { bodyForPage } from './redact.js';
@@ -15,8 +16,8 @@ export const InspectorListQuery = z.strictObject({
     )
     .default(''),
   /** Received within the last this-many minutes. */
-  within: z.coerce.number().int().min(1).max(525_600).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  within: queryInteger(1, 525_600).optional(),
+  limit: queryInteger(1, 200).default(50),
   cursor: z.string().max(200).optional(),
 });
 
