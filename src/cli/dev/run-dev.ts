@@ -38,6 +38,9 @@ function webhookLine(events: readonly string[], localUrl: string, service: DevSe
  * in watch mode with its key and secret in its environment, and what to try next. Runs until Ctrl-C.
  */
 export async function runDev(flags: DevFlags): Promise<void> {
+  // Listening from the start: a Ctrl-C while the emulator or the app starts still stops both (the app runs
+  // in a process group of its own, which a signal's default action would leave running).
+  const stopRequested = interrupted();
   const settings = readProjectSettings(resolve(flags.dir));
   const port = appPort(settings);
   if (await accepts(port)) {
@@ -134,7 +137,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
     throw error;
   }
   const appExited = new Promise<void>((done) => app.child.once('exit', () => done()));
-  await Promise.race([interrupted(), appExited]);
+  await Promise.race([stopRequested, appExited]);
   await stop();
   err.line('dev stopped');
 }
