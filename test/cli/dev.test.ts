@@ -188,6 +188,11 @@ describe('convo-kit dev', () => {
     expect(replyPath.code).toBe(2);
     expect(replyPath.stderr).toContain('package.json "convo-kit".replyPath: expected a path such as /reply');
 
+    writeProject({ entry: 'src/app.ts' });
+    const entry = await runCli(['dev'], { cwd: project });
+    expect(entry.code).toBe(2);
+    expect(entry.stderr).toContain(`No src/app.ts in ${project}: the app's entry, which dev runs.`);
+
     const empty = await runCli(['dev', '--dir', join(project, 'src')], { cwd: project });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('No package.json in');

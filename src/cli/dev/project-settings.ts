@@ -60,6 +60,12 @@ export function readProjectSettings(dir: string, environment: NodeJS.ProcessEnv 
     const issue = parsed.error.issues[0]!;
     throw new CliError('USAGE', `package.json "convo-kit".${issue.path.join('.')}: ${issue.message}`);
   }
+  // Checked before anything starts: tsx watch on a missing file would wait for it to appear, and dev with it.
+  if (!existsSync(join(dir, parsed.data.entry))) {
+    throw new CliError('USAGE', `No ${parsed.data.entry} in ${dir}: the app's entry, which dev runs.`, {
+      hint: 'Name the entry in package.json ("convo-kit": { "entry": "src/app.ts" }), or run dev in a project made by create-starter.',
+    });
+  }
   const envPath = join(dir, '.env');
   const fromFile = existsSync(envPath) ? parseEnv(readFileSync(envPath, 'utf8')) : {};
   return {
