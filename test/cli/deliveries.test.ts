@@ -120,7 +120,8 @@ describe('convo-kit deliveries show', () => {
     expect(result.stdout).toMatch(/Delivery dlv_dead_one/);
     expect(result.stdout).toMatch(/status\s+dead/);
     expect(result.stdout).toMatch(/X-Service-Event: message\.received/);
-    expect(result.stdout).toMatch(/X-Service-Signature: sha256=\w{8}… \(redacted\)/);
+    // By its scheme alone: no character of the value.
+    expect(result.stdout).toMatch(/X-Service-Signature: sha256=… \(redacted\)$/m);
     expect(result.stdout).toMatch(/"id": "obj_dlv_dead_one"/);
     expect(result.stdout).toMatch(/^\s+1\s+\S+Z\s+\S+Z\s+dead\s+test\s+CRM answered 500$/m);
   });
@@ -136,7 +137,7 @@ describe('convo-kit deliveries show', () => {
       payload: { json: { event: 'ticket.created', data: { id: 'obj_dlv_old_done' } } },
       attempts: [{ attempt: 1, outcome: 'done', error: null }],
     });
-    expect(JSON.stringify(shown)).not.toMatch(/sha256=[0-9a-f]{64}/);
+    expect(JSON.stringify(shown)).not.toMatch(/sha256=[0-9a-f]/);
   });
 
   it('names an unknown delivery id (exit 3)', async () => {

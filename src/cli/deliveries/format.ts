@@ -23,9 +23,13 @@ export function shorten(text: string | null, max: number): string {
   return line.length <= max ? line : line.slice(0, max - 1) + '…';
 }
 
-/** The signature header is shown by its start only: enough to compare, never the whole value (logs get copied around). */
+/**
+ * The signature header is shown by its scheme alone (`sha256=…`): no part of the value is ever printed,
+ * since terminal output gets copied around.
+ */
 export function redactSignature(signature: string): string {
-  return signature.length > 15 ? `${signature.slice(0, 15)}… (redacted)` : signature;
+  const scheme = /^[a-z0-9]{1,16}=/i.exec(signature)?.[0] ?? '';
+  return `${scheme}… (redacted)`;
 }
 
 export function deliveriesTable(rows: readonly DeliverySummary[]): string[] {
