@@ -25,6 +25,8 @@ export interface DevService {
 
 export interface EmulatorChoice {
   port: number;
+  /** The app's port, which the emulator must not take: the app binds it only after the emulator is up. */
+  appPort: number;
   adminKey?: string;
   appName: string;
   webhookUrl: string;
@@ -82,6 +84,13 @@ export async function startDevEmulator(
     // Another emulator (the sample CRM's, say) holds the port: a free one serves this app just as well.
     emulator = await startEmulator({ port: 0, adminKey: choice.adminKey, output: quiet });
     movedFrom = choice.port;
+  }
+  // A free port (port 0) can be the app's, still free until the app starts: the kernel hands out any.
+  if (Number(new URL(emulator.url).port) === choice.appPort) {
+    const taken = emulator;
+    // Started while the first still holds that port, so this one is given another.
+    emulator = await startEmulator({ port: 0, adminKey: choice.adminKey, output: quiet });
+    await taken.close();
   }
   try {
     const post = emulatorPost(emulator.url, emulator.adminKey);

@@ -63,6 +63,7 @@ export async function runDev(flags: DevFlags): Promise<void> {
       })
     : await startDevEmulator({
         port: flags.emulatorPort,
+        appPort: port,
         adminKey: flags.adminKey,
         appName: settings.name,
         webhookUrl,
