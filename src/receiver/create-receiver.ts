@@ -155,7 +155,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     budget: new BodyBudget(resolved.maxInFlightBytes),
     bodyTimeoutMs: resolved.bodyTimeoutMs,
     // Every answer of this receiver's adapters is one of its own (a ReceiverResponse), typed wider there.
-    onAnswer: heard as NodeListenerOptions['onAnswer'],
+    // Without onResponse the adapters have nothing to call per request.
+    onAnswer: resolved.onResponse && (heard as NodeListenerOptions['onAnswer']),
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
 import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
-import { DEFAULT_IN_FLIGHT_BYTES } from '../internal/body-budget.js';
+import { bodyBoundsOption, type BodyBounds } from '../internal/body-bounds-option.js';
+import { integerOption } from '../internal/integer-option.js';
 import type { DeliveryStore, Durability } from '../store/index.js';
 import { type BackoffOptions } from './backoff.js';
 import type { HeaderInput } from '../internal/header-value.js';
@@ -77,12 +78,9 @@ export interface ReceiverOptions {
 const SERVICE_DEADLINE_MS = 8000;
 const MAX_BEFORE_RESPONSE_TIMEOUT_MS = SERVICE_DEADLINE_MS - 500;
 
-export interface ResolvedOptions {
+export interface ResolvedOptions extends BodyBounds {
   secrets: CheckedSecrets;
   toleranceSeconds: number;
-  maxBodyBytes: number;
-  maxInFlightBytes: number;
-  bodyTimeoutMs: number;
   concurrency: number;
   maxAttempts: number;
   handlerTimeoutMs: number;
@@ -92,16 +90,6 @@ export interface ResolvedOptions {
   processBeforeResponse: boolean;
   onResponse?: (response: ReceiverResponse, headers: HeaderInput) => void;
   now: () => number;
-}
-
-function number(name: string, value: unknown, fallback: number, { integer = true, min = 1 } = {}): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new TypeError(
-      `Expected \`${name}\` to be ${integer ? 'an integer' : 'a number'} from ${min} and up, got \`${String(value)}\``,
-    );
-  }
-  return value;
 }
 
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
@@ -118,36 +106,31 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   if (options.storeThread !== undefined && typeof options.storeThread !== 'boolean')
     throw new TypeError(`Expected \`storeThread\` to be a boolean, got \`${String(options.storeThread)}\``);
   const processBeforeResponse = options.processBeforeResponse === true;
-  const handlerTimeoutMs = number('handlerTimeoutMs', options.handlerTimeoutMs, processBeforeResponse ? 7000 : 30_000);
+  const handlerTimeoutMs = integerOption(
+    'handlerTimeoutMs',
+    options.handlerTimeoutMs,
+    processBeforeResponse ? 7000 : 30_000,
+  );
   if (processBeforeResponse && handlerTimeoutMs > MAX_BEFORE_RESPONSE_TIMEOUT_MS) {
     throw new TypeError(
       `With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``,
     );
   }
-  const maxBodyBytes = number('maxBodyBytes', options.maxBodyBytes, 1024 * 1024);
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError(
       `Expected \`onResponse\` to be a function (response, headers) => void, got ${typeof options.onResponse}`,
     );
   return {
     secrets,
-    toleranceSeconds: number('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, { min: 0 }),
-    maxBodyBytes,
-    // Below maxBodyBytes, a body the limit allows could never be read.
-    maxInFlightBytes: number(
-      'maxInFlightBytes',
-      options.maxInFlightBytes,
-      Math.max(DEFAULT_IN_FLIGHT_BYTES, maxBodyBytes),
-      {
-        min: maxBodyBytes,
-      },
-    ),
-    bodyTimeoutMs: number('bodyTimeoutMs', options.bodyTimeoutMs, SERVICE_DEADLINE_MS),
-    concurrency: number('concurrency', options.concurrency, 10),
-    maxAttempts: number('maxAttempts', options.maxAttempts, 5),
+    toleranceSeconds: integerOption('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, {
+      min: 0,
+    }),
+    ...bodyBoundsOption(options, SERVICE_DEADLINE_MS),
+    concurrency: integerOption('concurrency', options.concurrency, 10),
+    maxAttempts: integerOption('maxAttempts', options.maxAttempts, 5),
     handlerTimeoutMs,
-    leaseMs: number('leaseMs', options.leaseMs, 8000, { min: 1000 }),
-    pollIntervalMs: number('pollIntervalMs', options.pollIntervalMs, 1000),
+    leaseMs: integerOption('leaseMs', options.leaseMs, 8000, { min: 1000 }),
+    pollIntervalMs: integerOption('pollIntervalMs', options.pollIntervalMs, 1000),
     processBeforeResponse,
     onResponse: options.onResponse,
     now: options.now ?? Date.now,

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { CustomReplyRequest } from '../api/schemas/custom-reply.js';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
 import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
-import { DEFAULT_IN_FLIGHT_BYTES } from '../internal/body-budget.js';
+import { bodyBoundsOption, type BodyBounds } from '../internal/body-bounds-option.js';
+import { integerOption } from '../internal/integer-option.js';
 
 export interface ReplyContext {
   /** Aborted when `timeoutMs` passes: the answer is already a 504, so stop the work (fetch, LLM call). */
@@ -55,22 +56,12 @@ export interface ReplyEndpointOptions {
 const DEFAULT_TIMEOUT_MS = 4000;
 const MAX_TIMEOUT_MS = 10_000;
 
-export interface ResolvedReplyOptions {
+export interface ResolvedReplyOptions extends BodyBounds {
   secrets: CheckedSecrets;
   reply: ReplyFunction;
   timeoutMs: number;
   toleranceSeconds: number;
-  maxBodyBytes: number;
-  maxInFlightBytes: number;
-  bodyTimeoutMs: number;
   now: () => number;
-}
-
-function integer(name: string, value: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new TypeError(`Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
-  return value;
 }
 
 export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedReplyOptions {
@@ -79,21 +70,14 @@ export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedRepl
   const secrets = secretsOption(options, "the provider's signing secret");
   if (typeof options.reply !== 'function')
     throw new TypeError(`Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`);
-  const maxBodyBytes = integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1);
   return {
     secrets,
     reply: options.reply,
-    timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS),
-    toleranceSeconds: integer('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, 0),
-    maxBodyBytes,
-    // Below maxBodyBytes, a body the limit allows could never be read.
-    maxInFlightBytes: integer(
-      'maxInFlightBytes',
-      options.maxInFlightBytes,
-      Math.max(DEFAULT_IN_FLIGHT_BYTES, maxBodyBytes),
-      maxBodyBytes,
-    ),
-    bodyTimeoutMs: integer('bodyTimeoutMs', options.bodyTimeoutMs, MAX_TIMEOUT_MS, 1),
+    timeoutMs: integerOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, { max: MAX_TIMEOUT_MS }),
+    toleranceSeconds: integerOption('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, {
+      min: 0,
+    }),
+    ...bodyBoundsOption(options, MAX_TIMEOUT_MS),
     now: options.now ?? Date.now,
   };
 }
