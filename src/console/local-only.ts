@@ -24,11 +24,26 @@ function hostName(host: string | undefined): string {
 /**
  * Is this request one the page may answer? In loopback mode the peer must be this machine AND the Host
  * header a loopback name: a web page elsewhere that points a DNS name at 127.0.0.1 (DNS rebinding)
- * arrives with its own host name and is refused.
+ * arrives with its own host name and is refused. A script on another origin's page that asks 127.0.0.1
+ * directly arrives with the right Host but its own Origin, and is refused too: the app the page is
+ * mounted in may answer CORS for everyone (cors() does by default), which would let it read the answer.
  */
 export function allowedPeer(req: IncomingMessage, access: PageAccess, token?: string): boolean {
   if (access.kind === 'token') return token !== undefined && safeEqual(token, access.token);
-  return isLoopbackAddress(req.socket.remoteAddress) && LOOPBACK_NAMES.has(hostName(req.headers.host));
+  return (
+    isLoopbackAddress(req.socket.remoteAddress) && LOOPBACK_NAMES.has(hostName(req.headers.host)) && sameOrigin(req)
+  );
+}
+
+/** True unless the browser says the request comes from another origin (`Origin: null` included). */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -37,14 +52,7 @@ export function allowedPeer(req: IncomingMessage, access: PageAccess, token?: st
  */
 export function sameOriginJson(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') return false;
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
+  return type === 'application/json' && sameOrigin(req);
 }
 
 /** Constant time whatever the lengths: both sides are hashed first. */

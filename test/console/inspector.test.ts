@@ -1,38 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReceiver, type Receiver } from '../../src/receiver/index.js';
-import { signedDelivery } from '../../src/testing/index.js';
-import { silent } from '../receiver/harness.js';
 import { HAS_CHROMIUM, launchBrowser, NO_CHROMIUM_MESSAGE, screenshot } from '../support/browser.js';
-
-const SECRET = `whsec_${'k'.repeat(32)}`;
-
-/** A receiver whose ticket handler fails until it is "fixed", in an Express app with the inspector mounted. */
-function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
-  const state = { fixed: false, handled: [] as string[] };
-  const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1, logger: silent });
-  receiver.on('ticket.created', async ({ data }) => {
-    if (!state.fixed) throw new Error('the CRM was down');
-    state.handled.push(data.id);
-  });
-  const app = express();
-  app.post('/webhooks', receiver.middleware());
-  app.use('/_inspector', receiver.inspector());
-  return { dir, state, receiver, app };
-}
-
-async function deliver(app: express.Express, receiver: Receiver, overrides: object = {}): Promise<string> {
-  const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'ticket.created', overrides });
-  await request(app).post('/webhooks').set(headers).send(body).expect(200);
-  await receiver.idle();
-  return deliveryId;
-}
+import { deliver, setup } from './inspector-harness.js';
 
 describe('the delivery inspector over HTTP', () => {
   let s: ReturnType<typeof setup>;
@@ -108,7 +80,7 @@ describe('the delivery inspector over HTTP', () => {
       .post('/_inspector/api/replay')
       .set('origin', 'http://evil.example')
       .send({ ids: [deadId] })
-      .expect(415);
+      .expect(403);
     await request(s.app).post('/_inspector/api/replay').send({ ids: [] }).expect(400);
     await request(s.app)
       .post('/_inspector/api/replay')

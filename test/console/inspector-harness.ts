@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { silent } from '../receiver/harness.js';
+
+export const SECRET = `whsec_${'k'.repeat(32)}`;
+
+/**
+ * A receiver whose ticket handler fails until it is "fixed", in an Express app with the inspector mounted.
+ * `before` runs first on every request (an app's own middleware, such as a permissive CORS one).
+ */
+export function setup(before?: express.RequestHandler) {
+  const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
+  const state = { fixed: false, handled: [] as string[] };
+  const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1, logger: silent });
+  receiver.on('ticket.created', async ({ data }) => {
+    if (!state.fixed) throw new Error('the CRM was down');
+    state.handled.push(data.id);
+  });
+  const app = express();
+  if (before) app.use(before);
+  app.post('/webhooks', receiver.middleware());
+  app.use('/_inspector', receiver.inspector());
+  return { dir, state, receiver, app };
+}
+
+export async function deliver(app: express.Express, receiver: Receiver, overrides: object = {}): Promise<string> {
+  const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'ticket.created', overrides });
+  await request(app).post('/webhooks').set(headers).send(body).expect(200);
+  await receiver.idle();
+  return deliveryId;
+}
+
+/** The app listening on 127.0.0.1, for a browser; `close` also closes the receiver and removes its files. */
+export async function listening(s: ReturnType<typeof setup>): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = await new Promise((resolve) => {
+    const srv = s.app.listen(0, '127.0.0.1', () => resolve(srv));
+  });
+  return {
+    port: (server.address() as { port: number }).port,
+    async close() {
+      server.close();
+      await s.receiver.close();
+      rmSync(s.dir, { recursive: true, force: true });
+    },
+  };
+}
