@@ -45,8 +45,12 @@ export async function listening(s: ReturnType<typeof setup>): Promise<{ port: nu
     port: (server.address() as { port: number }).port,
     async close() {
       server.close();
-      await s.receiver.close();
-      rmSync(s.dir, { recursive: true, force: true });
+      await teardown(s);
     },
   };
+}
+
+export async function teardown(s: ReturnType<typeof setup>): Promise<void> {
+  await s.receiver.close();
+  rmSync(s.dir, { recursive: true, force: true });
 }

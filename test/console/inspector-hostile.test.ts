@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Response } from 'express';
 import type { Browser } from 'playwright-core';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
-import { deliver, listening, setup } from './inspector-harness.js';
+import { deliver, listening, setup, teardown } from './inspector-harness.js';
 
 /** What the cors() package answers by default: any origin may read, and every preflight passes. */
 const permissiveCors = (req: { method: string }, res: Response, next: () => void) => {
@@ -13,6 +14,39 @@ const permissiveCors = (req: { method: string }, res: Response, next: () => void
   res.setHeader('access-control-allow-methods', 'GET,POST');
   res.status(204).end();
 };
+
+describe('the delivery inspector over HTTP, asked badly', () => {
+  const s = setup();
+  beforeAll(() => s.receiver.start());
+  afterAll(() => teardown(s));
+
+  it('redacts secret-looking fields by more names, and credential-looking values under any name', async () => {
+    const secrets = {
+      private_key: 'pk_live_one',
+      accessKey: 'ak_two',
+      auth: 'three',
+      session_id: 'sess_four',
+      cookie: 'sid=five',
+      pwd: 'six',
+      forwarded: 'Bearer eyJhbGciOiJIUzI1NiJ9.seven',
+      hook: 'whsec_eight',
+    };
+    const kept = { plan: 'Basic plan', note: 'Bearer of good news', keyword: 'refund' };
+    const id = await deliver(s.app, s.receiver, { data: { metadata: { ...secrets, ...kept } } });
+    const res = await request(s.app).get(`/_inspector/api/deliveries/${id}`).expect(200);
+    const metadata = res.body.body.json.data.metadata;
+    for (const [name, value] of Object.entries(secrets)) {
+      expect([name, metadata[name]]).toEqual([name, '[redacted]']);
+      expect(JSON.stringify(res.body)).not.toContain(value);
+    }
+    expect(metadata).toMatchObject(kept);
+  });
+
+  it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
+    const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });
+  });
+});
 
 describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, in Chromium', () => {
   let browser: Browser;

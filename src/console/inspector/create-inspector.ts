@@ -10,6 +10,7 @@ import {
   showDelivery,
   type InspectorSource,
 } from './inspector-api.js';
+import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage } from './inspector-page.js';
 
 export interface InspectorOptions {
@@ -88,6 +89,10 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
   return (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
+      // A cursor that is no page of this list is the asker's mistake, not a store that cannot answer.
+      if (error instanceof DeliveryStoreError && error.code === 'INVALID_CURSOR') {
+        return sendError(res, 400, 'VALIDATION_FAILED', `cursor: ${error.message}`);
+      }
       sendError(
         res,
         503,

@@ -1,5 +1,8 @@
 /** Keys whose values a page never shows: the service's events carry none today, a user's custom fields might. */
-const SECRET_KEY = /secret|token|password|passwd|api[-_]?key|authorization|signature|credential/i;
+const SECRET_KEY =
+  /secret|token|passw(or)?d|passphrase|pwd|api[-_]?key|access[-_]?key|private[-_]?key|^auth$|authorization|signature|credential|cookie|session[-_]?id/i;
+/** Values that are credentials whatever their key: an Authorization header's value, a webhook secret. */
+const SECRET_VALUE = /^(Bearer|Basic) [\w.~+/-]{16,}=*$|^whsec_\S+$/;
 const MAX_DEPTH = 20;
 export const REDACTED = '[redacted]';
 
@@ -15,7 +18,7 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
       ]),
     );
   }
-  return value;
+  return typeof value === 'string' && SECRET_VALUE.test(value) ? REDACTED : value;
 }
 
 /** The stored body as the page shows it: JSON redacted and indented, or the text itself when it is not JSON. */
