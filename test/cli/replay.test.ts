@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type DeliveryStatus } from '../../src/store/index.js';
@@ -139,6 +139,87 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
     expect(byMap.stdout).toMatch(/replayed 1 to .*: 1 succeeded, 0 failed/);
     expect(readFileSync(files.handled, 'utf8')).toContain(`map ${ids[0]}`);
   }, 240_000);
+});
+
+describe('convo-kit replay --handlers with a module that cannot run', () => {
+  const db = dir.file('unrunnable.db');
+  const modules = dir.file('unrunnable');
+  const write = (name: string, source: string) => {
+    writeFileSync(`${modules}/${name}`, source);
+    return `${modules}/${name}`;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(modules);
+    writeFileSync(`${modules}/package.json`, JSON.stringify({ type: 'module' }));
+    const store = createSqliteStore({ path: db });
+    await recordSigned(store, {
+      id: 'dlv_unrunnable',
+      event: 'ticket.created',
+      secret: SECRET,
+      receivedAt: Date.now(),
+    });
+    await store.close();
+  });
+
+  const HANDLERS = `export const handlers = { 'ticket.created': () => {} };\n`;
+  it.each([
+    ['is missing', () => `${modules}/missing.mjs`, 3, /No handlers module at \S+missing\.mjs\.$/],
+    ['is a directory', () => modules, 2, /\S+unrunnable is a directory; --handlers takes the module file itself\.$/],
+    [
+      'throws on import',
+      () => write('throws.mjs', `throw new Error('CRM client misconfigured');\n`),
+      1,
+      /Cannot load the handlers module \S+throws\.mjs: CRM client misconfigured$/,
+    ],
+    [
+      'throws a non-Error on import',
+      () => write('throws-string.mjs', `throw 'no CRM_URL';\n`),
+      1,
+      /Cannot load the handlers module \S+throws-string\.mjs: it threw 'no CRM_URL'$/,
+    ],
+    [
+      'rejects a promise nobody awaits',
+      () => write('stray-rejection.mjs', HANDLERS + `Promise.reject(new Error('CRM login failed'));\n`),
+      1,
+      /Uncaught error while running the handlers module \S+stray-rejection\.mjs \(outside any handler\): CRM login failed$/,
+    ],
+    [
+      'throws from a timer',
+      () => write('stray-throw.mjs', HANDLERS + `setTimeout(() => { throw new Error('CRM poll failed'); }, 0);\n`),
+      1,
+      /Uncaught error while running the handlers module \S+stray-throw\.mjs \(outside any handler\): CRM poll failed$/,
+    ],
+    [
+      'exports nothing',
+      () => write('empty.mjs', ''),
+      2,
+      /\S+empty\.mjs exports neither a receiver nor a handlers object \(it exports nothing\)\.$/,
+    ],
+    [
+      'exports something else',
+      () => write('other.mjs', 'export default 42;\nexport const crm = {};\n'),
+      2,
+      /\S+other\.mjs exports neither a receiver nor a handlers object \(it exports crm, default\)\.$/,
+    ],
+    [
+      'exports a handlers object with a non-function',
+      () => write('not-a-function.mjs', `export const handlers = { 'ticket.created': 'syncTicket' };\n`),
+      2,
+      /its `handlers` export has a string under 'ticket\.created', not a function\.$/,
+    ],
+  ])(
+    'a module that %s: one line naming it and why, a non-zero exit, no stack trace',
+    async (_what, make, code, line) => {
+      const result = await runCli(['replay', '--status', 'all', '--handlers', make(), '--db', db]);
+      const errors = result.stderr.split('\n').filter((l) => l.startsWith('error:'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(line);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stderr).not.toContain('Node.js v');
+      expect(result.code).toBe(code);
+    },
+  );
 });
 
 describe('convo-kit replay --to', () => {

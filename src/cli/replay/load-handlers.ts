@@ -1,11 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { isEventPattern, type EventPattern } from '../../events/index.js';
 import { createReceiver, type EventHandler, type Receiver } from '../../receiver/index.js';
 import { type DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
+import { shorten } from '../deliveries/format.js';
+import { reportError } from '../report-error.js';
 
 export interface LoadedHandlers {
   receiver: Receiver;
@@ -30,15 +33,68 @@ function isReceiver(value: unknown): value is Receiver {
   );
 }
 
-function isHandlerMap(value: unknown): value is HandlerMap {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+/** Why `value` is not a handlers object, or undefined when it is one. */
+function handlerMapProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not an object';
   const entries = Object.entries(value);
-  return entries.length > 0 && entries.every(([key, fn]) => isEventPattern(key) && typeof fn === 'function');
+  if (entries.length === 0) return 'is empty';
+  for (const [key, fn] of entries) {
+    if (!isEventPattern(key)) return `has the key '${shorten(key, 60)}', which is not an event name or pattern`;
+    if (typeof fn !== 'function') return `has a ${typeof fn} under '${key}', not a function`;
+  }
+  return undefined;
+}
+
+function isHandlerMap(value: unknown): value is HandlerMap {
+  return handlerMapProblem(value) === undefined;
+}
+
+/** Names what the module does export, so a user sees which export went wrong. */
+function exportsDetail(mod: Record<string, unknown>): string {
+  if (mod.handlers !== undefined) return `: its \`handlers\` export ${handlerMapProblem(mod.handlers)}`;
+  const names = Object.keys(mod);
+  return names.length === 0 ? ' (it exports nothing)' : ` (it exports ${shorten(names.join(', '), 200)})`;
 }
 
 const SHAPE_HELP =
   'Export a configured receiver (`export default createReceiver({ … })` or `export const receiver = …`, with its handlers registered and without calling start()), ' +
   "or a handlers object (`export const handlers = { 'ticket.created': async ({ data }) => { … } }`).";
+
+const DEBUG_HINT = 'Set DEBUG=1 to print its stack trace.';
+
+/** What the module threw, on one line: esbuild's messages span lines, and a module may throw a non-Error. */
+function reasonOf(thrown: unknown): string {
+  const text =
+    thrown instanceof Error
+      ? thrown.message || thrown.name
+      : `it threw ${inspect(thrown, { depth: 1, breakLength: Infinity })}`;
+  return shorten(text, 400);
+}
+
+function importHint(thrown: unknown, absolute: string): string {
+  const unknownExtension = (thrown as NodeJS.ErrnoException | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
+  return unknownExtension && /\.[cm]?tsx?$/.test(absolute)
+    ? 'A .ts module needs the tsx loader (`npx tsx node_modules/.bin/convo-kit …`) or compile it to .js first.'
+    : DEBUG_HINT;
+}
+
+/**
+ * The module's code stays in this process once imported: an error it raises later, outside any handler (a timer,
+ * a promise nobody awaits), ends the run reported like any CLI error, not as Node's stack trace.
+ */
+function reportUncaughtErrors(absolute: string): void {
+  const fail = (thrown: unknown) => {
+    process.exitCode = reportError(
+      new CliError(
+        'FAILED',
+        `Uncaught error while running the handlers module ${absolute} (outside any handler): ${reasonOf(thrown)}`,
+        { cause: thrown, hint: DEBUG_HINT },
+      ),
+    );
+    process.exit();
+  };
+  process.on('uncaughtException', fail).on('unhandledRejection', fail);
+}
 
 /**
  * Imports the user's handlers module. A receiver keeps its own store (the deliveries it received); a handlers
@@ -51,13 +107,18 @@ export async function loadHandlers(
   const absolute = resolve(modulePath);
   if (!existsSync(absolute))
     throw new CliError('NOT_FOUND', `No handlers module at ${absolute}.`, { hint: SHAPE_HELP });
+  if (statSync(absolute).isDirectory())
+    throw new CliError('USAGE', `${absolute} is a directory; --handlers takes the module file itself.`, {
+      hint: SHAPE_HELP,
+    });
   let mod: Record<string, unknown>;
+  reportUncaughtErrors(absolute);
   try {
     mod = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (cause) {
-    throw new CliError('FAILED', `Cannot load the handlers module ${absolute}: ${(cause as Error).message}`, {
+    throw new CliError('FAILED', `Cannot load the handlers module ${absolute}: ${reasonOf(cause)}`, {
       cause,
-      hint: 'A .ts module needs the tsx loader (`npx tsx node_modules/.bin/convo-kit …`) or compile it to .js first.',
+      hint: importHint(cause, absolute),
     });
   }
   const candidates = [mod.default, mod.receiver, mod.handlers];
@@ -73,7 +134,9 @@ export async function loadHandlers(
   }
   const map = candidates.find(isHandlerMap);
   if (!map)
-    throw new CliError('USAGE', `${absolute} exports neither a receiver nor a handlers object.`, { hint: SHAPE_HELP });
+    throw new CliError('USAGE', `${absolute} exports neither a receiver nor a handlers object${exportsDetail(mod)}.`, {
+      hint: SHAPE_HELP,
+    });
   const store = await openDbStore();
   const built = createReceiver({
     secret: UNUSED_SECRET,
