@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PhoneNumber, TemplateVariables, Timestamp } from './common.js';
+import { PhoneNumber, TemplateVariables, Timestamp, TimestampInput } from './common.js';
 
 /** POST /v1/events: an external business event (`order.shipped`) for a phone; journeys mapped to it enroll the phone. */
 /** A business event's name (`order.shipped`): what POST /v1/events fires and a journey's `events` list. */
@@ -13,7 +13,7 @@ export const BusinessEventFire = z.strictObject({
   /** @default {} */
   metadata: TemplateVariables.optional(),
   /** @default now */
-  occurred_at: Timestamp.optional(),
+  occurred_at: TimestampInput.optional(),
 });
 
 /** Accepted: the journeys it matched and the enrollments it started (none is not an error). */

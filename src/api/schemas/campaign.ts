@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, TemplateVariables, text, Timestamp } from './common.js';
+import { Id, TemplateVariables, text, Timestamp, TimestampInput } from './common.js';
 import { PageQuery } from './page.js';
 
 export const CampaignStatus = z.enum(['draft', 'scheduled', 'sending', 'sent', 'canceled']);
@@ -52,7 +52,7 @@ const campaignFields = {
   audience: CampaignAudience,
   variables: TemplateVariables.optional(),
   /** Future time: the campaign is scheduled; absent: it stays a draft until POST …/send. */
-  scheduled_at: Timestamp.optional(),
+  scheduled_at: TimestampInput.optional(),
 };
 
 export const CampaignCreate = z.strictObject(campaignFields);
@@ -64,7 +64,7 @@ export const CampaignUpdate = z.strictObject({
   integration_id: Id.nullable().optional(),
   audience: CampaignAudience.optional(),
   variables: campaignFields.variables,
-  scheduled_at: Timestamp.nullable().optional(),
+  scheduled_at: TimestampInput.nullable().optional(),
   /** Cancels a scheduled campaign. */
   status: z.literal('canceled').optional(),
 });

@@ -7,6 +7,20 @@ export type Channel = z.output<typeof Channel>;
 /** ISO-8601 UTC timestamps as the service writes them. */
 export const Timestamp = z.iso.datetime({ offset: true });
 
+/**
+ * A timestamp a request sends. Any UTC offset is read as the instant it names and kept in UTC
+ * (`…T00:00:00+02:00` becomes `…T22:00:00.000Z` the day before): every time the service answers is
+ * UTC (decisions §1), and stored times are compared in that one spelling, so a local time kept as
+ * written would fall due hours early or late. An instant outside years 0000-9999 has no such spelling.
+ */
+export const TimestampInput = Timestamp.transform((value, ctx) => {
+  const ms = Date.parse(value);
+  const utc = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+  if (Timestamp.safeParse(utc).success) return utc;
+  ctx.issues.push({ code: 'custom', message: 'expected a time from year 0000 to 9999 in UTC', input: value });
+  return z.NEVER;
+});
+
 /** International phone format with a leading plus (E.164). */
 export const PhoneNumber = z
   .string()

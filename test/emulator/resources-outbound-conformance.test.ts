@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { as, cleanup, emulator, frozen } from './platform-harness.js';
+import { SEED_IDS } from './resources-harness.js';
+
+// The outbound routes (templates, journeys, triggers, business events, campaigns) held to the spec and
+// decisions where an earlier probe found them wrong; docs/outbound.md describes the behaviour.
+afterEach(cleanup);
+
+const HOUR_MS = 3600_000;
+
+/** `instant` written in the local time of a UTC offset of `hours` (e.g. -5 -> `…T03:00:00.000-05:00`). */
+function withOffset(instant: number, hours: number): string {
+  const local = new Date(instant + hours * HOUR_MS).toISOString().slice(0, -1);
+  const sign = hours < 0 ? '-' : '+';
+  return `${local}${sign}${String(Math.abs(hours)).padStart(2, '0')}:00`;
+}
+
+describe('timestamps a request sends', () => {
+  it('reads a scheduled_at with a UTC offset as the instant it names, answers it in UTC and starts the campaign then', async () => {
+    const e = await emulator({ now: frozen });
+    const due = e.clock.now() + HOUR_MS;
+    const created = await as(e)
+      .post('/v1/campaigns')
+      .send({
+        name: 'Offset',
+        template_id: SEED_IDS.templates.approved,
+        audience: { contact_ids: [SEED_IDS.delivered.contact] },
+        variables: { '1': 'A-1', '2': 'today' },
+        scheduled_at: withOffset(due, -5),
+      })
+      .expect(201);
+    expect(created.body.scheduled_at).toBe(new Date(due).toISOString());
+    // Half-way there: its local time (five hours earlier as text) must not make it due.
+    e.clock.advance(1800);
+    expect((await as(e).get(`/v1/campaigns/${created.body.id}`).expect(200)).body.status).toBe('scheduled');
+  });
+
+  it('answers an occurred_at with a UTC offset in UTC', async () => {
+    const e = await emulator({ now: frozen });
+    const at = e.clock.now() - HOUR_MS;
+    const fired = await as(e)
+      .post('/v1/events')
+      .send({ event: 'order.shipped', phone: '+14155557001', occurred_at: withOffset(at, 2) })
+      .expect(202);
+    expect(fired.body.created_at).toBe(new Date(at).toISOString());
+  });
+
+  it('refuses a time whose UTC instant is past year 9999, naming the field', async () => {
+    const e = await emulator({ now: frozen });
+    const res = await as(e)
+      .post('/v1/campaigns')
+      .send({
+        name: 'Far',
+        template_id: SEED_IDS.templates.approved,
+        audience: { contact_ids: [SEED_IDS.delivered.contact] },
+        scheduled_at: '9999-12-31T23:59:59-23:59',
+      })
+      .expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'scheduled_at' }] });
+  });
+});
