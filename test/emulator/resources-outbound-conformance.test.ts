@@ -59,3 +59,39 @@ describe('timestamps a request sends', () => {
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'scheduled_at' }] });
   });
 });
+
+describe('a campaign whose variables leave a template variable unset', () => {
+  const incomplete = {
+    name: 'Incomplete',
+    template_id: SEED_IDS.templates.approved,
+    audience: { contact_ids: [SEED_IDS.delivered.contact] },
+    // order_update needs {{1}} and {{2}}.
+    variables: { '1': 'A-1' },
+  };
+
+  it('is refused at send, naming variables.<n>, and nothing is sent', async () => {
+    const e = await emulator({ now: frozen });
+    const created = await as(e).post('/v1/campaigns').send(incomplete).expect(201);
+    const res = await as(e).post(`/v1/campaigns/${created.body.id}/send`).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'variables.2' }] });
+    const after = (await as(e).get(`/v1/campaigns/${created.body.id}`).expect(200)).body;
+    expect(after).toMatchObject({ status: 'draft', stats: { recipients: 0, sent: 0, failed: 0 } });
+  });
+
+  it('is refused when scheduled, at creation or by PATCH; a draft may stay incomplete until then', async () => {
+    const e = await emulator({ now: frozen });
+    const scheduled_at = new Date(e.clock.now() + HOUR_MS).toISOString();
+    const res = await as(e)
+      .post('/v1/campaigns')
+      .send({ ...incomplete, scheduled_at })
+      .expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'variables.2' }] });
+    const draft = await as(e).post('/v1/campaigns').send(incomplete).expect(201);
+    const patched = await as(e).patch(`/v1/campaigns/${draft.body.id}`).send({ scheduled_at }).expect(400);
+    expect(patched.body.error.details).toEqual([expect.objectContaining({ path: 'variables.2' })]);
+    await as(e)
+      .patch(`/v1/campaigns/${draft.body.id}`)
+      .send({ scheduled_at, variables: { '1': 'A-1', '2': 'today' } })
+      .expect(200);
+  });
+});

@@ -66,7 +66,7 @@ export function triggerAutomation(ctx: EmulatorContext, id: string, body: Trigge
       },
     );
   }
-  const content = fillTemplate(automation.content, body.variables ?? {}, 'variables');
+  const content = fillTemplate(automation.content, body.variables ?? {}, 'variables', `automation ${automation.id}`);
   const message = sendMessage(ctx, conversation, { content }, 'automation');
   const run: AutomationRun = {
     id: ctx.newId('run'),

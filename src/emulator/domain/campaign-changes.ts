@@ -7,6 +7,7 @@ import { stores, type Stores } from '../state/stores.js';
 import { beginSending } from './campaign-sender.js';
 import { requireApproved } from './send-template.js';
 import { resolveTemplateSender } from './template-sender.js';
+import { requireVariableValues } from './template-variables.js';
 
 const EMPTY_STATS = { recipients: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 };
 
@@ -43,11 +44,24 @@ function checkReferences(
   }
 }
 
+/**
+ * A campaign about to go (sent now, or scheduled) must set every variable its template uses: they are the
+ * same for every recipient, so a gap would fail each send. Refused up front (400 naming `variables.<n>`),
+ * nothing sent; a draft may stay incomplete until then.
+ */
+function requireCampaignVariables(s: Stores, campaign: Pick<CampaignRecord, 'template_id' | 'variables'>): void {
+  const template = s.templates.get(campaign.template_id);
+  if (template) requireVariableValues(template.variables, campaign.variables, 'variables', `template ${template.name}`);
+}
+
 /** POST /v1/campaigns: `draft`, or `scheduled` with a future `scheduled_at`. */
 export function createCampaign(ctx: EmulatorContext, body: z.output<typeof CampaignCreate>): CampaignRecord {
   const s = stores(ctx.db);
   checkReferences(s, { ...body, contact_ids: body.audience.contact_ids });
-  if (body.scheduled_at !== undefined) requireFuture(ctx, body.scheduled_at);
+  if (body.scheduled_at !== undefined) {
+    requireFuture(ctx, body.scheduled_at);
+    requireCampaignVariables(s, { template_id: body.template_id, variables: body.variables ?? {} });
+  }
   const now = ctx.clock.iso();
   return s.campaigns.insert({
     id: ctx.newId('cmp'),
@@ -106,6 +120,7 @@ export function updateCampaign(
     status: status ?? (schedule === null ? 'draft' : 'scheduled'),
     updated_at: ctx.clock.iso(),
   };
+  if (next.status === 'scheduled') requireCampaignVariables(s, next);
   return s.campaigns.put(next);
 }
 
@@ -124,5 +139,6 @@ export function sendCampaign(ctx: EmulatorContext, id: string): CampaignRecord {
   }
   const template = requireApproved(s.templates.get(campaign.template_id), campaign.template_id);
   resolveTemplateSender(s, template, campaign.integration_id ?? undefined);
+  requireCampaignVariables(s, campaign);
   return beginSending(ctx, campaign);
 }

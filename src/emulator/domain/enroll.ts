@@ -3,7 +3,7 @@ import type { EmulatorContext } from '../route-handler.js';
 import type { EnrollmentRecord, JourneyRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
-import { missingVariables } from './template-variables.js';
+import { requireVariableValues } from './template-variables.js';
 import { currentPeriod } from './usage.js';
 import { runStep } from './journey-runner.js';
 
@@ -36,11 +36,7 @@ export function requireActive(journey: JourneyRecord): void {
 
 /** The metadata positions the journey's templates need that `metadata` lacks (400 naming `metadata.<n>`). */
 export function requireVariables(journey: JourneyRecord, metadata: Record<string, string>): void {
-  const missing = missingVariables(journey.required_variables, metadata);
-  if (missing.length === 0) return;
-  throw new ApiFailure('VALIDATION_FAILED', `metadata lacks ${missing.map((p) => `metadata.${p}`).join(', ')}`, {
-    details: missing.map((p) => ({ path: `metadata.${p}`, in: 'body', message: 'required by the journey' })),
-  });
+  requireVariableValues(journey.required_variables, metadata, 'metadata', 'the journey');
 }
 
 /** Enrollments started this month, and the plan's monthly quota (null: unlimited). */

@@ -57,7 +57,7 @@ function optedOut(contactId: string | null): ApiFailure {
 export function sendTemplate(ctx: EmulatorContext, input: TemplateSendInput): Message {
   const s = stores(ctx.db);
   const template = requireApproved(input.template, input.templateId);
-  const content = fillTemplate(template.body, input.variables, input.variablesField);
+  const content = fillTemplate(template.body, input.variables, input.variablesField, `template ${template.name}`);
   const account = resolveTemplateSender(s, template, input.integrationId);
   const known = input.contact ?? s.contacts.all({ phone: input.phone })[0];
   if (known?.opted_out) throw optedOut(known.id);

@@ -15,19 +15,38 @@ export function missingVariables(required: readonly string[], given: Readonly<Re
 }
 
 /**
+ * Refuses `given` values that lack a position `required` names, before anything is sent or stored:
+ * 400 VALIDATION_FAILED naming each `<field>.<position>` (a trigger's `metadata`, a send's or a
+ * campaign's `variables`), with `requiredBy` saying what needs it.
+ */
+export function requireVariableValues(
+  required: readonly string[],
+  given: Readonly<Record<string, string>>,
+  field: string,
+  requiredBy: string,
+): void {
+  const missing = missingVariables(required, given);
+  if (missing.length === 0) return;
+  const paths = missing.map((p) => `${field}.${p}`);
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    `${paths.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required by ${requiredBy}; nothing was sent`,
+    {
+      details: paths.map((path) => ({ path, in: 'body', message: `required by ${requiredBy}` })),
+    },
+  );
+}
+
+/**
  * The body with its variables filled in. A missing value is the provider's refusal of an incomplete
  * send, surfaced before sending as 400 VALIDATION_FAILED naming `<field>.<position>`.
  */
-export function fillTemplate(body: string, values: Readonly<Record<string, string>>, field = 'variables'): string {
-  const missing = missingVariables(templateVariables(body), values);
-  if (missing.length > 0) {
-    throw new ApiFailure(
-      'VALIDATION_FAILED',
-      `The template needs ${missing.map((p) => `${field}.${p}`).join(', ')}; nothing was sent`,
-      {
-        details: missing.map((p) => ({ path: `${field}.${p}`, in: 'body', message: 'required by the template body' })),
-      },
-    );
-  }
+export function fillTemplate(
+  body: string,
+  values: Readonly<Record<string, string>>,
+  field = 'variables',
+  requiredBy = 'the template body',
+): string {
+  requireVariableValues(templateVariables(body), values, field, requiredBy);
   return body.replace(VARIABLE, (_, position: string) => values[position]!);
 }

@@ -376,6 +376,7 @@ export const outboundCases = {
       name: 'Scheduled',
       template_id: SEED_IDS.templates.approved,
       audience: { tags: ['vip'] },
+      variables: vars,
       scheduled_at,
     });
     expect(created).toMatchObject({ status: 'scheduled', scheduled_at, audience: { tags: ['vip'] } });
@@ -408,6 +409,7 @@ export const outboundCases = {
       name: 'Draft',
       template_id: SEED_IDS.templates.approved,
       audience: { contact_ids: [SEED_IDS.delivered.contact] },
+      variables: vars,
     });
     const scheduled_at = new Date(emulator.clock.now() + 86_400_000).toISOString();
     const scheduled = await client.campaigns.update({ id: created.id, name: 'Renamed', scheduled_at });
