@@ -23,7 +23,8 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 tr.selected td { background: color-mix(in srgb, var(--accent) 12%, transparent); }
 tbody tr { cursor: pointer; }
-code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+tbody tr:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+code, pre, .mono { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 360px; overflow: auto; background: var(--bg); padding: 8px; border-radius: 6px; }
 .status { font-weight: 600; }
 .status-done, .status-delivered, .status-approved, .status-active, .status-sent, .status-completed { color: var(--ok); }
@@ -58,6 +59,9 @@ function notice(text, isError) {
   $('notice').textContent = text || '';
   $('notice').classList.toggle('error', Boolean(isError));
 }
+// In the reader's zone, named, and the month by name: 03/04/2026 is 3 April to some readers and 4 March to others.
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+const localTime = (date) => TIME_FORMAT.format(date);
 `;
 
 export interface Page {

@@ -11,14 +11,15 @@ const WINDOWS = [
   ['10080', 'last 7 days'],
 ] as const;
 
+/** A row as the script's rowFor builds it, so the script can fill the server's rows in place. */
 function rowHtml(d: InspectorRow) {
-  return html`<tr data-id="${d.id}">
+  return html`<tr data-id="${d.id}" tabindex="0">
     <td><input type="checkbox" class="pick" value="${d.id}" aria-label="select ${d.id}" /></td>
-    <td><time datetime="${d.received_at}">${d.received_at}</time></td>
-    <td><code>${d.event}</code></td>
+    <td data-at="${d.received_at}" title="${d.received_at}">${d.received_at}</td>
+    <td class="mono">${d.event}</td>
     <td class="status status-${d.status}">${d.status === 'dead' ? 'dead letter' : d.status}</td>
     <td>${d.attempts}</td>
-    <td><code>${d.id}</code></td>
+    <td class="mono">${d.id}</td>
     <td class="error">${d.last_error ?? ''}</td>
   </tr>`;
 }
@@ -69,7 +70,8 @@ export function inspectorPage(input: {
           </tbody>
         </table>
         <p id="empty" class="muted" ${input.first.data.length ? 'hidden' : ''}>
-          No deliveries match. Send one: <code>convo-kit trigger ticket.created --to …</code>
+          <span id="empty-why">No deliveries yet.</span> Send one:
+          <code>convo-kit trigger ticket.created --to &lt;your webhook URL&gt; --secret &lt;its secret&gt;</code>
         </p>
         <button id="more" ${input.first.next_cursor ? '' : 'hidden'}>Older deliveries</button>
       </section>
@@ -113,63 +115,157 @@ export function inspectorPage(input: {
 const SCRIPT = `
 const data = pageData;
 const headers = data.token ? { authorization: 'Bearer ' + data.token } : {};
+const PAGE_SIZE = 50;
+const FILTERS = ['status', 'event', 'within'];
 let selected = null;
 let nextCursor = data.nextCursor;
+// Rows the list holds: a page more for each "Older deliveries", and every refresh loads as many again.
+let wanted = PAGE_SIZE;
+// The open delivery as last drawn: a refresh redraws it only when it changed (a selection in its body stays).
+let detail = null;
 const picked = new Set();
 
 function when(iso) {
   if (!iso) return '';
   const date = new Date(iso);
   const seconds = Math.round((Date.now() - date.getTime()) / 1000);
-  const ago = seconds < 60 ? seconds + ' s ago' : seconds < 3600 ? Math.round(seconds / 60) + ' min ago'
+  const ago = seconds < 0 ? 'in the future' : seconds < 60 ? seconds + ' s ago' : seconds < 3600 ? Math.round(seconds / 60) + ' min ago'
     : seconds < 86400 ? Math.round(seconds / 3600) + ' h ago' : Math.round(seconds / 86400) + ' d ago';
-  return date.toLocaleString() + ' (' + ago + ')';
+  return localTime(date) + ' (' + ago + ')';
+}
+/** Every time on the page: its text again, as "ago" moves on. */
+function retime() {
+  for (const el of document.querySelectorAll('[data-at]')) el.textContent = when(el.dataset.at);
+}
+function timeCell(tr, iso) {
+  const td = cell(tr, when(iso));
+  td.dataset.at = iso;
+  td.title = iso;
+  return td;
 }
 function rowFor(d) {
   const tr = document.createElement('tr');
   tr.dataset.id = d.id;
+  tr.tabIndex = 0;
   const box = document.createElement('input');
   box.type = 'checkbox'; box.className = 'pick'; box.value = d.id; box.checked = picked.has(d.id);
   box.setAttribute('aria-label', 'select ' + d.id);
   cell(tr, '').appendChild(box);
-  cell(tr, when(d.received_at));
-  cell(tr, d.event).style.fontFamily = 'ui-monospace, monospace';
-  cell(tr, d.status === 'dead' ? 'dead letter' : d.status, 'status status-' + d.status);
-  cell(tr, String(d.attempts));
-  cell(tr, d.id).style.fontFamily = 'ui-monospace, monospace';
-  cell(tr, d.last_error || '', 'error');
-  if (d.id === selected) tr.className = 'selected';
+  timeCell(tr, d.received_at);
+  cell(tr, d.event, 'mono');
+  for (let i = 0; i < 4; i++) cell(tr, '');
+  fillRow(tr, d);
   return tr;
 }
-function query(cursor) {
-  const q = new URLSearchParams({ status: $('status').value });
+/** What a row says that can change: its status, attempts and last error. */
+function fillRow(tr, d) {
+  const [, , , status, attempts, id, error] = tr.cells;
+  status.textContent = d.status === 'dead' ? 'dead letter' : d.status;
+  status.className = 'status status-' + d.status;
+  attempts.textContent = String(d.attempts);
+  id.textContent = d.id;
+  id.className = 'mono';
+  error.textContent = d.last_error || '';
+  error.className = 'error';
+  tr.classList.toggle('selected', d.id === selected);
+}
+/** Draws the rows: the same deliveries in the same order are filled in place, so focus and ticks stay. */
+function render(rows) {
+  const ids = rows.map((d) => d.id).join(' ');
+  const current = [...$('rows').children];
+  if (current.map((tr) => tr.dataset.id).join(' ') === ids) {
+    rows.forEach((d, i) => fillRow(current[i], d));
+  } else {
+    const focused = document.activeElement;
+    const focusedRow = focused && focused.closest ? focused.closest('#rows tr') : null;
+    $('rows').replaceChildren(...rows.map(rowFor));
+    const again = focusedRow && rowById(focusedRow.dataset.id);
+    if (again) (focused.matches('input.pick') ? again.querySelector('input.pick') : again).focus();
+  }
+  $('empty').hidden = rows.length > 0;
+  const on = filters();
+  $('empty-why').textContent = on.toString()
+    ? 'No deliveries match the filters (' + [...on].map(([k, v]) => k + ' ' + v).join(', ') + '): set them back to all and any time to see every one.'
+    : 'No deliveries yet.';
+}
+const rowById = (id) => [...$('rows').children].find((tr) => tr.dataset.id === id);
+/** The filters set, as the address and the list API take them (defaults left out). */
+function filters() {
+  const q = new URLSearchParams();
+  if ($('status').value !== 'all') q.set('status', $('status').value);
   if ($('event').value.trim()) q.set('event', $('event').value.trim());
   if ($('within').value) q.set('within', $('within').value);
-  if (cursor) q.set('cursor', cursor);
   return q;
+}
+/** The filters the address names, so a reload or a shared link shows the same list. */
+function filtersFromAddress() {
+  const q = new URLSearchParams(location.search);
+  const within = q.get('within');
+  if (within && /^[1-9][0-9]*$/.test(within) && ![...$('within').options].some((o) => o.value === within)) {
+    const option = document.createElement('option');
+    option.value = within;
+    option.textContent = 'last ' + within + ' minutes';
+    $('within').append(option);
+  }
+  for (const name of FILTERS) {
+    const value = q.get(name);
+    if (value === null) continue;
+    if ($(name).tagName !== 'SELECT' || [...$(name).options].some((o) => o.value === value)) $(name).value = value;
+  }
+}
+/** The address keeps the filters (and a token it came with), without adding a history entry per change. */
+function filtersToAddress() {
+  const q = filters();
+  const token = new URLSearchParams(location.search).get('token');
+  if (token) q.set('token', token);
+  history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : ''));
 }
 async function api(path, init) {
   const response = await fetch(data.base + path, { ...init, headers: { ...headers, ...(init && init.headers) } });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error ? body.error.message : 'HTTP ' + response.status);
+  const text = await response.text();
+  let body;
+  try { body = JSON.parse(text); } catch { body = null; }
+  if (!response.ok || body === null) {
+    throw new Error(body && body.error ? body.error.message : 'the inspector answered HTTP ' + response.status + (response.ok ? ' without JSON' : ''));
+  }
   return body;
 }
+/** The first "wanted" rows under the filters, in pages of at most 200 (the list's limit). */
+async function load() {
+  const rows = [];
+  let cursor = null;
+  do {
+    const q = filters();
+    q.set('limit', String(Math.min(200, wanted - rows.length)));
+    if (cursor) q.set('cursor', cursor);
+    const page = await api('/api/deliveries?' + q);
+    rows.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor && rows.length < wanted);
+  return { rows, cursor };
+}
+const stamp = (d) => d.status + ' ' + d.attempts + ' ' + d.updated_at;
 async function refresh() {
   try {
-    const page = await api('/api/deliveries?' + query());
-    $('rows').replaceChildren(...page.data.map(rowFor));
-    $('empty').hidden = page.data.length > 0;
-    nextCursor = page.next_cursor;
+    const { rows, cursor } = await load();
+    render(rows);
+    nextCursor = cursor;
     $('more').hidden = !nextCursor;
-    $('live').textContent = 'live, updated ' + new Date().toLocaleTimeString();
-    if (selected) await show(selected, true);
+    retime();
+    $('live').textContent = 'live, updated ' + localTime(new Date());
+    const mine = rows.find((d) => d.id === selected);
+    if (selected && (!mine || !detail || stamp(mine) !== stamp(detail))) await show(selected, true);
   } catch (error) {
     $('live').textContent = 'not updating: ' + error.message;
   }
 }
 async function more() {
-  const page = await api('/api/deliveries?' + query(nextCursor));
+  const q = filters();
+  q.set('limit', String(PAGE_SIZE));
+  q.set('cursor', nextCursor);
+  const page = await api('/api/deliveries?' + q);
   $('rows').append(...page.data.map(rowFor));
+  wanted = $('rows').children.length;
   nextCursor = page.next_cursor;
   $('more').hidden = !nextCursor;
 }
@@ -177,6 +273,9 @@ async function show(id, quiet) {
   selected = id;
   for (const tr of $('rows').children) tr.classList.toggle('selected', tr.dataset.id === id);
   const d = await api('/api/deliveries/' + encodeURIComponent(id));
+  if (!quiet) notice('');
+  if (detail && JSON.stringify(d) === JSON.stringify(detail)) return;
+  detail = d;
   $('detail-empty').hidden = true;
   $('detail-body').hidden = false;
   $('d-id').textContent = d.id;
@@ -188,11 +287,10 @@ async function show(id, quiet) {
     const tr = document.createElement('tr');
     cell(tr, String(a.attempt));
     cell(tr, a.outcome || 'running', 'status status-' + (a.outcome || 'processing'));
-    cell(tr, when(a.started_at));
+    timeCell(tr, a.started_at);
     cell(tr, a.error || '', 'error');
     return tr;
   }));
-  if (!quiet) notice('');
 }
 async function replay(ids) {
   notice('Replaying ' + ids.length + '…');
@@ -204,12 +302,14 @@ async function replay(ids) {
     for (const r of results) counts[r.outcome] = (counts[r.outcome] || 0) + 1;
     notice('Replayed: ' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', '));
     picked.clear();
+    for (const box of document.querySelectorAll('input.pick')) box.checked = false;
     $('replay-selected').disabled = true;
     await refresh();
   } catch (error) {
     notice('Replay failed: ' + error.message, true);
   }
 }
+const open = (id) => show(id).catch((error) => notice(error.message, true));
 $('rows').addEventListener('click', (event) => {
   const box = event.target.closest('input.pick');
   if (box) {
@@ -218,13 +318,28 @@ $('rows').addEventListener('click', (event) => {
     return;
   }
   const tr = event.target.closest('tr');
-  if (tr) show(tr.dataset.id).catch((error) => notice(error.message, true));
+  if (tr) open(tr.dataset.id);
+});
+// Keyboard: Tab reaches the rows, Enter or Space opens one, the arrow keys move between them.
+$('rows').addEventListener('keydown', (event) => {
+  const tr = event.target;
+  if (tr.tagName !== 'TR') return;
+  if (event.key === 'Enter' || event.key === ' ') open(tr.dataset.id);
+  else if (event.key === 'ArrowDown' && tr.nextElementSibling) tr.nextElementSibling.focus();
+  else if (event.key === 'ArrowUp' && tr.previousElementSibling) tr.previousElementSibling.focus();
+  else return;
+  event.preventDefault();
 });
 $('replay-selected').addEventListener('click', () => replay([...picked]));
 $('d-replay').addEventListener('click', () => selected && replay([selected]));
 $('more').addEventListener('click', () => more().catch((error) => notice(error.message, true)));
-for (const id of ['status', 'within']) $(id).addEventListener('change', refresh);
-$('event').addEventListener('change', refresh);
-for (const t of document.querySelectorAll('time')) t.textContent = when(t.getAttribute('datetime'));
+function filtered() {
+  wanted = PAGE_SIZE;
+  filtersToAddress();
+  refresh();
+}
+for (const id of FILTERS) $(id).addEventListener('change', filtered);
+filtersFromAddress();
+refresh();
 setInterval(refresh, 2000);
 `;

@@ -1,0 +1,120 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedDelivery } from '../../src/testing/index.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { listening, SECRET, setup } from './inspector-harness.js';
+
+/** Waits for the page's own refresh (every two seconds) to have run `times` more times. */
+async function refreshes(page: Page, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const before = await page.locator('#live').textContent();
+    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).not.toBe(before);
+  }
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it, in Chromium', () => {
+  let browser: Browser;
+  let s: ReturnType<typeof setup>;
+  let app: Awaited<ReturnType<typeof listening>>;
+  let newest: string[];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    s = setup();
+    await s.receiver.start();
+    app = await listening(s);
+    // 120 deliveries (more than two pages of 50), stored through the receiver itself.
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+      expect((await s.receiver.handle({ headers, rawBody: body })).status).toBe(200);
+      ids.push(deliveryId);
+    }
+    await s.receiver.idle();
+    newest = ids.reverse();
+  }, 60_000);
+  afterAll(async () => {
+    await browser.close();
+    await app.close();
+  });
+
+  const open = async (path = '', options: Parameters<Browser['newPage']>[0] = {}) => {
+    const page = await browser.newPage(options);
+    await page.goto(`http://127.0.0.1:${app.port}/_inspector${path}`);
+    return page;
+  };
+  const rowIds = (page: Page) => page.locator('#rows tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.id));
+
+  it('keeps its filters in the address, so a reload shows the same list', async () => {
+    const page = await open('?status=dead&event=ticket.*&within=60');
+    expect(await page.locator('#status').inputValue()).toBe('dead');
+    expect(await page.locator('#event').inputValue()).toBe('ticket.*');
+    expect(await page.locator('#within').inputValue()).toBe('60');
+    await refreshes(page, 1);
+    expect(await page.locator('#rows tr').count()).toBe(50);
+
+    await page.locator('#status').selectOption('done');
+    await expect.poll(() => page.url()).toContain('status=done');
+    await page.reload();
+    expect(await page.locator('#status').inputValue()).toBe('done');
+    await refreshes(page, 1);
+    expect(await page.locator('#rows tr').count()).toBe(0);
+    // The empty list says why, and what to do.
+    expect(await page.locator('#empty').textContent()).toMatch(
+      /No deliveries match the filters \(status done, event ticket\.\*, within 60\)/,
+    );
+    await screenshot(page, 'inspector-filtered-empty');
+    await page.close();
+  }, 60_000);
+
+  it('keeps the older deliveries it was asked for through its refreshes', async () => {
+    const page = await open();
+    await expect.poll(() => rowIds(page)).toEqual(newest.slice(0, 50));
+    await page.locator('#more').click();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(100);
+    await page.locator('#more').click();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(120);
+    expect(await page.locator('#more').isHidden()).toBe(true);
+    await refreshes(page, 2);
+    expect(await rowIds(page)).toEqual(newest);
+    await page.close();
+  }, 60_000);
+
+  it('works from the keyboard, and a refresh neither moves the focus nor clears a selection in the body', async () => {
+    const page = await open();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(50);
+    const focusedRow = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id ?? null);
+    // Tab from the top of the page reaches the first row: the filters, its button, then the row's own tick box.
+    let tabs = 0;
+    while ((await focusedRow()) !== newest[0] && tabs++ < 20) await page.keyboard.press('Tab');
+    expect(await focusedRow()).toBe(newest[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedRow()).toBe(newest[1]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#d-id').textContent()).toBe(newest[1]);
+
+    // Select part of the body, as someone about to copy it.
+    await page.evaluate(() => {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('d-body')!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    });
+    await refreshes(page, 2);
+    expect(await focusedRow()).toBe(newest[1]);
+    expect(await page.evaluate(() => getSelection()!.toString())).toContain('"event": "ticket.created"');
+    await page.close();
+  }, 60_000);
+
+  it('shows times with their zone and the month by name', async () => {
+    const page = await open('', { timezoneId: 'America/New_York', locale: 'en-US' });
+    const first = page.locator('#rows tr').first();
+    await expect
+      .poll(() => first.locator('td').nth(1).textContent())
+      .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
+    await first.click();
+    await expect
+      .poll(() => page.locator('#d-attempts td').nth(2).textContent())
+      .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
+    await page.close();
+  }, 60_000);
+});
