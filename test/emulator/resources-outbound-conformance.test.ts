@@ -95,3 +95,27 @@ describe('a campaign whose variables leave a template variable unset', () => {
       .expect(200);
   });
 });
+
+describe('template variables in a body', () => {
+  it.each(['{{0}}', '{{100}}', '{{01}}', '{{name}}', '{{}}'])(
+    'refuses a body with %s, which no variables value can fill, naming body',
+    async (placeholder) => {
+      const e = await emulator({ now: frozen });
+      const res = await as(e)
+        .post('/v1/templates')
+        .send({ name: 'bad_placeholder', category: 'UTILITY', body: `Order ${placeholder} shipped` })
+        .expect(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'body' }] });
+      expect(res.body.error.message).toContain(placeholder);
+    },
+  );
+
+  it('takes {{1}} to {{99}}, spaces inside the braces too, and lists them as variables', async () => {
+    const e = await emulator({ now: frozen });
+    const res = await as(e)
+      .post('/v1/templates')
+      .send({ name: 'good_placeholders', category: 'UTILITY', body: 'Order {{1}} ships {{ 2 }}, ref {{99}}' })
+      .expect(201);
+    expect(res.body.variables).toEqual(['1', '2', '99']);
+  });
+});

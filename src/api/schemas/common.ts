@@ -80,6 +80,27 @@ export function isInvalidPlatformIssue(issue: z.core.$ZodIssue): boolean {
   }
 }
 
+/** A variable in a template body (or an automation's content): `{{1}}` to `{{99}}`, the positions {@link TemplateVariables} fills. */
+export const TEMPLATE_VARIABLE = /\{\{\s*([1-9]\d?)\s*\}\}/g;
+
+const BRACED = /\{\{[^{}]*\}\}/g;
+const ONE_VARIABLE = new RegExp(`^${TEMPLATE_VARIABLE.source}$`);
+
+/**
+ * Copy with `{{n}}` variables. Anything else in double braces (`{{0}}`, `{{100}}`, `{{01}}`, `{{name}}`)
+ * is refused, naming it: no `variables` key can fill it, so it would reach the customer as written.
+ */
+export function templateCopy(max: number) {
+  return text(max).superRefine((value, ctx) => {
+    const stray = [...value.matchAll(BRACED)].find(([braced]) => !ONE_VARIABLE.test(braced));
+    if (stray)
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected variables written {{1}} to {{99}}, found ${stray[0].slice(0, 40)}`,
+      });
+  });
+}
+
 /** Template variables keyed by their position as a string (`{"1": "Ada"}`): a trigger's `metadata`, a template send's `variables`. */
 export const TemplateVariables = z.record(
   z.string().regex(/^[1-9]\d?$/, 'expected a variable position such as "1"'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, TemplateVariables, text, Timestamp } from './common.js';
+import { Id, templateCopy, TemplateVariables, text, Timestamp } from './common.js';
 import { PageQuery } from './page.js';
 
 export const TemplateStatus = z.enum(['draft', 'pending_review', 'approved', 'rejected', 'paused', 'disabled']);
@@ -9,7 +9,7 @@ export const TemplateQuality = z.enum(['high', 'medium', 'low', 'unknown']);
 /** The provider's body limit for a template. */
 export const TEMPLATE_BODY_MAX_CHARS = 1024;
 
-const TemplateBody = text(TEMPLATE_BODY_MAX_CHARS);
+const TemplateBody = templateCopy(TEMPLATE_BODY_MAX_CHARS);
 
 /** The template validation response (spec). */
 export const TemplateValidation = z.looseObject({

@@ -1,6 +1,5 @@
+import { TEMPLATE_VARIABLE as VARIABLE } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
-
-const VARIABLE = /\{\{\s*([1-9]\d?)\s*\}\}/g;
 
 /** The variable positions a template body uses (`{{1}}`, `{{2}}`), in numeric order, each once. */
 export function templateVariables(body: string): string[] {
