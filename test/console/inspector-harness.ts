@@ -3,7 +3,9 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
+import { expect } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { silent } from '../receiver/harness.js';
@@ -53,4 +55,12 @@ export async function listening(s: ReturnType<typeof setup>): Promise<{ port: nu
 export async function teardown(s: ReturnType<typeof setup>): Promise<void> {
   await s.receiver.close();
   rmSync(s.dir, { recursive: true, force: true });
+}
+
+/** Waits for the page's own refresh (every two seconds) to have run `times` more times. */
+export async function refreshes(page: Page, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const before = await page.locator('#live').textContent();
+    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).not.toBe(before);
+  }
 }

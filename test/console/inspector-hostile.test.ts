@@ -3,8 +3,9 @@ import type { Response } from 'express';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
-import { deliver, listening, setup, teardown } from './inspector-harness.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { signedDelivery } from '../../src/testing/index.js';
+import { deliver, listening, refreshes, SECRET, setup, teardown } from './inspector-harness.js';
 
 /** What the cors() package answers by default: any origin may read, and every preflight passes. */
 const permissiveCors = (req: { method: string }, res: Response, next: () => void) => {
@@ -42,10 +43,35 @@ describe('the delivery inspector over HTTP, asked badly', () => {
     expect(metadata).toMatchObject(kept);
   });
 
+  it('lists a delivery whose event name is near the body limit by its first 200 characters', async () => {
+    const envelope = hugeEnvelope();
+    const id = await deliverEnvelope(s, envelope);
+    const list = await request(s.app).get('/_inspector/api/deliveries?limit=200').expect(200);
+    expect(list.text.length).toBeLessThan(50_000);
+    expect(list.body.data.find((d: { id: string }) => d.id === id).event).toBe(`${envelope.event.slice(0, 200)}…`);
+    const one = await request(s.app).get(`/_inspector/api/deliveries/${id}`).expect(200);
+    expect(one.body.event).toBe(envelope.event);
+    expect(one.body.body.json.data.filler).toHaveLength(600_000);
+  });
+
   it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
     const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });
   });
+});
+
+/** A signed delivery of any envelope, through the receiver's own handle; its delivery id. */
+async function deliverEnvelope(s: ReturnType<typeof setup>, envelope: object): Promise<string> {
+  const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, envelope });
+  expect((await s.receiver.handle({ headers, rawBody: body })).status).toBe(200);
+  await s.receiver.idle();
+  return deliveryId;
+}
+
+/** An event name and body near the receiver's 1 MiB limit: the list stays small, the delivery's view is whole. */
+const hugeEnvelope = () => ({
+  event: `ticket.${'x'.repeat(400_000)}`,
+  data: { filler: 'y'.repeat(600_000) },
 });
 
 describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, in Chromium', () => {
@@ -56,6 +82,53 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
   afterAll(async () => {
     await browser.close();
   });
+
+  it('shows deliveries whose event, body and errors hold markup as text everywhere, asking nothing of elsewhere', async () => {
+    const s = setup();
+    const markup = `<img src=x onerror="window.__xss=1"></script><script>window.__xss=2</script><a href="javascript:window.__xss=3">x</a>`;
+    s.receiver.on('*', async () => {
+      throw new Error(markup);
+    });
+    await s.receiver.start();
+    const app = await listening(s);
+    try {
+      const id = await deliverEnvelope(s, { event: markup, data: { note: markup, url: 'javascript:window.__xss=4' } });
+      const huge = await deliverEnvelope(s, hugeEnvelope());
+      const page = await browser.newPage();
+      const elsewhere: string[] = [];
+      page.on('request', (r) => !r.url().startsWith(`http://127.0.0.1:${app.port}/`) && elsewhere.push(r.url()));
+      page.on('dialog', (d) => elsewhere.push(`dialog ${d.message()}`) && void d.dismiss());
+      const response = await page.goto(`http://127.0.0.1:${app.port}/_inspector/`);
+      const csp = response!.headers()['content-security-policy']!;
+      expect(csp).toMatch(/script-src 'nonce-[^' ]+';/);
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("frame-ancestors 'none'");
+
+      const row = page.locator(`tr[data-id="${id}"]`);
+      expect(await row.locator('td').nth(2).textContent()).toBe(markup);
+      expect(await row.locator('td.error').textContent()).toContain(markup);
+      await row.click();
+      await expect.poll(() => page.locator('#d-headers').textContent()).toContain(`X-Service-Event: ${markup}`);
+      expect(await page.locator('#d-body').textContent()).toContain(JSON.stringify(markup));
+      expect(await page.locator('#d-attempts td.error').textContent()).toContain(markup);
+      await refreshes(page, 1);
+      expect(await row.locator('td').nth(2).textContent()).toBe(markup);
+
+      // A body near the limit opens, and the page goes on answering.
+      await page.locator(`tr[data-id="${huge}"]`).click();
+      await expect.poll(() => page.locator('#d-id').textContent()).toBe(huge);
+      expect((await page.locator('#d-body').textContent())!.length).toBeGreaterThan(1_000_000);
+      await refreshes(page, 1);
+
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page.locator('img, a[href], #rows script, main script').count()).toBe(0);
+      expect(elsewhere).toEqual([]);
+      await screenshot(page, 'inspector-markup-as-text');
+      await page.close();
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 
   it("does not let another origin's page read deliveries or replay, even in an app that answers CORS for all", async () => {
     const s = setup(permissiveCors);

@@ -2,15 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
-import { listening, SECRET, setup } from './inspector-harness.js';
-
-/** Waits for the page's own refresh (every two seconds) to have run `times` more times. */
-async function refreshes(page: Page, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) {
-    const before = await page.locator('#live').textContent();
-    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).not.toBe(before);
-  }
-}
+import { listening, refreshes, SECRET, setup } from './inspector-harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it, in Chromium', () => {
   let browser: Browser;

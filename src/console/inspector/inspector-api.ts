@@ -38,11 +38,19 @@ export interface InspectorSource {
   now?: () => number;
 }
 
+/**
+ * The service's event names are short, but a body's `event` may be any string up to the body limit: a list
+ * row carries its first characters, so 200 rows of them stay small (the delivery's own view has it whole).
+ */
+const MAX_LISTED_EVENT_CHARS = 200;
+const listedEvent = (event: string) =>
+  event.length > MAX_LISTED_EVENT_CHARS ? `${event.slice(0, MAX_LISTED_EVENT_CHARS)}…` : event;
+
 /** A delivery as the list shows it: times as ISO strings, so the page formats them in the viewer's zone. */
 function row(d: DeliverySummary) {
   return {
     id: d.id,
-    event: d.event,
+    event: listedEvent(d.event),
     status: d.status,
     attempts: d.attempts,
     size: d.size,
@@ -73,6 +81,7 @@ export async function showDelivery(source: InspectorSource, id: string) {
   const attempts = await source.store.attempts(id);
   return {
     ...row(record),
+    event: record.event,
     dead_letter: record.status === 'dead',
     headers: {
       'X-Service-Delivery': record.id,
