@@ -208,7 +208,13 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     expect(automation.body.last_run_at).not.toBeNull();
     await view('automations');
     const lastRun = row('automations', 'Order ready follow-up').locator('td').nth(5);
-    await expect.poll(() => lastRun.textContent()).toBe(new Date(automation.body.last_run_at).toLocaleString('en-US'));
+    await expect
+      .poll(() => lastRun.textContent())
+      .toBe(
+        new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'long' }).format(
+          new Date(automation.body.last_run_at),
+        ),
+      );
     // A paused automation offers no Trigger.
     expect(await row('automations', 'Review request').getByRole('button', { name: 'Trigger' }).count()).toBe(0);
     await screenshot(page, 'emulator-console-automation');

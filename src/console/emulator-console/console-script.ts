@@ -62,7 +62,7 @@ function show(value) {
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   // An ISO timestamp, wherever it is (a *_at field, or its fallback), in the reader's own time and locale.
-  if (typeof value === 'string' && /^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d/.test(value) && !isNaN(Date.parse(value))) return new Date(value).toLocaleString();
+  if (typeof value === 'string' && /^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d/.test(value) && !isNaN(Date.parse(value))) return localTime(new Date(value));
   return clip(String(value));
 }
 function button(label, onClick) {
@@ -237,7 +237,7 @@ async function refresh(scrolled) {
   try {
     if (!scrolled) {
       const index = await call('GET', '/_emulator');
-      $('now').textContent = new Date(index.now).toLocaleString();
+      $('now').textContent = localTime(new Date(index.now));
       fresh.clear();
     }
     // Nothing is on screen until a key is accepted: the first panel tries it.
@@ -331,7 +331,7 @@ function variables(input) {
 }
 for (const b of document.querySelectorAll('[data-advance]')) {
   b.addEventListener('click', () => act(call('POST', '/_emulator/clock', { advance_seconds: Number(b.dataset.advance) }),
-    (r) => 'Emulator time is now ' + new Date(r.now).toLocaleString()));
+    (r) => 'Emulator time is now ' + localTime(new Date(r.now))));
 }
 if (key) refresh();
 // Every 5 s while the tab is visible: the console shares the admin key's rate limit (docs/keys-and-limits.md) with whatever else uses it.
