@@ -8,6 +8,15 @@ afterEach(cleanup);
 
 const HOUR_MS = 3600_000;
 
+/** A campaign of the seed's approved template (it needs {{1}} and {{2}}) to one deliverable contact. */
+const campaign = (fields: object = {}) => ({
+  name: 'Campaign',
+  template_id: SEED_IDS.templates.approved,
+  audience: { contact_ids: [SEED_IDS.delivered.contact] },
+  variables: { '1': 'A-1', '2': 'today' },
+  ...fields,
+});
+
 /** `instant` written in the local time of a UTC offset of `hours` (e.g. -5 -> `…T03:00:00.000-05:00`). */
 function withOffset(instant: number, hours: number): string {
   const local = new Date(instant + hours * HOUR_MS).toISOString().slice(0, -1);
@@ -21,13 +30,7 @@ describe('timestamps a request sends', () => {
     const due = e.clock.now() + HOUR_MS;
     const created = await as(e)
       .post('/v1/campaigns')
-      .send({
-        name: 'Offset',
-        template_id: SEED_IDS.templates.approved,
-        audience: { contact_ids: [SEED_IDS.delivered.contact] },
-        variables: { '1': 'A-1', '2': 'today' },
-        scheduled_at: withOffset(due, -5),
-      })
+      .send(campaign({ scheduled_at: withOffset(due, -5) }))
       .expect(201);
     expect(created.body.scheduled_at).toBe(new Date(due).toISOString());
     // Half-way there: its local time (five hours earlier as text) must not make it due.
@@ -49,25 +52,14 @@ describe('timestamps a request sends', () => {
     const e = await emulator({ now: frozen });
     const res = await as(e)
       .post('/v1/campaigns')
-      .send({
-        name: 'Far',
-        template_id: SEED_IDS.templates.approved,
-        audience: { contact_ids: [SEED_IDS.delivered.contact] },
-        scheduled_at: '9999-12-31T23:59:59-23:59',
-      })
+      .send(campaign({ scheduled_at: '9999-12-31T23:59:59-23:59' }))
       .expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'scheduled_at' }] });
   });
 });
 
 describe('a campaign whose variables leave a template variable unset', () => {
-  const incomplete = {
-    name: 'Incomplete',
-    template_id: SEED_IDS.templates.approved,
-    audience: { contact_ids: [SEED_IDS.delivered.contact] },
-    // order_update needs {{1}} and {{2}}.
-    variables: { '1': 'A-1' },
-  };
+  const incomplete = campaign({ variables: { '1': 'A-1' } });
 
   it('is refused at send, naming variables.<n>, and nothing is sent', async () => {
     const e = await emulator({ now: frozen });
@@ -117,5 +109,35 @@ describe('template variables in a body', () => {
       .send({ name: 'good_placeholders', category: 'UTILITY', body: 'Order {{1}} ships {{ 2 }}, ref {{99}}' })
       .expect(201);
     expect(res.body.variables).toEqual(['1', '2', '99']);
+  });
+});
+
+describe('a POST route that takes no body', () => {
+  const routes = [
+    `/v1/templates/${SEED_IDS.templates.draft}/submit`,
+    `/v1/templates/${SEED_IDS.templates.approved}/validate`,
+  ];
+
+  it.each(routes)('%s refuses a body with fields, naming them, and changes nothing', async (path) => {
+    const e = await emulator({ now: frozen });
+    const id = path.split('/')[3]!;
+    const before = (await as(e).get(`/v1/templates/${id}`).expect(200)).body;
+    const res = await as(e).post(path).send({ category: 'UTILITY' }).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(res.body.error.message).toContain('category');
+    expect((await as(e).get(`/v1/templates/${id}`).expect(200)).body).toEqual(before);
+  });
+
+  it('refuses a campaign send with a body, and accepts none, an empty one or {}', async () => {
+    const e = await emulator({ now: frozen });
+    const { id } = (await as(e).post('/v1/campaigns').send(campaign()).expect(201)).body;
+    await as(e).post(`/v1/campaigns/${id}/send`).send({ scheduled_at: null }).expect(400);
+    await as(e).post(`/v1/campaigns/${id}/send`).send([]).expect(400);
+    await as(e).post(`/v1/templates/${SEED_IDS.templates.draft}/submit`).expect(200);
+    await as(e)
+      .post(`/v1/templates/${SEED_IDS.templates.approved}/validate`)
+      .set('Content-Type', 'application/json')
+      .expect(200);
+    await as(e).post(`/v1/campaigns/${id}/send`).send({}).expect(201);
   });
 });

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
 import type { EndpointEntry } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
@@ -15,6 +16,21 @@ import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
 import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
+
+/**
+ * The body of a write route the table declares without one (`templates.submit`, `campaigns.send`, …): none,
+ * an empty body or `{}`. A field is refused by name rather than ignored, as the client refuses it, since
+ * the caller plainly meant it to change something.
+ */
+const NO_BODY = z.strictObject(
+  {},
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `this route takes no body; got ${issue.keys.slice(0, 20).join(', ')}`
+        : 'this route takes no body; expected none, or an empty JSON object',
+  },
+);
 
 /** Who calls GET /v1/status: nobody in particular. */
 const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
@@ -78,7 +94,9 @@ export function endpointRoute(
   handler: RouteHandler<EndpointDef>,
   platform: EmulatorServices,
 ): RequestHandler {
-  const { id, def } = entry;
+  const { id } = entry;
+  const takesNoBody = entry.def.body === undefined && !['GET', 'DELETE'].includes(entry.def.method);
+  const def: EndpointDef = takesNoBody ? { ...entry.def, body: NO_BODY } : entry.def;
   const parsesJson = def.body !== undefined && !def.multipart;
   const maxFileBytes = def.multipart ? maxFileBytesOf(def.body) : 0;
   const synthetic = def.testKeySynthetic ? syntheticBuilder(id) : undefined;
