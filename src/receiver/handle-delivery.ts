@@ -37,7 +37,7 @@ const storeUnavailable = () =>
   reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry');
 
 /** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
-const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+export const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0]!;

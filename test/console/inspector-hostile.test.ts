@@ -54,6 +54,17 @@ describe('the delivery inspector over HTTP, asked badly', () => {
     expect(one.body.body.json.data.filler).toHaveLength(600_000);
   });
 
+  it('shows a delivery whose id holds a colon, asked for percent-encoded as the page asks, and names a bad id', async () => {
+    const { body, headers } = signedDelivery({ secret: SECRET, event: 'ticket.created', deliveryId: 'evt:2026:1' });
+    expect((await s.receiver.handle({ headers, rawBody: body })).status).toBe(200);
+    const res = await request(s.app).get('/_inspector/api/deliveries/evt%3A2026%3A1').expect(200);
+    expect(res.body.id).toBe('evt:2026:1');
+    await request(s.app).get('/_inspector/api/deliveries/evt:2026:1').expect(200);
+    const bad = await request(s.app).get('/_inspector/api/deliveries/%3Cimg%3E').expect(400);
+    expect(bad.body.error.message).toMatch(/^id: /);
+    await request(s.app).get('/_inspector/api/deliveries/%E0%A4%A').expect(400);
+  });
+
   it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
     const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });

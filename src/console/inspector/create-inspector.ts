@@ -10,6 +10,7 @@ import {
   showDelivery,
   type InspectorSource,
 } from './inspector-api.js';
+import { DELIVERY_ID } from '../../receiver/handle-delivery.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage } from './inspector-page.js';
 
@@ -25,7 +26,17 @@ export interface InspectorOptions {
 export type InspectorHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 const MAX_REQUEST_BYTES = 16 * 1024;
-const DELIVERY_PATH = /^\/api\/deliveries\/([A-Za-z0-9._:-]{1,200})$/;
+const DELIVERY_PATH = /^\/api\/deliveries\/([^/]{1,600})$/;
+
+/** The id a delivery's path names, percent-decoded (the page encodes it: a `:` arrives as %3A); null when it is no delivery id. */
+function deliveryIdIn(segment: string): string | null {
+  try {
+    const id = decodeURIComponent(segment);
+    return DELIVERY_ID.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0]!;
@@ -70,8 +81,12 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
     }
     const one = DELIVERY_PATH.exec(path);
     if (req.method === 'GET' && one) {
-      const delivery = await showDelivery(source, one[1]!);
-      return delivery ? sendJson(res, 200, delivery) : sendError(res, 404, 'NOT_FOUND', `No delivery ${one[1]}`);
+      const id = deliveryIdIn(one[1]!);
+      if (id === null) {
+        return sendError(res, 400, 'VALIDATION_FAILED', 'id: expected 1-200 letters, digits and . _ : -');
+      }
+      const delivery = await showDelivery(source, id);
+      return delivery ? sendJson(res, 200, delivery) : sendError(res, 404, 'NOT_FOUND', `No delivery ${id}`);
     }
     if (req.method === 'POST' && path === '/api/replay') {
       if (!sameOriginJson(req)) {
