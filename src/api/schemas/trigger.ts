@@ -105,9 +105,12 @@ export const TriggerBatchResult = z.looseObject({
   ),
 });
 
-/** DELETE /v1/trigger/enrollments: stop the active enrollments of a phone, of a journey, or of a phone in one journey. */
+/**
+ * DELETE /v1/trigger/enrollments: stop the active enrollments of a phone, of a journey, or of a phone in one
+ * journey. Strict: a misspelt `phone` beside `journey_id` would otherwise stop every phone of the journey.
+ */
 export const StopEnrollmentsQuery = z
-  .object({ phone: PhoneNumber.optional(), journey_id: Id.optional() })
+  .strictObject({ phone: PhoneNumber.optional(), journey_id: Id.optional() })
   .refine((q) => q.phone !== undefined || q.journey_id !== undefined, {
     message: 'expected phone, journey_id or both',
     path: ['phone'],
