@@ -141,3 +141,41 @@ describe('a POST route that takes no body', () => {
     await as(e).post(`/v1/campaigns/${id}/send`).send({}).expect(201);
   });
 });
+
+describe('DELETE /v1/trigger/enrollments', () => {
+  it('refuses a query parameter it does not know, rather than stop every enrollment of the journey', async () => {
+    const e = await emulator({ now: frozen });
+    const journey = (
+      await as(e)
+        .post('/v1/journeys')
+        .send({
+          name: 'Stop',
+          trigger_name: 'stop',
+          steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 600 }],
+        })
+        .expect(201)
+    ).body;
+    await as(e).post(`/v1/journeys/${journey.id}/status`).send({ status: 'active' }).expect(200);
+    await as(e)
+      .post('/v1/trigger')
+      .send({ trigger_name: 'stop', phone: '+14155557001', metadata: { '1': 'A-1', '2': 'today' } })
+      .expect(201);
+    // `phnoe` for `phone`: read as journey_id alone, it would stop every phone's enrollment.
+    const res = await as(e).delete(`/v1/trigger/enrollments?journey_id=${journey.id}&phnoe=%2B14155557999`).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(res.body.error.message).toContain('phnoe');
+    const history = (await as(e).get(`/v1/trigger/history?journey_id=${journey.id}`).expect(200)).body;
+    expect(history.data.map((x: { status: string }) => x.status)).toEqual(['active']);
+  });
+});
+
+describe('a phone in a query string', () => {
+  it('names an unencoded + (read as a space) as the likely mistake', async () => {
+    const e = await emulator({ now: frozen });
+    const res = await as(e).get('/v1/trigger/history?phone=+14155557001').expect(400);
+    expect(res.body.error.details).toEqual([
+      expect.objectContaining({ path: 'phone', message: expect.stringContaining('%2B') }),
+    ]);
+    await as(e).get('/v1/trigger/history?phone=%2B14155557001').expect(200);
+  });
+});

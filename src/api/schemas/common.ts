@@ -21,10 +21,16 @@ export const TimestampInput = Timestamp.transform((value, ctx) => {
   return z.NEVER;
 });
 
-/** International phone format with a leading plus (E.164). */
-export const PhoneNumber = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, 'expected international format with a leading plus, e.g. +14155550123');
+/**
+ * International phone format with a leading plus (E.164). In a query string an unencoded `+` arrives as a
+ * space (form encoding), so that spelling is named in the error.
+ */
+export const PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, {
+  error: (issue) =>
+    typeof issue.input === 'string' && /^ [1-9]\d{6,14}$/.test(issue.input)
+      ? 'expected a leading plus, got a space: in a query string, write + as %2B'
+      : 'expected international format with a leading plus, e.g. +14155550123',
+});
 
 /** An HTTPS URL, as the spec requires for media, CTA, custom reply and webhook URLs. */
 export const HttpsUrl = z.url({ protocol: /^https$/, error: 'expected an https:// URL' });
