@@ -94,6 +94,7 @@ export function renderPage(page: Page): RenderedPage {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="data:," />
         <title>${page.title}</title>
         <style nonce="${nonce}">
           ${raw(STYLE)}

@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody } from '../internal/read-node-body.js';
 import { renderPage, type Page } from './page-shell.js';
 
-const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+// Every answer: not kept, not sniffed, not sent on as a referrer, not readable from another origin's page.
+const NO_STORE = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+};
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { ...NO_STORE, 'content-type': 'application/json; charset=utf-8' });
@@ -20,6 +26,8 @@ export function sendPage(res: ServerResponse, page: Page): void {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': csp,
     'x-frame-options': 'DENY',
+    // A window another site opened cannot reach into the page, nor the page into it.
+    'cross-origin-opener-policy': 'same-origin',
   });
   res.end(html);
 }

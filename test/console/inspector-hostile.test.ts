@@ -107,13 +107,23 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
       const huge = await deliverEnvelope(s, hugeEnvelope());
       const page = await browser.newPage();
       const elsewhere: string[] = [];
-      page.on('request', (r) => !r.url().startsWith(`http://127.0.0.1:${app.port}/`) && elsewhere.push(r.url()));
+      // Nothing but the page and its own API: no font, script or icon, from anywhere (the app's own favicon included).
+      page.on(
+        'request',
+        (r) => !r.url().startsWith(`http://127.0.0.1:${app.port}/_inspector/`) && elsewhere.push(r.url()),
+      );
       page.on('dialog', (d) => elsewhere.push(`dialog ${d.message()}`) && void d.dismiss());
       const response = await page.goto(`http://127.0.0.1:${app.port}/_inspector/`);
       const csp = response!.headers()['content-security-policy']!;
       expect(csp).toMatch(/script-src 'nonce-[^' ]+';/);
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).toContain("frame-ancestors 'none'");
+      expect(response!.headers()).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+      });
 
       const row = page.locator(`tr[data-id="${id}"]`);
       expect(await row.locator('td').nth(2).textContent()).toBe(markup);
