@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { SEED_IDS } from './resources-harness.js';
 
@@ -177,5 +178,24 @@ describe('a phone in a query string', () => {
       expect.objectContaining({ path: 'phone', message: expect.stringContaining('%2B') }),
     ]);
     await as(e).get('/v1/trigger/history?phone=%2B14155557001').expect(200);
+  });
+});
+
+describe('the journey quota', () => {
+  it('is 422 INVALID_STATE naming the way to reuse a journey, since there is no journey delete', async () => {
+    const e = await emulator({ now: frozen, plan: 'dev_hobby' });
+    const quota = PLAN_QUOTAS.dev_hobby.journeys!;
+    const create = (n: number) =>
+      as(e)
+        .post('/v1/journeys')
+        .send({
+          name: `J${n}`,
+          trigger_name: `j${n}`,
+          steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }],
+        });
+    for (let n = 0; n < quota; n++) await create(n).expect(201);
+    const res = await create(quota).expect(422);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_STATE', details: [{ quota }] });
+    expect(res.body.error.message).toContain('PUT /v1/journeys/:id/steps');
   });
 });

@@ -41,9 +41,13 @@ export function createJourney(ctx: EmulatorContext, body: z.output<typeof Journe
   const s = stores(ctx.db);
   const quota = PLAN_QUOTAS[ctx.plan].journeys;
   if (quota !== null && s.journeys.count() >= quota) {
-    throw new ApiFailure('INVALID_STATE', `The ${ctx.plan} plan allows ${quota} journeys; delete or reuse one`, {
-      details: [{ quota }],
-    });
+    throw new ApiFailure(
+      'INVALID_STATE',
+      `The ${ctx.plan} plan allows ${quota} journeys; reuse one by replacing its steps (PUT /v1/journeys/:id/steps)`,
+      {
+        details: [{ quota }],
+      },
+    );
   }
   if (s.journeys.count({ trigger_name: body.trigger_name }) > 0) {
     throw new ApiFailure('VALIDATION_FAILED', `Another journey answers trigger_name ${body.trigger_name}`, {
