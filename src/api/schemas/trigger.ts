@@ -25,6 +25,7 @@ export const TriggerResult = z.looseObject({
   journey_id: z.string(),
   /** The automation action id of the first step; the `:id` of `status_url`. */
   action_id: z.string(),
+  /** GET this for the outcome: a path relative to the base address, `/v1/trigger/status/<action_id>`. */
   status_url: z.string(),
   created_at: Timestamp,
 });
