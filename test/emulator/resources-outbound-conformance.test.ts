@@ -199,3 +199,12 @@ describe('the journey quota', () => {
     expect(res.body.error.message).toContain('PUT /v1/journeys/:id/steps');
   });
 });
+
+describe('a JSON body that is not an object', () => {
+  it.each(['null', '"text"', '42', 'true'])('answers %s with "expected a JSON object", not "not valid JSON"', async (raw) => {
+    const e = await emulator({ now: frozen });
+    const res = await as(e).post('/v1/trigger').set('Content-Type', 'application/json').send(raw).expect(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.message).toMatch(/expected a JSON object/);
+  });
+});

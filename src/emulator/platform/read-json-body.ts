@@ -45,12 +45,33 @@ export async function readJsonBody(req: Request, res: Response): Promise<unknown
   return req.body as unknown;
 }
 
+/** Is the text body-parser could not take (it keeps it as `body`, at most 1 MiB) valid JSON after all? */
+function isJsonScalar(error: unknown): boolean {
+  if (!error || typeof error !== 'object' || !('body' in error) || typeof error.body !== 'string') return false;
+  try {
+    JSON.parse(error.body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function mapParseError(error: unknown): unknown {
   const type = error && typeof error === 'object' && 'type' in error ? error.type : undefined;
   switch (type) {
     case 'entity.too.large':
       return new ApiFailure('PAYLOAD_TOO_LARGE', `The JSON body is larger than ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
     case 'entity.parse.failed':
+      // body-parser's strict mode refuses a JSON value that is not an object or array (`null`, `42`) with
+      // the same error as malformed text; say which it was.
+      if (isJsonScalar(error))
+        return new ApiFailure(
+          'VALIDATION_FAILED',
+          'The body is a JSON value but not an object: expected a JSON object',
+          {
+            details: [{ path: '', in: 'body', message: 'expected a JSON object' }],
+          },
+        );
       return new ApiFailure('VALIDATION_FAILED', 'The body is not valid JSON', {
         details: [
           { path: '', in: 'body', message: error instanceof Error ? error.message.slice(0, 200) : 'malformed JSON' },
