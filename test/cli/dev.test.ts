@@ -26,7 +26,10 @@ receiver.on('message.received', async ({ data }) => {
   console.log('APP received: ' + data.content + ' | contacts via the API: ' + contacts.data.length);
 });
 await receiver.start();
-createServer(receiver.listener).listen(Number(env.PORT), '127.0.0.1', () => console.log('APP ${version} listening on ' + env.PORT));
+createServer(receiver.listener).listen(Number(env.PORT), '127.0.0.1', () => {
+  console.log('APP ${version} listening on ' + env.PORT);
+  console.log('APP told: webhook registered by dev at ' + (env.CONVO_KIT_DEV_WEBHOOK_URL || 'none'));
+});
 `;
 
 /** A custom reply endpoint as `convo-kit dev` starts it: REPLY_SECRET from the environment, no webhooks. */
@@ -40,7 +43,10 @@ const endpoint = createReplyEndpoint({
     return 'It left our warehouse this morning.';
   },
 });
-createServer(endpoint.listener).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('APP listening'));
+createServer(endpoint.listener).listen(Number(process.env.PORT), '127.0.0.1', () => {
+  console.log('APP listening');
+  console.log('APP told: reply provider set by dev on ' + (process.env.CONVO_KIT_DEV_REPLY_INTEGRATION || 'none'));
+});
 `;
 
 /** An app that closes its receiver on a signal, taking a moment as a real one does, and says when it is done. */
@@ -96,6 +102,8 @@ describe('convo-kit dev', () => {
     await dev.waitFor(/convo-kit dev: dev-fixture/);
     const output = dev.stdout + dev.stderr;
     expect(output).toContain(`webhook:   http://127.0.0.1:${port}/webhooks  (message.*;`);
+    // The app is told what dev set up, so a starter's own banner need not ask the user to register it.
+    await dev.waitFor(new RegExp(`APP told: webhook registered by dev at http://127\\.0\\.0\\.1:${port}/webhooks\\n`));
     expect(output).toMatch(/emulator: {2}http:\/\/127\.0\.0\.1:\d+/);
     // The secret and the app's key are handed over, never printed; the generated admin key is (it plays the customer).
     expect(output).not.toMatch(/whsec_/);
@@ -149,6 +157,8 @@ describe('convo-kit dev', () => {
     await dev.waitFor(/convo-kit dev: dev-fixture/);
     const output = dev.stdout + dev.stderr;
     expect(output).toContain('webhook:   none');
+    const integration = /custom_reply provider of (int_\w+)/.exec(output)?.[1];
+    await dev.waitFor(new RegExp(`APP told: reply provider set by dev on ${integration}\\n`));
     expect(output).toMatch(
       new RegExp(`reply: {5}http://127\\.0\\.0\\.1:${port}/reply {2}\\(custom_reply provider of int_`),
     );
@@ -225,6 +235,7 @@ describe('convo-kit dev', () => {
         `webhook:   https://tunnel.example.com/webhooks  (message.*, registered for this run, reaching http://127.0.0.1:${port}/webhooks;`,
       );
       expect(output).toContain(`service:   ${server.url}`);
+      await dev.waitFor(/APP told: webhook registered by dev at https:\/\/tunnel\.example\.com\/webhooks\n/);
       expect(output).not.toContain('emulator:');
       // The settings' key and the secret of the registration are handed to the app, never printed.
       expect(output).not.toContain(service.adminKey);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
+import { createEmulator } from '../../src/emulator/index.js';
 import { createStarter, REPO_ROOT, run } from './run-create-starter.js';
 
 // Installing and testing a real project takes a while: npm install (~30 s) and the project's own suite.
@@ -20,6 +21,30 @@ const DEV_PROBES = {
   'ticket-routing': { path: '/api/routing', shows: /./ },
   'custom-reply': { path: '/health', shows: /"answered":[1-9]/ },
 } satisfies Record<(typeof TEMPLATES)[number]['name'], { path: string; shows: RegExp }>;
+
+/**
+ * What each starter's banner says about its webhook (or reply provider): run alone it is the user's to set
+ * up; under `npm run dev`, convo-kit dev set it up for the run, and the banner must not ask for it again.
+ */
+const SETUP_LINES = {
+  'crm-sync': {
+    alone:
+      /Webhook URL: +http:\/\/127\.0\.0\.1:\d+\/webhooks {2}\(register it with POST \/v1\/webhooks, events contact\.\* /,
+    underDev:
+      /Webhook URL: +http:\/\/127\.0\.0\.1:\d+\/webhooks {2}\(registered by convo-kit dev for this run, events contact\.\* /,
+  },
+  'ticket-routing': {
+    alone:
+      /Webhook URL: +http:\/\/127\.0\.0\.1:\d+\/webhooks {2}\(register it with POST \/v1\/webhooks, events ticket\.\* /,
+    underDev:
+      /Webhook URL: +http:\/\/127\.0\.0\.1:\d+\/webhooks {2}\(registered by convo-kit dev for this run, events ticket\.\* /,
+  },
+  'custom-reply': {
+    alone:
+      /Point a custom_reply provider at it: \{ "enabled": true, "config": \{ "url": "http:\/\/127\.0\.0\.1:\d+\/reply" \}/,
+    underDev: /The custom_reply provider of int_\w+ points here \(set up by convo-kit dev for this run, AI on\)/,
+  },
+} satisfies Record<(typeof TEMPLATES)[number]['name'], { alone: RegExp; underDev: RegExp }>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
@@ -115,22 +140,13 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     async () => {
       const port = await freePort();
       // Its own process group, so Ctrl-C reaches npm, convo-kit dev and the app as it does in a terminal.
-      const dev = spawn('npm', ['run', 'dev', '--', '--emulator-port', '0'], {
-        cwd: target(),
-        env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let output = '';
-      dev.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      dev.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => dev.once('close', resolve));
+      const dev = npmInGroup(target(), ['run', 'dev', '--', '--emulator-port', '0'], { PORT: String(port) });
       try {
         await until(
-          async () => /convo-kit dev: /.test(output),
-          () => `the dev banner:\n${output}`,
+          async () => /convo-kit dev: /.test(dev.output),
+          () => `the dev banner:\n${dev.output}`,
         );
-        expect(output).not.toContain('whsec_');
+        expect(dev.output).not.toContain('whsec_');
         // Every starter answers on its port; crm-sync also shows the sample customer `dev` wrote in as, and
         // custom-reply has answered that customer through the emulator's AI reply call.
         const probe = DEV_PROBES[name as keyof typeof DEV_PROBES];
@@ -139,16 +155,22 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
             const response = await fetch(`http://127.0.0.1:${port}${probe.path}`).catch(() => undefined);
             return response?.ok === true && probe.shows.test(await response.text());
           },
-          () => `GET ${probe} on the app:\n${output}`,
+          () => `GET ${probe} on the app:\n${dev.output}`,
         );
+        const setup = SETUP_LINES[name as keyof typeof SETUP_LINES];
+        await until(
+          async () => setup.underDev.test(dev.output),
+          () => `the app's banner, under dev:\n${dev.output}`,
+        );
+        expect(dev.output).not.toMatch(setup.alone);
       } finally {
-        process.kill(-dev.pid!, 'SIGINT');
+        dev.interrupt();
       }
       // npm itself dies of the SIGINT; what counts is that `convo-kit dev` closed the app and the emulator.
-      await exited;
-      expect(output).toContain('dev stopped');
+      await dev.exited;
+      expect(dev.output).toContain('dev stopped');
       // The app closed by itself: tsx watch, signalled twice, would SIGKILL it mid-close.
-      expect(output).not.toMatch(/Force killing/);
+      expect(dev.output).not.toMatch(/Force killing/);
       expect(
         await fetch(`http://127.0.0.1:${port}/`).then(
           () => 'answered',
@@ -158,7 +180,60 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     },
     INSTALL_TIMEOUT_MS,
   );
+
+  it(
+    "npm start runs the app alone, and its banner says the webhook (or reply provider) is the user's to set up",
+    async () => {
+      const emulator = await createEmulator({});
+      const server = await emulator.listen(0);
+      const port = await freePort();
+      const app = npmInGroup(target(), ['start'], {
+        CONVO_KIT_BASE_URL: server.url,
+        CONVO_KIT_API_KEY: emulator.adminKey,
+        CONVO_KIT_WEBHOOK_SECRET: `whsec_${'a'.repeat(32)}`,
+        REPLY_SECRET: `rsec_${'b'.repeat(32)}`,
+        CONVO_KIT_DEV_WEBHOOK_URL: undefined,
+        CONVO_KIT_DEV_REPLY_INTEGRATION: undefined,
+        PORT: String(port),
+      });
+      try {
+        const setup = SETUP_LINES[name as keyof typeof SETUP_LINES];
+        await until(
+          async () => setup.alone.test(app.output),
+          () => `the app's banner, run alone:\n${app.output}`,
+        );
+        expect(app.output).not.toMatch(setup.underDev);
+      } finally {
+        app.interrupt();
+        await app.exited;
+        await server.close();
+        await emulator.close();
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });
+
+/**
+ * An npm script in its own process group, so an interrupt reaches npm and everything under it as a terminal's
+ * Ctrl-C does; its output (stdout and stderr) is collected as it comes.
+ */
+function npmInGroup(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn('npm', args, {
+    cwd,
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const run = {
+    output: '',
+    exited: new Promise<number | null>((resolve) => child.once('close', resolve)),
+    interrupt: () => process.kill(-child.pid!, 'SIGINT'),
+  };
+  child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
+  return run;
+}
 
 async function until(check: () => Promise<boolean>, what: () => string, timeoutMs = 90_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {

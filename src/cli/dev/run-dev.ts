@@ -80,6 +80,10 @@ export async function runDev(flags: DevFlags): Promise<void> {
       CONVO_KIT_API_KEY: service.apiKey,
       CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
       ...(service.reply && { REPLY_SECRET: service.reply.secret }),
+      // What dev set up for the app, so its own banner says so instead of asking the user to do it
+      // (README: Starters). Empty when dev did not: a value left in the shell must not claim otherwise.
+      CONVO_KIT_DEV_WEBHOOK_URL: service.registeredUrl ?? '',
+      CONVO_KIT_DEV_REPLY_INTEGRATION: service.reply?.integrationId ?? '',
       PORT: String(port),
     },
   });

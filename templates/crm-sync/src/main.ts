@@ -4,9 +4,12 @@ import { startCrmSync } from './crm-sync-app.js';
 // `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C.
 const app = await startCrmSync(readConfigOrExit());
 console.log(`CRM page and API: ${app.url}`);
-console.log(
-  `Webhook URL:      ${app.webhookUrl}  (register it with POST /v1/webhooks, events contact.* conversation.* message.*)`,
-);
+// Under `npm run dev`, convo-kit dev registered the webhook itself and names the URL here; run alone, that is yours to do.
+const registeredByDev = process.env.CONVO_KIT_DEV_WEBHOOK_URL;
+const registration = registeredByDev
+  ? `registered by convo-kit dev for this run${registeredByDev === app.webhookUrl ? '' : ` as ${registeredByDev}`}`
+  : 'register it with POST /v1/webhooks';
+console.log(`Webhook URL:      ${app.webhookUrl}  (${registration}, events contact.* conversation.* message.*)`);
 console.log(`Deliveries:       ${app.inspectorUrl}  (the inspector: attempts, errors, replay; this machine only)`);
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

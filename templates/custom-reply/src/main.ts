@@ -4,8 +4,12 @@ import { startReplyApp } from './reply-app.js';
 // `npm start`: answers the service's reply requests from the FAQ, until Ctrl-C.
 const app = await startReplyApp(config());
 console.log(`Reply endpoint: ${app.replyUrl}  (${app.faq.entries.length} FAQ entries)`);
+// Under `npm run dev`, convo-kit dev pointed an account's provider here itself and names it; run alone, that is yours to do.
+const accountSetByDev = process.env.CONVO_KIT_DEV_REPLY_INTEGRATION;
 console.log(
-  `Point a custom_reply provider at it: { "enabled": true, "config": { "url": "${app.replyUrl}" }, "secret": <REPLY_SECRET> }`,
+  accountSetByDev
+    ? `The custom_reply provider of ${accountSetByDev} points here (set up by convo-kit dev for this run, AI on)`
+    : `Point a custom_reply provider at it: { "enabled": true, "config": { "url": "${app.replyUrl}" }, "secret": <REPLY_SECRET> }`,
 );
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -4,9 +4,12 @@ import { startTicketRouting } from './ticket-routing-app.js';
 // `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C.
 const app = await startTicketRouting(config());
 console.log(`Routing state:  ${app.url}/api/routing`);
-console.log(
-  `Webhook URL:    ${app.webhookUrl}  (register it with POST /v1/webhooks, events ticket.* conversation.assigned)`,
-);
+// Under `npm run dev`, convo-kit dev registered the webhook itself and names the URL here; run alone, that is yours to do.
+const registeredByDev = process.env.CONVO_KIT_DEV_WEBHOOK_URL;
+const registration = registeredByDev
+  ? `registered by convo-kit dev for this run${registeredByDev === app.webhookUrl ? '' : ` as ${registeredByDev}`}`
+  : 'register it with POST /v1/webhooks';
+console.log(`Webhook URL:    ${app.webhookUrl}  (${registration}, events ticket.* conversation.assigned)`);
 console.log(`Deliveries:     ${app.inspectorUrl}  (the inspector: attempts, errors, replay; this machine only)`);
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
