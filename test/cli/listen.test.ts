@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { createSqliteStore } from '../../src/store/index.js';
@@ -133,6 +134,62 @@ describe('convo-kit listen', () => {
     held.forEach((h) => h.finish());
     // The bodies are not what was signed: each is read whole, then refused.
     expect((await Promise.all(held.map((h) => h.answer))).map((a) => a.status)).toEqual(Array(32).fill(401));
+  }, 60_000);
+
+  it("answers what Node cannot parse in the receiver's JSON envelope, prints it, and keeps serving", async () => {
+    const { listen, url } = await startListen('--json');
+    const { port } = new URL(url);
+    /** Bytes no HTTP client would send, written on a socket; the answer read to its end. */
+    const raw = (bytes: string) =>
+      new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('close', () => {
+          const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), headers: head, body });
+        });
+        socket.on('error', reject);
+      });
+    const cases = [
+      ['a broken request line', 'NOT HTTP AT ALL\r\n\r\n', 400, 'MALFORMED_REQUEST', /not valid HTTP\/1\.1 \(HPE_/],
+      [
+        'a header with invalid characters',
+        'POST /webhooks HTTP/1.1\r\nHost: x\r\nX-Service-Event: ticket\u0001created\r\n\r\n',
+        400,
+        'MALFORMED_REQUEST',
+        /not valid HTTP\/1\.1 \(HPE_INVALID_HEADER_TOKEN\)/,
+      ],
+      [
+        'an oversized header block',
+        `POST /webhooks HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20 * 1024)}\r\n\r\n`,
+        431,
+        'REQUEST_HEADERS_TOO_LARGE',
+        /over 16384 bytes/,
+      ],
+    ] as const;
+    for (const [what, bytes, status, code, message] of cases) {
+      const answer = await raw(bytes);
+      expect(answer.status, what).toBe(status);
+      expect(answer.headers, what).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      expect(answer.headers, what).toMatch(/\r\nConnection: close/);
+      const body = JSON.parse(answer.body) as { error: { code: string; message: string } };
+      expect(Object.keys(body.error).sort(), what).toEqual(['code', 'message']);
+      expect(body.error.code, what).toBe(code);
+      expect(body.error.message, what).toMatch(message);
+    }
+    await waitUntil(
+      async () => ((listen.stdout.match(/"outcome":"rejected"/g)?.length ?? 0) === cases.length ? true : undefined),
+      'a printed line per refused request',
+      10_000,
+    );
+    const printed = listen.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: number; detail: string });
+    expect(printed.map((p) => [p.status, p.detail.split(':')[0]])).toEqual(cases.map((c) => [c[2], c[3]]));
+    // The listener still takes a real delivery.
+    await trigger('ticket.created', url);
   }, 60_000);
 
   it('prints, for a dead delivery, a replay command that works once the secret is filled in', async () => {

@@ -8,6 +8,7 @@ import {
   type ReceiverResponse,
 } from '../../receiver/index.js';
 import { headerValue } from '../../internal/header-value.js';
+import { answerParserRefusals, endpointParserAnswer } from '../../internal/parser-refusals.js';
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
 import type { DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
@@ -62,15 +63,26 @@ function entryFor(response: ReceiverResponse, headers: HeaderInput): LogEntry {
  * the headers decide before reading a body and bounds the bodies in flight exactly as a receiver does
  * (README "What the receiver answers"); each answer is printed through the receiver's `onResponse`.
  */
-function createListenServer(receiver: Receiver, path: string): Server {
+function createListenServer(receiver: Receiver, path: string, log: (entry: LogEntry) => void): Server {
   const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (inspector(req, res)) return;
     if (new URL(req.url ?? '/', 'http://localhost').pathname === path) return receiver.listener(req, res);
     req.resume();
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `Deliveries are received at POST ${path}` } }));
   });
+  // What Node's parser refuses never reaches the receiver: answered in its envelope, and printed like its refusals.
+  answerParserRefusals(server, endpointParserAnswer, (answer) =>
+    log({
+      event: undefined,
+      deliveryId: undefined,
+      outcome: 'rejected',
+      status: answer.status,
+      detail: `${answer.body.error.code}: ${answer.body.error.message}`,
+    }),
+  );
+  return server;
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {
@@ -133,7 +145,7 @@ export async function runListen(options: ListenOptions): Promise<void> {
       detail: `${error.message} (replay it with \`convo-kit replay --id ${info.deliveryId} --db ${location.shown} ${replayTo}\`)`,
     }),
   );
-  const server = createListenServer(receiver, options.path);
+  const server = createListenServer(receiver, options.path, log);
   let port: number;
   try {
     port = await listenOn(server, options.port, options.host);
