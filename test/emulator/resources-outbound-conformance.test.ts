@@ -197,6 +197,9 @@ describe('the journey quota', () => {
     const res = await create(quota).expect(422);
     expect(res.body.error).toMatchObject({ code: 'INVALID_STATE', details: [{ quota }] });
     expect(res.body.error.message).toContain('PUT /v1/journeys/:id/steps');
+    // The spec reads the journey quota and remaining capacity from GET /v1/trigger/limits.
+    const limits = (await as(e).get('/v1/trigger/limits').expect(200)).body;
+    expect(limits.journeys).toEqual({ quota, used: quota, remaining: 0 });
   });
 });
 

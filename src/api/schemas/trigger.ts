@@ -66,12 +66,16 @@ export const TriggerStatus = z.looseObject({
   updated_at: Timestamp,
 });
 
+const quotaCount = z.number().int().min(0);
+
 export const TriggerLimits = z.looseObject({
   /** Enrollments allowed per period; null when unlimited. */
-  quota: z.number().int().min(0).nullable(),
-  used: z.number().int().min(0),
-  remaining: z.number().int().min(0).nullable(),
+  quota: quotaCount.nullable(),
+  used: quotaCount,
+  remaining: quotaCount.nullable(),
   period_resets_at: Timestamp,
+  /** Journeys the workspace has against the plan's journey quota (POST /v1/journeys beyond it is 422); null when unlimited. */
+  journeys: z.looseObject({ quota: quotaCount.nullable(), used: quotaCount, remaining: quotaCount.nullable() }),
 });
 
 export const TriggerValidation = z.looseObject({

@@ -2,11 +2,17 @@ import { ApiFailure } from '../api-failure.js';
 import { enroll, enrollmentUsage, journeyForTrigger, stopEnrollments } from '../domain/enroll.js';
 import { explainStep } from '../domain/explain-step.js';
 import { catchUpJourneySteps } from '../domain/journey-runner.js';
+import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
 import { missingVariables } from '../domain/template-variables.js';
 import { triggerResult } from '../domain/trigger-result.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
+
+/** A quota (null: unlimited), what is used of it, and what remains. */
+function headroom(quota: number | null, used: number) {
+  return { quota, used, remaining: quota === null ? null : Math.max(0, quota - used) };
+}
 
 export const triggerHandlers = {
   enroll: ({ body }, ctx) =>
@@ -16,7 +22,12 @@ export const triggerHandlers = {
 
   limits: (_req, ctx) => {
     const { used, quota, resetsAt } = enrollmentUsage(ctx);
-    return { quota, used, remaining: quota === null ? null : Math.max(0, quota - used), period_resets_at: resetsAt };
+    const journeys = { quota: PLAN_QUOTAS[ctx.plan].journeys, used: stores(ctx.db).journeys.count() };
+    return {
+      ...headroom(quota, used),
+      period_resets_at: resetsAt,
+      journeys: headroom(journeys.quota, journeys.used),
+    };
   },
 
   status: ({ params }, ctx) => {
