@@ -109,4 +109,21 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
       .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
     await page.close();
   }, 60_000);
+
+  // Last: it replays every delivery the others look at.
+  it('ticks every delivery shown with one box, and replays more than 100 of them in one click', async () => {
+    const page = await open();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(50);
+    await page.locator('#more').click();
+    await page.locator('#more').click();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(120);
+    await page.locator('#pick-all').check();
+    expect(await page.locator('#replay-selected').textContent()).toBe('Replay selected (120)');
+    s.state.fixed = true;
+    await page.locator('#replay-selected').click();
+    await expect.poll(() => page.locator('#notice').textContent(), { timeout: 20_000 }).toMatch(/^Replayed: 120 /);
+    await s.receiver.idle();
+    expect(s.state.handled).toHaveLength(120);
+    await page.close();
+  }, 60_000);
 });

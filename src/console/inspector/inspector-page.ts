@@ -1,6 +1,6 @@
 import { html } from '../html.js';
 import type { Page } from '../page-shell.js';
-import type { InspectorRow } from './inspector-api.js';
+import { REPLAY_MAX_IDS, type InspectorRow } from './inspector-api.js';
 
 const STATUSES = ['all', 'pending', 'processing', 'failed', 'dead', 'done'] as const;
 const WINDOWS = [
@@ -56,7 +56,7 @@ export function inspectorPage(input: {
         <table>
           <thead>
             <tr>
-              <th></th>
+              <th><input type="checkbox" id="pick-all" aria-label="select every delivery shown" /></th>
               <th>Received</th>
               <th>Event</th>
               <th>Status</th>
@@ -106,7 +106,12 @@ export function inspectorPage(input: {
     title: 'convo-kit delivery inspector',
     subtitle: 'what this receiver took in, what its handlers did, and replay',
     body,
-    data: { base: input.base, token: input.token ?? null, nextCursor: input.first.next_cursor },
+    data: {
+      base: input.base,
+      token: input.token ?? null,
+      nextCursor: input.first.next_cursor,
+      replayMax: REPLAY_MAX_IDS,
+    },
     script: SCRIPT,
   };
 }
@@ -292,29 +297,45 @@ async function show(id, quiet) {
     return tr;
   }));
 }
+/** Replays in requests of at most replayMax ids (the API's bound), one after another: a person ticked them all. */
 async function replay(ids) {
-  notice('Replaying ' + ids.length + '…');
+  const counts = {};
   try {
-    const { results } = await api('/api/replay', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ids }),
-    });
-    const counts = {};
-    for (const r of results) counts[r.outcome] = (counts[r.outcome] || 0) + 1;
+    for (let done = 0; done < ids.length; done += data.replayMax) {
+      notice('Replaying ' + ids.length + '…' + (done ? ' (' + done + ' done)' : ''));
+      const { results } = await api('/api/replay', {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: ids.slice(done, done + data.replayMax) }),
+      });
+      for (const r of results) counts[r.outcome] = (counts[r.outcome] || 0) + 1;
+    }
     notice('Replayed: ' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', '));
     picked.clear();
-    for (const box of document.querySelectorAll('input.pick')) box.checked = false;
-    $('replay-selected').disabled = true;
+    for (const box of document.querySelectorAll('input.pick, #pick-all')) box.checked = false;
+    pickedChanged();
     await refresh();
   } catch (error) {
-    notice('Replay failed: ' + error.message, true);
+    const partly = Object.keys(counts).length ? ' (after ' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ') + ')' : '';
+    notice('Replay failed: ' + error.message + partly, true);
   }
 }
+function pickedChanged() {
+  $('replay-selected').disabled = picked.size === 0;
+  $('replay-selected').textContent = picked.size ? 'Replay selected (' + picked.size + ')' : 'Replay selected';
+}
+$('pick-all').addEventListener('change', () => {
+  for (const box of $('rows').querySelectorAll('input.pick')) {
+    box.checked = $('pick-all').checked;
+    if (box.checked) picked.add(box.value); else picked.delete(box.value);
+  }
+  pickedChanged();
+});
 const open = (id) => show(id).catch((error) => notice(error.message, true));
 $('rows').addEventListener('click', (event) => {
   const box = event.target.closest('input.pick');
   if (box) {
     if (box.checked) picked.add(box.value); else picked.delete(box.value);
-    $('replay-selected').disabled = picked.size === 0;
+    pickedChanged();
     return;
   }
   const tr = event.target.closest('tr');
