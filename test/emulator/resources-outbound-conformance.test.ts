@@ -204,10 +204,29 @@ describe('the journey quota', () => {
 });
 
 describe('a JSON body that is not an object', () => {
-  it.each(['null', '"text"', '42', 'true'])('answers %s with "expected a JSON object", not "not valid JSON"', async (raw) => {
+  it.each(['null', '"text"', '42', 'true'])(
+    'answers %s with "expected a JSON object", not "not valid JSON"',
+    async (raw) => {
+      const e = await emulator({ now: frozen });
+      const res = await as(e).post('/v1/trigger').set('Content-Type', 'application/json').send(raw).expect(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.message).toMatch(/expected a JSON object/);
+    },
+  );
+});
+
+describe('null for an optional sender on creation', () => {
+  it('takes integration_id and pinned_integration_id null as not given, as they read back', async () => {
     const e = await emulator({ now: frozen });
-    const res = await as(e).post('/v1/trigger').set('Content-Type', 'application/json').send(raw).expect(400);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.message).toMatch(/expected a JSON object/);
+    const created = await as(e)
+      .post('/v1/campaigns')
+      .send(campaign({ integration_id: null }))
+      .expect(201);
+    expect(created.body.integration_id).toBeNull();
+    const template = await as(e)
+      .post('/v1/templates')
+      .send({ name: 'unpinned', category: 'UTILITY', body: 'Your order {{1}} shipped', pinned_integration_id: null })
+      .expect(201);
+    expect(template.body.pinned_integration_id).toBeNull();
   });
 });

@@ -48,7 +48,8 @@ export type Campaign = z.output<typeof Campaign>;
 const campaignFields = {
   name: text(200),
   template_id: Id,
-  integration_id: Id.optional(),
+  /** The sending number; absent or null: the template's pinned number, else the single active one. */
+  integration_id: Id.nullable().optional(),
   audience: CampaignAudience,
   variables: TemplateVariables.optional(),
   /** Future time: the campaign is scheduled; absent: it stays a draft until POST …/send. */
@@ -61,7 +62,7 @@ export const CampaignCreate = z.strictObject(campaignFields);
 export const CampaignUpdate = z.strictObject({
   name: campaignFields.name.optional(),
   template_id: campaignFields.template_id.optional(),
-  integration_id: Id.nullable().optional(),
+  integration_id: campaignFields.integration_id,
   audience: CampaignAudience.optional(),
   variables: campaignFields.variables,
   scheduled_at: TimestampInput.nullable().optional(),

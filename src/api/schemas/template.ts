@@ -56,7 +56,8 @@ export const TemplateCreate = z.strictObject({
     .optional(),
   category: TemplateCategory,
   body: TemplateBody,
-  pinned_integration_id: Id.optional(),
+  /** The number sends go from when they name none; absent or null: not pinned. */
+  pinned_integration_id: Id.nullable().optional(),
 });
 
 /** POST /v1/templates/generate/validate: copy or an objective, checked before anything is stored. */

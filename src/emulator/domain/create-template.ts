@@ -21,7 +21,7 @@ export function createTemplate(ctx: EmulatorContext, body: z.output<typeof Templ
       details: [{ path: 'name', in: 'body', message: 'already used by another template of this language' }],
     });
   }
-  if (body.pinned_integration_id !== undefined)
+  if (body.pinned_integration_id != null)
     resolveTemplateSender(s, { id: body.name, pinned_integration_id: null }, body.pinned_integration_id);
   const now = ctx.clock.iso();
   return s.templates.insert({
