@@ -19,9 +19,9 @@ export function sendError(res: ServerResponse, status: number, code: string, mes
   sendJson(res, status, { error: { code, message } });
 }
 
-export function sendPage(res: ServerResponse, page: Page): void {
+export function sendPage(res: ServerResponse, page: Page, status = 200): void {
   const { html, csp } = renderPage(page);
-  res.writeHead(200, {
+  res.writeHead(status, {
     ...NO_STORE,
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': csp,

@@ -58,6 +58,24 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     await page.close();
   }, 60_000);
 
+  it('shows a filter it cannot read as the error, with no list, and links on to every delivery', async () => {
+    for (const [query, reason] of [
+      ['?status=bogus', /^status: /],
+      ['?limit=abc', /^limit: expected an integer/],
+    ] as const) {
+      const page = await browser.newPage();
+      const answer = await page.goto(`http://127.0.0.1:${app.port}/_inspector/${query}`);
+      expect(answer?.status()).toBe(400);
+      await expect.poll(() => page.locator('#query-error').textContent()).toMatch(reason);
+      expect(await page.locator('#rows tr').count()).toBe(0);
+      await page.getByRole('link', { name: 'Show every delivery' }).click();
+      await page.waitForURL(`http://127.0.0.1:${app.port}/_inspector/`);
+      await refreshes(page, 1);
+      expect(await rowIds(page)).toEqual(newest.slice(0, 50));
+      await page.close();
+    }
+  }, 60_000);
+
   it('keeps the older deliveries it was asked for through its refreshes', async () => {
     const page = await open();
     await expect.poll(() => rowIds(page)).toEqual(newest.slice(0, 50));

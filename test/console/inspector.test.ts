@@ -4,6 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, NO_CHROMIUM_MESSAGE, screenshot } from '../support/browser.js';
+import { escapeHtml } from '../../src/console/html.js';
 import { deliver, setup } from './inspector-harness.js';
 
 describe('the delivery inspector over HTTP', () => {
@@ -70,6 +71,22 @@ describe('the delivery inspector over HTTP', () => {
     expect((await request(s.app).get('/_inspector/api/deliveries').expect(200)).body.data).toHaveLength(1);
   });
 
+  it('answers a page address with a bad filter as the JSON side does: 400, the same message, no list', async () => {
+    for (const query of ['status=bogus', 'limit=abc', 'within=1e3', 'event=billing.*', 'order=asc']) {
+      const json = await request(s.app).get(`/_inspector/api/deliveries?${query}`).expect(400);
+      const page = await request(s.app).get(`/_inspector/?${query}`);
+      expect([query, page.status]).toEqual([query, 400]);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      const shown = /<p id="query-error" class="error">([^<]*)<\/p>/.exec(page.text)?.[1];
+      expect(shown).toBe(escapeHtml(json.body.error.message));
+      expect(page.text).not.toContain(deadId);
+      expect(page.text).toContain('<a href="/_inspector/">Show every delivery</a>');
+    }
+    // A good filter still gets the page, with the list in it.
+    expect((await request(s.app).get('/_inspector/?status=dead&limit=10').expect(200)).text).toContain(deadId);
+  });
+
   it('replays only JSON from the page itself, at most 100 ids at once', async () => {
     await request(s.app)
       .post('/_inspector/api/replay')
@@ -107,6 +124,18 @@ describe('the delivery inspector over HTTP', () => {
       .set('authorization', 'Bearer a-long-inspector-token')
       .expect(200);
     expect(ok.body.data).toHaveLength(1);
+    // The page's address carries the token, beside its filters: the token is no filter. A bad filter's page
+    // links on with the token, so the link works.
+    const page = await request(app)
+      .get('/inspect/?token=a-long-inspector-token&status=dead')
+      .set('host', 'ops.example');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('dead letter');
+    const refused = await request(app)
+      .get('/inspect/?token=a-long-inspector-token&status=lost')
+      .set('host', 'ops.example');
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<a href="/inspect/?token=a-long-inspector-token">Show every delivery</a>');
     expect(() => s.receiver.inspector({ token: 'short' })).toThrow(/at least 16 characters/);
   });
 

@@ -12,7 +12,7 @@ import {
 } from './inspector-api.js';
 import { DELIVERY_ID } from '../../receiver/handle-delivery.js';
 import { DeliveryStoreError } from '../../store/index.js';
-import { inspectorPage } from './inspector-page.js';
+import { inspectorPage, queryErrorPage } from './inspector-page.js';
 
 export interface InspectorOptions {
   /**
@@ -43,6 +43,12 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.join('.') || 'query'}: ${issue.message}`;
 }
 
+/** The list filters an address names; `token` is how a page's address carries access, not a filter. */
+function listQueryIn(query: URLSearchParams) {
+  const filters = Object.fromEntries([...query].filter(([name]) => name !== 'token'));
+  return InspectorListQuery.safeParse(filters);
+}
+
 /**
  * The delivery inspector: a page and a small JSON API over the receiver's store. Mount it where you like
  * (`app.use('/_inspector', receiver.inspector())`); it answers only this machine unless given a token.
@@ -70,12 +76,16 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
       );
     }
     if (req.method === 'GET' && (path === '/' || path === '')) {
-      const parsed = InspectorListQuery.safeParse(Object.fromEntries(query));
-      const first = await listDeliveries(source, parsed.success ? parsed.data : InspectorListQuery.parse({}));
-      return sendPage(res, inspectorPage({ base, first, token: access.kind === 'token' ? token : undefined }));
+      const pageToken = access.kind === 'token' ? token : undefined;
+      const parsed = listQueryIn(query);
+      // A filter it cannot read is refused as the JSON side refuses it, never shown as the unfiltered list.
+      if (!parsed.success)
+        return sendPage(res, queryErrorPage({ base, message: firstIssue(parsed.error), token: pageToken }), 400);
+      const first = await listDeliveries(source, parsed.data);
+      return sendPage(res, inspectorPage({ base, first, token: pageToken }));
     }
     if (req.method === 'GET' && path === '/api/deliveries') {
-      const parsed = InspectorListQuery.safeParse(Object.fromEntries(query));
+      const parsed = listQueryIn(query);
       if (!parsed.success) return sendError(res, 400, 'VALIDATION_FAILED', firstIssue(parsed.error));
       return sendJson(res, 200, await listDeliveries(source, parsed.data));
     }

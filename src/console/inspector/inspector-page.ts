@@ -11,6 +11,11 @@ const WINDOWS = [
   ['10080', 'last 7 days'],
 ] as const;
 
+const HEADING = {
+  title: 'convo-kit delivery inspector',
+  subtitle: 'what this receiver took in, what its handlers did, and replay',
+};
+
 /** A row as the script's rowFor builds it, so the script can fill the server's rows in place. */
 function rowHtml(d: InspectorRow) {
   return html`<tr data-id="${d.id}" tabindex="0">
@@ -103,8 +108,7 @@ export function inspectorPage(input: {
       </section>
     </div>`;
   return {
-    title: 'convo-kit delivery inspector',
-    subtitle: 'what this receiver took in, what its handlers did, and replay',
+    ...HEADING,
     body,
     data: {
       base: input.base,
@@ -113,6 +117,20 @@ export function inspectorPage(input: {
       replayMax: REPLAY_MAX_IDS,
     },
     script: SCRIPT,
+  };
+}
+
+/** What an address with a filter the inspector cannot read gets: the reason, as the JSON side names it, and a way on. */
+export function queryErrorPage(input: { base: string; message: string; token?: string }): Page {
+  const unfiltered = `${input.base}/${input.token ? `?${new URLSearchParams({ token: input.token })}` : ''}`;
+  return {
+    ...HEADING,
+    body: html`<section>
+      <h2>This address asks for a list the inspector cannot show</h2>
+      <p id="query-error" class="error">${input.message}</p>
+      <p><a href="${unfiltered}">Show every delivery</a>, then choose the filters on the page.</p>
+    </section>`,
+    script: '',
   };
 }
 
