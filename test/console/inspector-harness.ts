@@ -31,8 +31,16 @@ export function setup(before?: express.RequestHandler) {
   return { dir, state, receiver, app };
 }
 
-export async function deliver(app: express.Express, receiver: Receiver, overrides: object = {}): Promise<string> {
-  const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'ticket.created', overrides });
+/** One ticket.created through the app, its handlers run; `done` gives it an event of its own that no handler fails. */
+export async function deliver(
+  app: express.Express,
+  receiver: Receiver,
+  overrides: object = {},
+  done = false,
+): Promise<string> {
+  const { body, headers, deliveryId } = done
+    ? signedDelivery({ secret: SECRET, event: 'contact.updated' })
+    : signedDelivery({ secret: SECRET, event: 'ticket.created', overrides });
   await request(app).post('/webhooks').set(headers).send(body).expect(200);
   await receiver.idle();
   return deliveryId;

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
-import { listening, refreshes, SECRET, setup } from './inspector-harness.js';
+import { deliver, listening, refreshes, SECRET, setup } from './inspector-harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it, in Chromium', () => {
   let browser: Browser;
@@ -125,6 +125,24 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     await expect
       .poll(() => page.locator('#d-attempts td').nth(2).textContent())
       .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
+    await page.close();
+  }, 60_000);
+
+  it('says so when the open delivery is pruned, and goes on updating the list', async () => {
+    const page = await open();
+    const id = await deliver(s.app, s.receiver, {}, true);
+    const row = page.locator(`tr[data-id="${id}"]`);
+    await expect.poll(() => row.locator('.status').textContent(), { timeout: 10_000 }).toBe('done');
+    await row.click();
+    await expect.poll(() => page.locator('#d-id').textContent()).toBe(id);
+    expect(await s.receiver.store.prune(Date.now() + 1)).toBe(1);
+    await expect
+      .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
+      .toBe(`Delivery ${id} is no longer stored (done deliveries are pruned after a while).`);
+    expect(await page.locator('#detail-body').isHidden()).toBe(true);
+    await refreshes(page, 1);
+    expect(await page.locator('#live').textContent()).toMatch(/^live, updated /);
+    expect(await row.count()).toBe(0);
     await page.close();
   }, 60_000);
 

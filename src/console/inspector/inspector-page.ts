@@ -249,7 +249,9 @@ async function api(path, init) {
   let body;
   try { body = JSON.parse(text); } catch { body = null; }
   if (!response.ok || body === null) {
-    throw new Error(body && body.error ? body.error.message : 'the inspector answered HTTP ' + response.status + (response.ok ? ' without JSON' : ''));
+    const error = new Error(body && body.error ? body.error.message : 'the inspector answered HTTP ' + response.status + (response.ok ? ' without JSON' : ''));
+    error.status = response.status;
+    throw error;
   }
   return body;
 }
@@ -277,10 +279,19 @@ async function refresh() {
     retime();
     $('live').textContent = 'live, updated ' + localTime(new Date());
     const mine = rows.find((d) => d.id === selected);
-    if (selected && (!mine || !detail || stamp(mine) !== stamp(detail))) await show(selected, true);
+    if (selected && (!mine || !detail || stamp(mine) !== stamp(detail))) await show(selected, true).catch(gone);
   } catch (error) {
     $('live').textContent = 'not updating: ' + error.message;
   }
+}
+/** The open delivery is no longer stored (done ones are pruned): say so and close it, the list goes on. */
+function gone(error) {
+  if (error.status !== 404) throw error;
+  notice('Delivery ' + selected + ' is no longer stored (done deliveries are pruned after a while).', true);
+  selected = null;
+  detail = null;
+  $('detail-body').hidden = true;
+  $('detail-empty').hidden = false;
 }
 async function more() {
   const q = filters();
