@@ -230,3 +230,26 @@ describe('null for an optional sender on creation', () => {
     expect(template.body.pinned_integration_id).toBeNull();
   });
 });
+
+describe('a filled template or automation over the message content bound', () => {
+  it('refuses a template send whose variables make the message over 4096 characters, and sends nothing', async () => {
+    const e = await emulator({ now: frozen });
+    const body = Array.from({ length: 5 }, (_, i) => `{{${i + 1}}}`).join(' ');
+    const template = (
+      await as(e)
+        .post('/v1/templates')
+        .send({ name: 'five_values', category: 'UTILITY', body, pinned_integration_id: SEED_IDS.phoneMain })
+        .expect(201)
+    ).body;
+    await as(e).post(`/_emulator/templates/${template.id}/review`).send({ status: 'approved' }).expect(200);
+    const before = (await as(e).get('/v1/messages?limit=1').expect(200)).body.data[0].id;
+    const variables = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [String(i + 1), 'x'.repeat(1000)]));
+    const res = await as(e)
+      .post(`/v1/templates/${template.id}/send`)
+      .send({ to: '14155551234', variables })
+      .expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'variables' }] });
+    expect(res.body.error.message).toContain('4096');
+    expect((await as(e).get('/v1/messages?limit=1').expect(200)).body.data[0].id).toBe(before);
+  });
+});

@@ -20,9 +20,13 @@ export type CtaUrl = z.output<typeof CtaUrl>;
 
 export const Buttons = z.array(z.string().min(1).max(20)).min(1).max(10);
 
+/** A message's text: 1 to 4096 characters (spec, Limits); a filled template or automation is bound by it too. */
+export const MESSAGE_CONTENT_MAX_CHARS = 4096;
+export const MessageContent = z.string().min(1).max(MESSAGE_CONTENT_MAX_CHARS);
+
 /** The message input object of both send routes. */
 export const MessageInput = z.object({
-  content: z.string().min(1).max(4096),
+  content: MessageContent,
   integration_id: z.string().min(1).optional(),
   media: Media.optional(),
   buttons: Buttons.optional(),

@@ -7,7 +7,7 @@ import { stores, type Stores } from '../state/stores.js';
 import { beginSending } from './campaign-sender.js';
 import { requireApproved } from './send-template.js';
 import { resolveTemplateSender } from './template-sender.js';
-import { requireVariableValues } from './template-variables.js';
+import { fillTemplate } from './template-variables.js';
 
 const EMPTY_STATS = { recipients: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 };
 
@@ -46,12 +46,14 @@ function checkReferences(
 
 /**
  * A campaign about to go (sent now, or scheduled) must set every variable its template uses: they are the
- * same for every recipient, so a gap would fail each send. Refused up front (400 naming `variables.<n>`),
+ * same for every recipient, so a gap (or a message over the content bound) would fail each send. Refused
+ * up front (400 naming `variables.<n>`, or `variables`),
  * nothing sent; a draft may stay incomplete until then.
  */
 function requireCampaignVariables(s: Stores, campaign: Pick<CampaignRecord, 'template_id' | 'variables'>): void {
   const template = s.templates.get(campaign.template_id);
-  if (template) requireVariableValues(template.variables, campaign.variables, 'variables', `template ${template.name}`);
+  // Filled once, as every recipient gets it: a missing variable or an over-long message is refused here.
+  if (template) fillTemplate(template.body, campaign.variables, 'variables', `template ${template.name}`);
 }
 
 /** POST /v1/campaigns: `draft`, or `scheduled` with a future `scheduled_at`. */

@@ -1,4 +1,5 @@
 import { TEMPLATE_VARIABLE as VARIABLE } from '../../api/schemas/common.js';
+import { MESSAGE_CONTENT_MAX_CHARS, MessageContent } from '../../api/schemas/message.js';
 import { ApiFailure } from '../api-failure.js';
 
 /** The variable positions a template body uses (`{{1}}`, `{{2}}`), in numeric order, each once. */
@@ -47,5 +48,16 @@ export function fillTemplate(
   requiredBy = 'the template body',
 ): string {
   requireVariableValues(templateVariables(body), values, field, requiredBy);
-  return body.replace(VARIABLE, (_, position: string) => values[position]!);
+  const content = body.replace(VARIABLE, (_, position: string) => values[position]!);
+  if (MessageContent.safeParse(content).success) return content;
+  // What reaches the customer is a message, so the spec's message content bound holds for it too.
+  throw new ApiFailure(
+    'VALIDATION_FAILED',
+    `Filled in with ${field}, ${requiredBy} would be ${content === '' ? 'empty' : `${[...content].length} characters`}; a message is 1 to ${MESSAGE_CONTENT_MAX_CHARS}; nothing was sent`,
+    {
+      details: [
+        { path: field, in: 'body', message: `the filled message must be 1 to ${MESSAGE_CONTENT_MAX_CHARS} characters` },
+      ],
+    },
+  );
 }
