@@ -12,14 +12,28 @@ function hostOf(url: string): string {
 const MAX_URL_ERROR = { error: 'expected a URL of at most 2048 characters' };
 
 /**
- * The service's rule: a public HTTPS URL. The host is checked by address range (src/internal/address-policy.ts:
- * every special-purpose range, IPv6 forms of IPv4 addresses, metadata and local names); what a name
- * resolves to is checked again whenever something connects to it.
+ * The host check of both webhook URL schemas, one refinement: a public host (by address range,
+ * src/internal/address-policy.ts: every special-purpose range, IPv6 forms of IPv4 addresses, metadata and
+ * local names), or with `loopback` also a loopback host written as such, over http:// or https://. What a
+ * name resolves to is checked again whenever something connects to it.
  */
-export const WebhookUrl = HttpsUrl.max(2048, MAX_URL_ERROR).superRefine((url, ctx) => {
-  const verdict = URL.canParse(url) ? checkHost(hostOf(url), 'public') : ({ ok: true } as const);
-  if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `expected a public https:// URL: ${verdict.reason}` });
-});
+function webhookHost(loopback: boolean, expected: string) {
+  return (url: string, ctx: z.RefinementCtx) => {
+    const host = hostOf(url);
+    // No host: the URL check already says why.
+    if (host === '' || (loopback && isLoopbackHost(host))) return;
+    const verdict =
+      loopback && !url.startsWith('https:')
+        ? ({ ok: false, reason: 'http:// is for a loopback host only' } as const)
+        : checkHost(host, 'public');
+    if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `${expected}: ${verdict.reason}` });
+  };
+}
+
+/** The service's rule: a public HTTPS URL. */
+export const WebhookUrl = HttpsUrl.max(2048, MAX_URL_ERROR).superRefine(
+  webhookHost(false, 'expected a public https:// URL'),
+);
 
 /**
  * The emulator's relaxation (docs/keys-and-limits.md): also `http://` or `https://` to a loopback host, for
@@ -29,18 +43,12 @@ export const WebhookUrl = HttpsUrl.max(2048, MAX_URL_ERROR).superRefine((url, ct
 export const LoopbackTolerantWebhookUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
   .max(2048, MAX_URL_ERROR)
-  .superRefine((url, ctx) => {
-    const host = hostOf(url);
-    if (host === '' || isLoopbackHost(host)) return;
-    const verdict = url.startsWith('https:')
-      ? checkHost(host, 'public')
-      : ({ ok: false, reason: 'http:// is for a loopback host only' } as const);
-    if (!verdict.ok)
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected a public https:// URL, or http(s) to localhost or a loopback address such as 127.0.0.1 or [::1]: ${verdict.reason}`,
-      });
-  });
+  .superRefine(
+    webhookHost(
+      true,
+      'expected a public https:// URL, or http(s) to localhost or a loopback address such as 127.0.0.1 or [::1]',
+    ),
+  );
 
 /** A subscription: an exact event name, `*`, or a namespace wildcard (`message.*`). */
 export const EventSubscription = z.string().max(100).refine(isEventPattern, {
