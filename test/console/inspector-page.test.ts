@@ -146,6 +146,38 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     await page.close();
   }, 60_000);
 
+  it('draws the list for the filters set last, even when an older refresh answers after it', async () => {
+    const page = await open();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(50);
+    // The next refresh under "all" is held in the network until the list under "done" is drawn; after
+    // that, no other refresh gets through, so only the held one could draw again.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held: string | null = null;
+    let blockRest = false;
+    await page.route('**/_inspector/api/deliveries?*', async (route) => {
+      if (blockRest) return;
+      if (held === null && !route.request().url().includes('status=')) {
+        held = route.request().url();
+        await gate;
+      }
+      await route.continue();
+    });
+    await expect.poll(() => held, { timeout: 10_000 }).not.toBeNull();
+    await page.locator('#status').selectOption('done');
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(0);
+    blockRest = true;
+    const finished = page.waitForEvent('requestfinished', (r) => r.url() === held);
+    release();
+    await finished;
+    // Let the page read that answer (it would draw it at once).
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await page.locator('#rows tr').count()).toBe(0);
+    expect(await page.locator('#status').inputValue()).toBe('done');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.close();
+  }, 60_000);
+
   // Last: it replays every delivery the others look at.
   it('ticks every delivery shown with one box, and replays more than 100 of them in one click', async () => {
     const page = await open();

@@ -270,18 +270,26 @@ async function load() {
   return { rows, cursor };
 }
 const stamp = (d) => d.status + ' ' + d.attempts + ' ' + d.updated_at;
+// The refresh started last; one started earlier (other filters, fewer rows) that answers later draws nothing.
+let generation = 0;
+let inFlight = 0;
 async function refresh() {
+  const mine = ++generation;
+  inFlight++;
   try {
     const { rows, cursor } = await load();
+    if (mine !== generation) return;
     render(rows);
     nextCursor = cursor;
     $('more').hidden = !nextCursor;
     retime();
     $('live').textContent = 'live, updated ' + localTime(new Date());
-    const mine = rows.find((d) => d.id === selected);
-    if (selected && (!mine || !detail || stamp(mine) !== stamp(detail))) await show(selected, true).catch(gone);
+    const listed = rows.find((d) => d.id === selected);
+    if (selected && (!listed || !detail || stamp(listed) !== stamp(detail))) await show(selected, true).catch(gone);
   } catch (error) {
-    $('live').textContent = 'not updating: ' + error.message;
+    if (mine === generation) $('live').textContent = 'not updating: ' + error.message;
+  } finally {
+    inFlight--;
   }
 }
 /** The open delivery is no longer stored (done ones are pruned): say so and close it, the list goes on. */
@@ -294,6 +302,7 @@ function gone(error) {
   $('detail-empty').hidden = false;
 }
 async function more() {
+  generation++;
   const q = filters();
   q.set('limit', String(PAGE_SIZE));
   q.set('cursor', nextCursor);
@@ -391,5 +400,6 @@ function filtered() {
 for (const id of FILTERS) $(id).addEventListener('change', filtered);
 filtersFromAddress();
 refresh();
-setInterval(refresh, 2000);
+// Every two seconds while the tab is seen, and never a second time over one still waiting for its answer.
+setInterval(() => inFlight === 0 && !document.hidden && refresh(), 2000);
 `;
