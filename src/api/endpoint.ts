@@ -44,3 +44,11 @@ export function endpoint<const D extends EndpointDef>(def: D): D {
 }
 
 export type EndpointGroup = Record<string, EndpointDef>;
+
+/**
+ * A write route declared without a body takes none: it accepts an absent body, an empty one or `{}`,
+ * and refuses a body with fields by name (docs/errors.md), as the client refuses them.
+ */
+export function takesNoBody(def: Pick<EndpointDef, 'method' | 'body' | 'multipart'>): boolean {
+  return def.body === undefined && !def.multipart && def.method !== 'GET' && def.method !== 'DELETE';
+}

@@ -1,5 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
+import { takesNoBody } from '../../src/api/endpoint.js';
 import { allEndpoints, openapi, openapiPath, SignPayloadRequest, type EndpointEntry } from '../../src/api/index.js';
 import { ERROR_STATUS, type ErrorCode } from '../../src/api/error-codes.js';
 
@@ -88,8 +89,10 @@ describe('openapi() for tools: every operation', () => {
       expectIf(isAuthenticated(entry), '401');
       expectIf(isAuthenticated(entry), '403');
       expectIf(isAuthenticated(entry), '429');
-      expectIf(entry.def.body !== undefined, '413');
-      expectIf(entry.def.body !== undefined, '415');
+      // A write declared without a body still reads one, to refuse it (takesNoBody).
+      const readsBody = entry.def.body !== undefined || takesNoBody(entry.def);
+      expectIf(readsBody, '413');
+      expectIf(readsBody, '415');
       if (entry.def.params) expect(statuses, label).toContain('404');
       if (entry.def.idempotencyKey || entry.def.headers?.shape['if-match']) expect(statuses, label).toContain('409');
     }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { openapi, openapiPath } from '../../src/api/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { SEED_IDS } from './resources-harness.js';
@@ -252,4 +253,62 @@ describe('a filled template or automation over the message content bound', () =>
     expect(res.body.error.message).toContain('4096');
     expect((await as(e).get('/v1/messages?limit=1').expect(200)).body.data[0].id).toBe(before);
   });
+});
+
+describe('the codes the OpenAPI document lists for these routes', () => {
+  const doc = openapi();
+  const listed = (method: string, path: string): string =>
+    String((doc.paths[openapiPath(path)]?.[method.toLowerCase()] as { description: string }).description);
+
+  type Case = [method: 'post' | 'patch', route: string, path: string, body: object | string, code: string];
+  const cases: Case[] = [
+    [
+      'post',
+      '/v1/templates',
+      '/v1/templates',
+      { name: 'p', category: 'UTILITY', body: 'x', pinned_integration_id: SEED_IDS.photo },
+      'ACCOUNT_MISMATCH',
+    ],
+    [
+      'post',
+      '/v1/templates',
+      '/v1/templates',
+      { name: 'p', category: 'UTILITY', body: 'x', pinned_integration_id: 'int_nope' },
+      'NOT_FOUND',
+    ],
+    ['post', '/v1/campaigns', '/v1/campaigns', campaign({ integration_id: SEED_IDS.photo }), 'ACCOUNT_MISMATCH'],
+    ['post', '/v1/campaigns/:id/send', '/v1/campaigns/:id/send', '', 'AMBIGUOUS_INTEGRATION'],
+    ['patch', '/v1/campaigns/:id', '/v1/campaigns/:id', { integration_id: SEED_IDS.photo }, 'ACCOUNT_MISMATCH'],
+    [
+      'post',
+      '/v1/templates/:id/submit',
+      `/v1/templates/${SEED_IDS.templates.draft}/submit`,
+      'text',
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+  ];
+
+  it.each(cases.map(([method, route, path, body, code]) => ({ method, route, path, body, code })))(
+    '$method $route: the emulator answers $code, and the document lists it',
+    async ({ method, route, path, body, code }) => {
+      const e = await emulator({ now: frozen });
+      // An unpinned template: with two active numbers, its campaign cannot resolve a sender.
+      const draft = (
+        await as(e)
+          .post('/v1/campaigns')
+          .send(
+            campaign({ template_id: SEED_IDS.templates.approvedUnpinned, variables: { '1': 'a', '2': 'b', '3': 'c' } }),
+          )
+          .expect(201)
+      ).body;
+      const request = as(e)[method](path.replace(':id', draft.id));
+      const res = await (typeof body === 'string'
+        ? body
+          ? request.set('Content-Type', 'text/plain').send(body)
+          : request
+        : request.send(body));
+      expect(res.body.error?.code).toBe(code);
+      expect(listed(method, route)).toContain(`\`${code}\``);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import type { EndpointEntry, EndpointId } from '../all-endpoints.js';
+import { takesNoBody } from '../endpoint.js';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.js';
 import { Channel } from '../schemas/common.js';
 
@@ -34,7 +35,9 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
 };
 
 const SEND_REFUSALS: readonly ErrorCode[] = ['CONTACT_OPTED_OUT', 'SEND_FAILED'];
-const JOURNEY_START: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_STATE', 'TEMPLATE_NOT_APPROVED', ...SEND_REFUSALS];
+// A trigger answers before or without sending: a step's refusal is its outcome at `status_url`, not the answer's.
+const JOURNEY_START: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_STATE'];
+const CAMPAIGN_SENDER: readonly ErrorCode[] = ['ACCOUNT_MISMATCH'];
 
 /**
  * The codes a route answers beyond what its declaration implies (auth, validation, ids in the path,
@@ -65,10 +68,13 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'trigger.enroll': JOURNEY_START,
   'trigger.batch': ['NOT_FOUND', 'INVALID_STATE'],
   'trigger.validate': ['NOT_FOUND', 'INVALID_STATE'],
-  'events.fire': JOURNEY_START,
-  'campaigns.create': ['NOT_FOUND'],
-  'campaigns.update': ['INVALID_STATE'],
-  'campaigns.send': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED'],
+  // An event nothing listens to is accepted; the plan's enrollment quota is INVALID_STATE.
+  'events.fire': ['INVALID_STATE'],
+  'campaigns.create': ['NOT_FOUND', ...CAMPAIGN_SENDER],
+  'campaigns.update': ['INVALID_STATE', ...CAMPAIGN_SENDER],
+  'campaigns.send': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED', 'AMBIGUOUS_INTEGRATION', ...CAMPAIGN_SENDER],
+  // A pinned number that is unknown, not a phone number, or disconnected.
+  'templates.create': ['NOT_FOUND', 'ACCOUNT_MISMATCH', 'INVALID_STATE'],
   'templates.submit': ['INVALID_STATE'],
   'templates.send': [
     'ACCOUNT_MISMATCH',
@@ -105,7 +111,8 @@ export function routeErrorCodes(entry: EndpointEntry, inputs: readonly unknown[]
     if (def.write ?? def.method !== 'GET') add('PLAN_READ_ONLY');
   }
   if (def.params) add('NOT_FOUND');
-  if (def.body) add('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (takesNoBody(def)) add('VALIDATION_FAILED');
+  if (def.body || takesNoBody(def)) add('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (def.idempotencyKey) add('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE');
   if (def.headers?.shape['if-match']) add('VERSION_CONFLICT');
   if (namesAChannel(inputs)) add('INVALID_PLATFORM');

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { EndpointEntry } from '../../api/all-endpoints.js';
-import type { EndpointDef } from '../../api/endpoint.js';
+import { takesNoBody, type EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
 import { ApiFailure } from '../api-failure.js';
 import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
@@ -18,9 +18,8 @@ import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
 
 /**
- * The body of a write route the table declares without one (`templates.submit`, `campaigns.send`, …): none,
- * an empty body or `{}`. A field is refused by name rather than ignored, as the client refuses it, since
- * the caller plainly meant it to change something.
+ * The body of a write route the table declares without one ({@link takesNoBody}): none, an empty body or
+ * `{}`. A field is refused by name rather than ignored, since the caller plainly meant it to change something.
  */
 const NO_BODY = z.strictObject(
   {},
@@ -95,8 +94,7 @@ export function endpointRoute(
   platform: EmulatorServices,
 ): RequestHandler {
   const { id } = entry;
-  const takesNoBody = entry.def.body === undefined && !['GET', 'DELETE'].includes(entry.def.method);
-  const def: EndpointDef = takesNoBody ? { ...entry.def, body: NO_BODY } : entry.def;
+  const def: EndpointDef = takesNoBody(entry.def) ? { ...entry.def, body: NO_BODY } : entry.def;
   const parsesJson = def.body !== undefined && !def.multipart;
   const maxFileBytes = def.multipart ? maxFileBytesOf(def.body) : 0;
   const synthetic = def.testKeySynthetic ? syntheticBuilder(id) : undefined;
