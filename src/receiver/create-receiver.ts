@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { EventPattern } from '../events/index.js';
+import { checkPruneAfter, pruneAfterForTolerance } from './prune-window.js';
 import { createSqliteStore, type DeliveryStore } from '../store/index.js';
 import { createBackoff } from './backoff.js';
 import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
@@ -81,9 +82,15 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const resolved = resolveOptions(options);
   const log = receiverLogger(options.logger);
   const ownsStore = options.store === undefined;
+  if (options.store) checkPruneAfter(options.store, resolved.toleranceSeconds);
   const store =
     options.store ??
-    createSqliteStore({ path: options.dbPath!, durability: options.durability, thread: options.storeThread });
+    createSqliteStore({
+      path: options.dbPath!,
+      durability: options.durability,
+      thread: options.storeThread,
+      pruneDoneAfterMs: pruneAfterForTolerance(resolved.toleranceSeconds),
+    });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const registry = new EventHandlerRegistry();
   const errorListeners: ErrorListener[] = [];

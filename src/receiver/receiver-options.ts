@@ -24,7 +24,11 @@ export interface ReceiverOptions {
    * work, and no wait for another process's lock, on the event loop (README "Durability"). @default false
    */
   storeThread?: boolean;
-  /** How far the signed timestamp may be from our clock, either way (the replay window). @default 300 */
+  /**
+   * How far the signed timestamp may be from our clock, either way (the replay window). Done rows must outlive
+   * twice this: the store opened from `dbPath` keeps them that long at least, and a `store` of yours whose
+   * `pruneDoneAfterMs` is shorter is refused. @default 300
+   */
   toleranceSeconds?: number;
   /** Larger bodies get 413 without being read to the end. @default 1048576 (1 MiB) */
   maxBodyBytes?: number;

@@ -115,6 +115,12 @@ export interface DeliveryPage {
  */
 export interface DeliveryStore {
   /**
+   * How long done rows are kept before `prune` may remove them (`null`: kept for good). The receiver refuses
+   * a store that forgets them sooner than its `toleranceSeconds` can accept a replay of one. Absent: a store
+   * of your own that does not say, which the receiver cannot check.
+   */
+  readonly pruneDoneAfterMs?: number | null;
+  /**
    * Stores a delivery unless its delivery id or its (non-null) event id is already stored: then nothing
    * changes, `inserted` is false and `id` is the delivery id of the row already stored. One write: both
    * ids are unique keys of the same row. Resolves once committed.

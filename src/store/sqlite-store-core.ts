@@ -174,6 +174,7 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
   });
 
   return {
+    pruneDoneAfterMs: pruneAfter,
     ready: () => fileWatch?.usable() ?? true,
     async record(delivery: NewDelivery) {
       open();

@@ -11,7 +11,7 @@ export interface SqliteStoreOptions {
    * @default 'full'
    */
   durability?: Durability;
-  /** Done rows older than this are pruned (hourly). Days, so the service's retries and manual replays still find them; at least 1 hour, since a pruned row no longer makes a replay a duplicate. `null` keeps everything. @default 7 days */
+  /** Done rows older than this are pruned (hourly). Days, so the service's retries and manual replays still find them; at least 1 hour, since a pruned row no longer makes a replay a duplicate (and at least twice the `toleranceSeconds` of a receiver given this store). `null` keeps everything. @default 7 days */
   pruneDoneAfterMs?: number | null;
   /** How long a write waits for another process's lock on the file. @default 5000 */
   busyTimeoutMs?: number;

@@ -42,9 +42,12 @@ export function checkRequeueIds(ids: readonly string[]): void {
  */
 export const MIN_PRUNE_AFTER_MS = 60 * 60 * 1000;
 
-/** `pruneDoneAfterMs` checked: done rows are kept 7 days by default, so the service's retries and manual replays still find them. */
+/** How long done rows are kept unless `pruneDoneAfterMs` says otherwise: the service's retries and manual replays still find them. */
+export const DEFAULT_PRUNE_AFTER_MS = 7 * DAY_MS;
+
+/** `pruneDoneAfterMs` checked: done rows are kept 7 days by default. */
 export function pruneAfterOption(value: number | null | undefined): number | null {
-  const pruneAfter = value === undefined ? 7 * DAY_MS : value;
+  const pruneAfter = value === undefined ? DEFAULT_PRUNE_AFTER_MS : value;
   if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= MIN_PRUNE_AFTER_MS)) {
     throw new TypeError(
       `Expected \`pruneDoneAfterMs\` to be null or at least ${MIN_PRUNE_AFTER_MS} ms (1 hour: done rows are what make retries and replays duplicates), got \`${String(pruneAfter)}\``,

@@ -8,8 +8,8 @@ import { DeliveryStoreError, type DeliveryStoreErrorCode } from './store-error.j
  * turn of the thread's, so a burst of deliveries costs one hand-over each way, not one per delivery.
  */
 
-/** The store methods that cross: everything but `ready` (answered where it is asked) and `watch`. */
-export type StoreMethod = Exclude<keyof DeliveryStore, 'ready' | 'watch'>;
+/** The store methods that cross: everything but `ready` (answered where it is asked), `watch` and the `pruneDoneAfterMs` property. */
+export type StoreMethod = Exclude<keyof DeliveryStore, 'ready' | 'watch' | 'pruneDoneAfterMs'>;
 
 /** `open` starts a store in the thread under the caller's `storeId`; the others call its methods. */
 export type StoreCall =

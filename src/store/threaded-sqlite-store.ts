@@ -15,7 +15,7 @@ import type { StoreMethod } from './store-thread-protocol.js';
  * worth at a time, and hears back once they are committed.
  */
 export function createThreadedSqliteStore(options: SqliteStoreOptions): DeliveryStore {
-  pruneAfterOption(options.pruneDoneAfterMs);
+  const pruneDoneAfterMs = pruneAfterOption(options.pruneDoneAfterMs);
   const path = options.path === ':memory:' ? options.path : resolve(options.path);
   // Opened and migrated here first, so that a bad path, durability or schema throws from this call.
   const db = openDatabase(path, { durability: options.durability, busyTimeoutMs: options.busyTimeoutMs });
@@ -42,6 +42,7 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
       ? Promise.reject(new DeliveryStoreError('STORE_CLOSED', 'The delivery store is closed'))
       : thread.call(storeId, method, args, lookAtFile);
   return {
+    pruneDoneAfterMs,
     ready: () => thread.failure === undefined && (fileWatch?.usable() ?? true),
     record: (delivery) =>
       call('record', [{ ...delivery, body: ownBytes(delivery.body) }]) as ReturnType<DeliveryStore['record']>,

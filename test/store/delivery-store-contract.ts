@@ -336,6 +336,12 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       const pruner = another({ pruneDoneAfterMs: 24 * 3600 * 1000 });
       await expect.poll(() => pruner.get('dlv_done'), { timeout: 5000 }).toBeUndefined();
     });
+
+    it('says how long it keeps done rows, so a receiver can check that against its tolerance', () => {
+      expect(store.pruneDoneAfterMs).toBe(7 * 24 * 3600 * 1000);
+      expect(another({ pruneDoneAfterMs: null }).pruneDoneAfterMs).toBeNull();
+      expect(another({ pruneDoneAfterMs: 2 * 3600 * 1000 }).pruneDoneAfterMs).toBe(2 * 3600 * 1000);
+    });
   });
 
   describe('list', () => {

@@ -190,6 +190,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   const stopPruning = schedulePruning(pruneAfter, (olderThan) => void prune(olderThan).catch(() => undefined));
 
   return {
+    pruneDoneAfterMs: pruneAfter,
     async record(delivery: NewDelivery) {
       open();
       return recordBatch.add(delivery);
