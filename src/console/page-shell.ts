@@ -59,6 +59,21 @@ function notice(text, isError) {
   $('notice').textContent = text || '';
   $('notice').classList.toggle('error', Boolean(isError));
 }
+/** fetch and the answer's JSON; no answer at all, or one that is not JSON, is said in words (not 'Failed to fetch'). */
+async function fetchJson(url, init, server) {
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw Object.assign(new Error(server + ' did not answer (is it still running?)'), { status: 0 });
+  }
+  const text = await response.text();
+  try {
+    return { response, body: text ? JSON.parse(text) : {} };
+  } catch {
+    throw Object.assign(new Error(server + ' answered HTTP ' + response.status + ', not JSON'), { status: response.status });
+  }
+}
 // In the reader's zone, named, and the month by name: 03/04/2026 is 3 April to some readers and 4 March to others.
 const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 const localTime = (date) => TIME_FORMAT.format(date);

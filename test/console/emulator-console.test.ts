@@ -536,4 +536,22 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console with hostile data, in Chrom
       await browser.close();
     }
   }, 60_000);
+
+  it('says in words that the emulator stopped answering', async () => {
+    const own = await createEmulator({});
+    const ownServer = await own.listen(0);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${ownServer.url}/_emulator/console#key=${own.adminKey}`);
+      await page.locator('#console').waitFor({ state: 'visible' });
+      await ownServer.close();
+      await expect
+        .poll(() => page.locator('#notice').textContent(), { timeout: 15_000 })
+        .toBe('The emulator did not answer (is it still running?)');
+    } finally {
+      await browser.close();
+      await own.close();
+    }
+  }, 60_000);
 });

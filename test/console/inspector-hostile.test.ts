@@ -151,6 +151,20 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
     }
   }, 60_000);
 
+  it('says in words that the app stopped answering', async () => {
+    const s = setup();
+    await s.receiver.start();
+    const app = await listening(s);
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${app.port}/_inspector/`);
+    await refreshes(page, 1);
+    await app.close();
+    await expect
+      .poll(() => page.locator('#live').textContent(), { timeout: 10_000 })
+      .toBe('not updating: The app serving the inspector did not answer (is it still running?)');
+    await page.close();
+  }, 60_000);
+
   it("does not let another origin's page read deliveries or replay, even in an app that answers CORS for all", async () => {
     const s = setup(permissiveCors);
     await s.receiver.start();

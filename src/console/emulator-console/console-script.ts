@@ -20,13 +20,11 @@ addEventListener('hashchange', () => keyFromAddress() && refresh());
 /** One request with the admin key: a JSON body, or a FormData (a knowledge file) sent as multipart. */
 async function call(method, path, body) {
   const form = body instanceof FormData;
-  const response = await fetch(path, {
+  const { response, body: json } = await fetchJson(path, {
     method,
     headers: { authorization: 'Bearer ' + key, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
     body: body ? (form ? body : JSON.stringify(body)) : undefined,
-  });
-  const text = await response.text();
-  const json = text ? JSON.parse(text) : {};
+  }, 'The emulator');
   if (!response.ok) {
     const error = new Error(json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
     error.status = response.status;

@@ -244,14 +244,10 @@ function filtersToAddress() {
   history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : ''));
 }
 async function api(path, init) {
-  const response = await fetch(data.base + path, { ...init, headers: { ...headers, ...(init && init.headers) } });
-  const text = await response.text();
-  let body;
-  try { body = JSON.parse(text); } catch { body = null; }
-  if (!response.ok || body === null) {
-    const error = new Error(body && body.error ? body.error.message : 'the inspector answered HTTP ' + response.status + (response.ok ? ' without JSON' : ''));
-    error.status = response.status;
-    throw error;
+  const { response, body } = await fetchJson(
+    data.base + path, { ...init, headers: { ...headers, ...(init && init.headers) } }, 'The app serving the inspector');
+  if (!response.ok) {
+    throw Object.assign(new Error(body.error ? body.error.message : 'HTTP ' + response.status), { status: response.status });
   }
   return body;
 }
