@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../internal/thread-entry.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { DeliveryStoreError } from './store-error.js';
 import {
@@ -48,7 +49,7 @@ export class StoreThread {
   private failed: DeliveryStoreError | undefined;
 
   private constructor() {
-    const { entry, eval: isEval } = threadEntry();
+    const { entry, eval: isEval } = threadEntry(import.meta.url, 'sqlite-store-thread');
     this.worker = new Worker(entry, { eval: isEval });
     // Idle, the thread must not keep the process alive; a call in flight must (see call()).
     this.worker.unref();
@@ -139,15 +140,6 @@ export class StoreThread {
   get failure(): DeliveryStoreError | undefined {
     return this.failed;
   }
-}
-
-/** Running from TypeScript sources (tests, tsx): the thread needs tsx's loader, which a worker does not inherit. */
-function threadEntry(): { entry: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { entry: new URL('./sqlite-store-thread.js', here), eval: false };
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const thread = JSON.stringify(new URL('./sqlite-store-thread.ts', here).href);
-  return { entry: `import(${tsx}).then((api) => { api.register(); return import(${thread}); });`, eval: true };
 }
 
 /** An uncaught error of the thread arrives as an Error only when it was a built-in one; say what it was either way. */

@@ -87,6 +87,17 @@ describe('openapi()', () => {
     expect(Object.keys(op('GET', '/v1/status')!.responses as Record<string, unknown>)).toContain('503');
   });
 
+  it('names every refusal of the knowledge routes: a full group (422), and parse threads all busy (503)', () => {
+    const described = (method: string, path: string, status: string) =>
+      String((op(method, path)!.responses as Record<string, { description?: string }>)[status]?.description);
+    const knowledge = '/v1/channels/groups/:group_id/knowledge';
+    for (const path of [knowledge, `${knowledge}/files`]) {
+      expect(described('POST', path, '422')).toContain('`PROMPT_INJECTION_DETECTED`');
+      expect(described('POST', path, '422')).toContain('`INVALID_STATE`');
+    }
+    expect(described('POST', `${knowledge}/files`, '503')).toContain('`SERVICE_UNAVAILABLE`');
+  });
+
   it('is JSON-serializable and the same on every call', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(openapi());
     expect(openapi({ serverUrl: 'http://127.0.0.1:4010' }).servers).toEqual([{ url: 'http://127.0.0.1:4010' }]);

@@ -152,6 +152,21 @@ describe('bounds: 413 PAYLOAD_TOO_LARGE naming the bound, nothing stored', () =>
     expect((error as Error).message).toContain('past the size its central directory declares');
   });
 
+  it('parses off the event loop: the emulator answers while a file is parsed, then refuses it past the time bound', async () => {
+    const before = await entryCount();
+    // Markdown that sends marked into backtracking without end: it held the event loop, and so the emulator.
+    const pending = rawUpload('slow.md', '*a'.repeat(1_000_000));
+    const answered = await Promise.race([
+      fetch(`${t.origin}/v1/status`).then((res) => res.status),
+      pending.then(() => 'the upload ended first'),
+    ]);
+    expect(answered).toBe(200);
+    const res = await pending;
+    expect(res).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
+    expect(res.body.error.message).toContain('parsing at most 15 seconds');
+    expect(await entryCount()).toBe(before);
+  }, 120_000);
+
   it('an XLSX sheet of 5,001 rows, or of 101 columns', async () => {
     const tall = await xlsxFile({ Tall: Array.from({ length: 5_001 }, (_, i) => [i]) });
     const tallError = await rejection(upload('tall.xlsx', tall));

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
+import { createDeflate } from 'node:zlib';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
@@ -10,26 +12,60 @@ import yazl from 'yazl';
 
 /** A one-page PDF with `lines` of text in Helvetica: catalog, pages, page, content stream, font, xref, trailer. */
 export function pdfFile(lines: string[]): Buffer {
+  return pdfWithContent(Buffer.from(textOperators(lines), 'latin1'), '');
+}
+
+/**
+ * A one-page PDF whose content stream is `padding` spaces (blanks between operators) and then `lines`,
+ * deflated (/FlateDecode): a file of about padding / 1000 bytes that a parser inflates to `padding` bytes.
+ */
+export async function pdfBomb(padding: number, lines: string[]): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const chunk = Buffer.alloc(1024 * 1024, ' ');
+  const out = collect(deflate);
+  for (let left = padding; left > 0; left -= chunk.length) {
+    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await once(deflate, 'drain');
+  }
+  deflate.end(textOperators(lines));
+  return pdfWithContent(await out, ' /Filter /FlateDecode');
+}
+
+function textOperators(lines: string[]): string {
   const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = lines.map((line, i) => `BT /F1 12 Tf 72 ${720 - i * 16} Td (${escape(line)}) Tj ET`).join('\n');
+  return lines.map((line, i) => `BT /F1 12 Tf 72 ${720 - i * 16} Td (${escape(line)}) Tj ET`).join('\n');
+}
+
+function pdfWithContent(stream: Buffer, filter: string): Buffer {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length}${filter} >>\nstream\n`, 'latin1'),
+      stream,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
-  let out = '%PDF-1.4\n';
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let length = parts[0]!.length;
+  const push = (part: Buffer | string) => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
+    parts.push(bytes);
+    length += bytes.length;
+  };
   const offsets: number[] = [];
   objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    offsets.push(length);
+    push(`${i + 1} 0 obj\n`);
+    push(body);
+    push('\nendobj\n');
   });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  const xref = length;
+  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  push(offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join(''));
+  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
 }
 
 export async function docxFile(paragraphs: string[]): Promise<Buffer> {

@@ -31,7 +31,7 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   PROMPT_INJECTION_DETECTED: 'the knowledge content failed the prompt-injection scan',
   RATE_LIMITED: "over the key's per-minute limit; wait Retry-After seconds",
   INTERNAL_ERROR: 'an unexpected failure; quote the request id',
-  SERVICE_UNAVAILABLE: 'a dependency is degraded',
+  SERVICE_UNAVAILABLE: 'a dependency is degraded, or too busy to take the request now; retry after Retry-After seconds',
 };
 
 const SEND_REFUSALS: readonly ErrorCode[] = ['CONTACT_OPTED_OUT', 'SEND_FAILED'];
@@ -53,8 +53,9 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'channels.createConnectSession': ['INVALID_STATE'],
   'groups.create': ['INVALID_PLATFORM'],
   'groups.update': ['INVALID_PLATFORM'],
-  'groups.addKnowledge': ['PROMPT_INJECTION_DETECTED'],
-  'groups.uploadKnowledge': ['PROMPT_INJECTION_DETECTED'],
+  // INVALID_STATE: the group holds its most entries; SERVICE_UNAVAILABLE: every parse thread busy, and the queue full.
+  'groups.addKnowledge': ['INVALID_STATE', 'PROMPT_INJECTION_DETECTED'],
+  'groups.uploadKnowledge': ['INVALID_STATE', 'PROMPT_INJECTION_DETECTED', 'SERVICE_UNAVAILABLE'],
   'keys.create': ['INVALID_STATE'],
   'keys.rotate': ['INVALID_STATE'],
   'keys.revoke': ['INVALID_STATE'],

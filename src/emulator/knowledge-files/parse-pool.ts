@@ -1,0 +1,170 @@
+import { Worker } from 'node:worker_threads';
+import PQueue from 'p-queue';
+import { threadEntry } from '../../internal/thread-entry.js';
+import { ApiFailure } from '../api-failure.js';
+import type { ParseMessage, ParseRequest, ParseResult, ParseThreadData } from './parse-protocol.js';
+import { overBound } from './refusals.js';
+
+const MIB = 1024 * 1024;
+
+export interface ParseBounds {
+  /** Wall time of one parse, from the file's hand-over to the thread's answer. */
+  timeMs: number;
+  /** A parse thread's JS heap (objects, strings, parsed documents). */
+  heapMib: number;
+  /** Byte buffers one parse may allocate in all: they live outside the JS heap (allocation-budget.ts). */
+  bufferBytes: number;
+}
+
+/**
+ * The emulator's own bounds on parsing one knowledge file (docs/ai-and-knowledge.md). The spec bounds the
+ * file and its text, not the work between, and a small file can cost without end: a PDF stream that
+ * inflates a thousandfold, Markdown that sends its parser into exponential backtracking.
+ */
+export const PARSE_BOUNDS: ParseBounds = { timeMs: 15_000, heapMib: 512, bufferBytes: 256 * MIB };
+
+/** Files parsed at once (one thread each); more wait, at most MAX_WAITING, so uploads cannot pile up memory. */
+const PARSE_CONCURRENCY = 2;
+const MAX_WAITING = 8;
+/** Loading the parsers in a new thread; past it the thread is deemed broken (a fault of the emulator's). */
+const THREAD_START_MS = 60_000;
+
+/** One parse thread, reused while its parses end well; stopped the moment one breaks a bound. */
+class ParseThread {
+  private readonly worker: Worker;
+  readonly ready: Promise<void>;
+  private answer: { resolve(result: ParseResult): void; reject(error: unknown): void } | undefined;
+
+  constructor(bounds: ParseBounds) {
+    const { entry, eval: isEval } = threadEntry(import.meta.url, 'parse-thread');
+    this.worker = new Worker(entry, {
+      eval: isEval,
+      workerData: { maxBufferBytes: bounds.bufferBytes } satisfies ParseThreadData,
+      resourceLimits: { maxOldGenerationSizeMb: bounds.heapMib },
+    });
+    // An idle thread must not keep the process alive.
+    this.worker.unref();
+    let started: { resolve(): void; reject(error: unknown): void };
+    this.ready = new Promise<void>((resolve, reject) => (started = { resolve, reject }));
+    const timer = setTimeout(() => this.fail(new Error('the parse thread did not start in time')), THREAD_START_MS);
+    this.worker.on('message', (message: ParseMessage) => {
+      if (message.kind === 'ready') {
+        clearTimeout(timer);
+        return started.resolve();
+      }
+      const answer = this.answer;
+      this.answer = undefined;
+      answer?.resolve(message);
+    });
+    const failed = (error: unknown) => {
+      clearTimeout(timer);
+      started.reject(error);
+      this.fail(error);
+    };
+    this.worker.on('error', failed);
+    this.worker.on('exit', (code) => failed(new Error(`the parse thread stopped (exit code ${code})`)));
+  }
+
+  /** Hands the file over (its bytes are transferred) and waits for the answer, at most `timeMs`. */
+  parse(request: ParseRequest, timeMs: number): Promise<ParseResult> {
+    return new Promise<ParseResult>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            overBound(`parsing at most ${timeMs / 1000} seconds`, 'The file was not parsed within the time bound'),
+          ),
+        timeMs,
+      );
+      this.answer = {
+        resolve: (result) => (clearTimeout(timer), resolve(result)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      };
+      this.worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Fails the parse in progress with `error` and stops the thread. */
+  private fail(error: unknown): void {
+    const answer = this.answer;
+    this.answer = undefined;
+    void this.worker.terminate();
+    answer?.reject(error);
+  }
+
+  stop(): void {
+    void this.worker.terminate();
+  }
+}
+
+/** A small pool of parse threads under one set of bounds. */
+export class ParsePool {
+  private readonly queue = new PQueue({ concurrency: PARSE_CONCURRENCY });
+  private readonly idle: ParseThread[] = [];
+
+  constructor(private readonly bounds: ParseBounds = PARSE_BOUNDS) {}
+
+  /**
+   * The text of an uploaded knowledge file (extractText), parsed in a thread under the bounds: past the
+   * time, the heap or the buffers, the thread is stopped and the upload refused (413 naming the bound).
+   * The emulator's event loop never waits on a parser. `bytes` is handed to the thread (empty afterwards).
+   */
+  extractText(fileName: string, bytes: Uint8Array): Promise<string> {
+    if (this.queue.size >= MAX_WAITING) {
+      return Promise.reject(
+        new ApiFailure(
+          'SERVICE_UNAVAILABLE',
+          `${PARSE_CONCURRENCY + MAX_WAITING} knowledge files are being parsed or waiting; retry shortly`,
+          { headers: { 'Retry-After': '1' } },
+        ),
+      );
+    }
+    return this.queue.add(() => this.run({ fileName, bytes })) as Promise<string>;
+  }
+
+  private async run(request: ParseRequest): Promise<string> {
+    const thread = this.idle.pop() ?? new ParseThread(this.bounds);
+    let reusable = false;
+    try {
+      await thread.ready;
+      const result = await thread.parse(request, this.bounds.timeMs).catch((error: unknown) => {
+        throw (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? overBound(`parsing at most ${this.bounds.heapMib} MiB of memory`, 'The file needs more memory to parse')
+          : error;
+      });
+      // A thread whose parse ran out of buffers may hold a parser in a broken state: it is not reused.
+      reusable = result.kind === 'text' || result.kind === 'refused';
+      return this.textOf(result);
+    } finally {
+      if (reusable && this.idle.length < PARSE_CONCURRENCY) this.idle.push(thread);
+      else thread.stop();
+    }
+  }
+
+  /** Stops the idle threads (tests; a running parse ends with its own bound). */
+  close(): void {
+    for (const thread of this.idle.splice(0)) thread.stop();
+  }
+
+  private textOf(result: ParseResult): string {
+    switch (result.kind) {
+      case 'text':
+        return result.text;
+      case 'refused':
+        throw new ApiFailure(result.code, result.message, { details: result.details });
+      case 'over-buffers':
+        throw overBound(
+          `parsing at most ${this.bounds.bufferBytes / MIB} MiB of buffers`,
+          'The file expands past the memory bound as it is parsed',
+        );
+      case 'failed':
+        throw new Error(`the knowledge file parser failed: ${result.message}`);
+    }
+  }
+}
+
+const shared = new ParsePool();
+
+/** {@link ParsePool.extractText} on the process's pool, under PARSE_BOUNDS. */
+export function extractTextInThread(fileName: string, bytes: Uint8Array): Promise<string> {
+  return shared.extractText(fileName, bytes);
+}

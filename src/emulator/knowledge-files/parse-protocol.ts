@@ -1,0 +1,25 @@
+import type { ErrorCode } from '../../api/error-codes.js';
+
+/** The parse thread's start (its workerData). */
+export interface ParseThreadData {
+  /** The thread's allocation budget for byte buffers, per parse (allocation-budget.ts). */
+  maxBufferBytes: number;
+}
+
+/** One file to parse (posted with `bytes` transferred, not copied). */
+export interface ParseRequest {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+/** What the parse thread answers: `ready` once its parsers are loaded, then one result per request. */
+export type ParseMessage = { kind: 'ready' } | ParseResult;
+
+export type ParseResult =
+  | { kind: 'text'; text: string }
+  /** A refusal of extractText (415, 413 naming its bound), as its ApiFailure's fields. */
+  | { kind: 'refused'; code: ErrorCode; message: string; details: Record<string, unknown>[] | undefined }
+  /** The parse allocated past the thread's buffer budget. */
+  | { kind: 'over-buffers' }
+  /** A parser threw something extractText did not map: a fault of the emulator's, not of the file. */
+  | { kind: 'failed'; message: string };

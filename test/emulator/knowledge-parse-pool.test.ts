@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiFailure } from '../../src/emulator/api-failure.js';
+import { ParsePool, PARSE_BOUNDS } from '../../src/emulator/knowledge-files/parse-pool.js';
+import { pdfBomb, pdfFile } from '../support/knowledge-files.js';
+
+// The parse bounds of knowledge files (docs/ai-and-knowledge.md): each hostile file is refused with 413 naming
+// the bound it broke, and the pool parses the next file as before (a broken thread is replaced).
+const MIB = 1024 * 1024;
+const bytes = (text: string | Buffer) => new Uint8Array(typeof text === 'string' ? Buffer.from(text) : text);
+
+async function refusal(promise: Promise<unknown>): Promise<ApiFailure> {
+  const error = await promise.then(
+    () => new Error('expected a refusal'),
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ApiFailure)) throw error;
+  return error;
+}
+
+const pools: ParsePool[] = [];
+const pool = (bounds: Partial<typeof PARSE_BOUNDS>) => {
+  const p = new ParsePool({ ...PARSE_BOUNDS, ...bounds });
+  pools.push(p);
+  return p;
+};
+afterAll(() => pools.forEach((p) => p.close()));
+
+describe('the parse pool', () => {
+  it('refuses a PDF whose stream inflates past the buffer bound, then parses the next file', async () => {
+    const p = pool({ bufferBytes: 32 * MIB, timeMs: 120_000 });
+    const bomb = await pdfBomb(256 * MIB, ['Hello bomb']);
+    expect(bomb.length).toBeLessThan(MIB);
+    const error = await refusal(p.extractText('bomb.pdf', bytes(bomb)));
+    expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 32 MiB of buffers' }]);
+    expect(await p.extractText('fine.pdf', bytes(pdfFile(['Open at nine'])))).toBe('Open at nine');
+  }, 120_000);
+
+  it('stops a parse past the time bound (Markdown that backtracks without end), then parses the next file', async () => {
+    const p = pool({ timeMs: 2_000 });
+    const error = await refusal(p.extractText('slow.md', bytes('*a'.repeat(1_000_000))));
+    expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 2 seconds' }]);
+    expect(await p.extractText('fine.md', bytes('# Hours\n\nOpen at *nine*.'))).toBe('HOURS\nOpen at nine.');
+  }, 120_000);
+
+  it('stops a parse past the heap bound', async () => {
+    const p = pool({ heapMib: 256, timeMs: 120_000 });
+    const error = await refusal(p.extractText('deep.html', bytes('<div>'.repeat(1_500_000) + 'x')));
+    expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 256 MiB of memory' }]);
+    expect(await p.extractText('fine.txt', bytes('still here'))).toBe('still here');
+  }, 120_000);
+
+  it('keeps the refusals of the parsers themselves (415, and 413 for the text bound)', async () => {
+    const p = pool({});
+    expect(await refusal(p.extractText('x.pdf', bytes('not a pdf')))).toMatchObject({
+      status: 415,
+      details: [{ path: 'file', type: 'PDF' }],
+    });
+    expect(await refusal(p.extractText('long.txt', bytes('x'.repeat(100_001))))).toMatchObject({ status: 413 });
+  });
+});
