@@ -78,6 +78,8 @@ describe('journeys on the emulator clock', () => {
       name: 'soon_gone',
       category: 'UTILITY',
       body: 'Your order shipped',
+      // A journey sends from the pinned number: the seed has two, so an unpinned template has no sender.
+      pinned_integration_id: SEED_IDS.phoneMain,
     });
     await t.control(`templates/${template.id}/review`, { status: 'approved' });
     const j = await journey([

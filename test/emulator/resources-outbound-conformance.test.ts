@@ -312,3 +312,26 @@ describe('the codes the OpenAPI document lists for these routes', () => {
     },
   );
 });
+
+describe('a journey step whose template has no sender', () => {
+  it('is refused like an unapproved one (409 AMBIGUOUS_INTEGRATION naming the step), not failed at every send', async () => {
+    const e = await emulator({ now: frozen });
+    const steps = [
+      { template_id: SEED_IDS.templates.approved, delay_seconds: 0 },
+      // Approved but not pinned, and the seed has two active numbers.
+      { template_id: SEED_IDS.templates.approvedUnpinned, delay_seconds: 60 },
+    ];
+    const res = await as(e)
+      .post('/v1/journeys')
+      .send({ name: 'Unpinned', trigger_name: 'unpinned', steps })
+      .expect(409);
+    expect(res.body.error).toMatchObject({ code: 'AMBIGUOUS_INTEGRATION', details: [{ path: 'steps.1.template_id' }] });
+    const journey = (
+      await as(e)
+        .post('/v1/journeys')
+        .send({ name: 'Pinned', trigger_name: 'pinned', steps: steps.slice(0, 1) })
+        .expect(201)
+    ).body;
+    await as(e).put(`/v1/journeys/${journey.id}/steps`).send({ steps }).expect(409);
+  });
+});

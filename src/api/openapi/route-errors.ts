@@ -38,6 +38,14 @@ const SEND_REFUSALS: readonly ErrorCode[] = ['CONTACT_OPTED_OUT', 'SEND_FAILED']
 // A trigger answers before or without sending: a step's refusal is its outcome at `status_url`, not the answer's.
 const JOURNEY_START: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_STATE'];
 const CAMPAIGN_SENDER: readonly ErrorCode[] = ['ACCOUNT_MISMATCH'];
+// Each step's template: unknown, not approved, or with no number to send it from (a disconnected one is INVALID_STATE).
+const JOURNEY_STEPS: readonly ErrorCode[] = [
+  'NOT_FOUND',
+  'TEMPLATE_NOT_APPROVED',
+  'AMBIGUOUS_INTEGRATION',
+  'ACCOUNT_MISMATCH',
+  'INVALID_STATE',
+];
 
 /**
  * The codes a route answers beyond what its declaration implies (auth, validation, ids in the path,
@@ -63,9 +71,9 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'webhooks.signPayload': ['NOT_FOUND'],
   'webhooks.send': JOURNEY_START,
   'webhooks.triggerCampaign': JOURNEY_START,
-  'journeys.create': ['NOT_FOUND', 'TEMPLATE_NOT_APPROVED'],
-  'journeys.replaceSteps': ['NOT_FOUND', 'TEMPLATE_NOT_APPROVED'],
-  'journeys.setStatus': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED'],
+  'journeys.create': ['INVALID_STATE', ...JOURNEY_STEPS],
+  'journeys.replaceSteps': JOURNEY_STEPS,
+  'journeys.setStatus': ['INVALID_STATE', ...JOURNEY_STEPS],
   'trigger.enroll': JOURNEY_START,
   'trigger.batch': ['NOT_FOUND', 'INVALID_STATE'],
   'trigger.validate': ['NOT_FOUND', 'INVALID_STATE'],

@@ -6,12 +6,13 @@ import type { JourneyRecord } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
 import { requireApproved } from './send-template.js';
+import { resolveTemplateSender } from './template-sender.js';
 
 type StepInput = z.output<typeof JourneyStepInput>;
 
 /**
- * The step map of a journey: every step names an existing, `approved` template of the workspace
- * (404, else 422 TEMPLATE_NOT_APPROVED naming the step). The required variables are every position
+ * The step map of a journey: every step names an existing, `approved` template of the workspace that a
+ * number can send (404, else 422 TEMPLATE_NOT_APPROVED or 409 AMBIGUOUS_INTEGRATION naming the step). The required variables are every position
  * the mapped templates use.
  */
 export function mapSteps(s: Stores, steps: readonly StepInput[]): Pick<JourneyRecord, 'steps' | 'required_variables'> {
@@ -24,9 +25,14 @@ export function mapSteps(s: Stores, steps: readonly StepInput[]): Pick<JourneyRe
       });
     try {
       requireApproved(template, step.template_id);
+      // A step goes out from the template's pinned number or the single active one (docs/outbound.md):
+      // one no number can send is refused here, like an unapproved one, not failed at every enrollment.
+      resolveTemplateSender(s, template);
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;
-      throw new ApiFailure('TEMPLATE_NOT_APPROVED', `steps.${position}: ${error.message}`, {
+      const hint =
+        error.code === 'AMBIGUOUS_INTEGRATION' ? ' (a journey names no number: map a template pinned to one)' : '';
+      throw new ApiFailure(error.code, `steps.${position}: ${error.message}${hint}`, {
         details: [{ path: `steps.${position}.template_id`, template_id: template.id, status: template.status }],
       });
     }
