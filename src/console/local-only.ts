@@ -7,6 +7,12 @@ export type PageAccess = { kind: 'loopback' } | { kind: 'token'; token: string }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
+/**
+ * Headers a reverse proxy adds. A proxy on this machine connects from 127.0.0.1, often with a loopback
+ * Host (nginx sends the upstream's address by default), for a browser anywhere: its request is no local one.
+ */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'via'] as const;
+
 function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
@@ -31,7 +37,10 @@ function hostName(host: string | undefined): string {
 export function allowedPeer(req: IncomingMessage, access: PageAccess, token?: string): boolean {
   if (access.kind === 'token') return token !== undefined && safeEqual(token, access.token);
   return (
-    isLoopbackAddress(req.socket.remoteAddress) && LOOPBACK_NAMES.has(hostName(req.headers.host)) && sameOrigin(req)
+    isLoopbackAddress(req.socket.remoteAddress) &&
+    LOOPBACK_NAMES.has(hostName(req.headers.host)) &&
+    PROXY_HEADERS.every((name) => req.headers[name] === undefined) &&
+    sameOrigin(req)
   );
 }
 

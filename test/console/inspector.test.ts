@@ -114,6 +114,23 @@ describe('the delivery inspector over HTTP', () => {
     expect(res.body.error.code).toBe('FORBIDDEN');
   });
 
+  it('refuses a request a reverse proxy on this machine passed on, whatever Host it names', async () => {
+    for (const [name, value] of [
+      ['x-forwarded-for', '203.0.113.7'],
+      ['x-real-ip', '203.0.113.7'],
+      ['forwarded', 'for=203.0.113.7'],
+      ['x-forwarded-host', 'crm.example'],
+      ['via', '1.1 caddy'],
+    ]) {
+      const res = await request(s.app)
+        .get('/_inspector/api/deliveries')
+        .set('host', '127.0.0.1:3000')
+        .set(name!, value!);
+      expect([name, res.status]).toEqual([name, 403]);
+    }
+    await request(s.app).get('/_inspector/api/deliveries').set('host', '127.0.0.1:3000').expect(200);
+  });
+
   it('with a token, answers whoever presents it and nobody else', async () => {
     const app = express();
     app.use('/inspect', s.receiver.inspector({ token: 'a-long-inspector-token' }));
