@@ -11,15 +11,51 @@ import { DeliveryStoreError, type DeliveryStoreErrorCode } from './store-error.j
 /** The store methods that cross: everything but `ready` (answered where it is asked), `watch` and the `pruneDoneAfterMs` property. */
 export type StoreMethod = Exclude<keyof DeliveryStore, 'ready' | 'watch' | 'pruneDoneAfterMs'>;
 
-/** `open` starts a store in the thread under the caller's `storeId`; the others call its methods. */
-export type StoreCall =
-  | [callId: number, storeId: number, method: 'open', args: [SqliteStoreOptions]]
-  | [callId: number, storeId: number, method: StoreMethod, args: unknown[]];
+/** A call of a store's method, to the store the thread opened under `storeId`. */
+export type StoreCall = [callId: number, storeId: number, method: StoreMethod, args: unknown[]];
 export type StoreAnswer = [callId: number, ok: true, value: unknown] | [callId: number, ok: false, error: ThreadError];
 
 /** To the thread. */
 export interface CallsMessage {
   calls: StoreCall[];
+}
+
+/**
+ * To the thread: open a store under `storeId`. The caller waits on `answer` (Atomics.wait), so the database
+ * is opened once, there, and a bad path or option still throws from createSqliteStore itself.
+ */
+export interface OpenMessage {
+  open: { storeId: number; options: SqliteStoreOptions; answer: SharedArrayBuffer };
+}
+
+/** The open's answer: [0] is 0 while waiting, then OPENED or FAILED; [1] the byte length of the error's JSON after the two. */
+export const OPEN_ANSWER_BYTES = 8 + 16 * 1024;
+export const OPENED = 1;
+export const FAILED = 2;
+
+/** On the thread: the open's outcome into the shared answer, then wakes the caller. */
+export function answerOpen(answer: SharedArrayBuffer, error?: unknown): void {
+  const state = new Int32Array(answer, 0, 2);
+  if (error !== undefined) {
+    const json = new TextEncoder().encode(JSON.stringify(toThreadError(error)));
+    // A message longer than the room is cut; the JSON then does not parse, and readOpenAnswer says so.
+    const length = Math.min(json.byteLength, OPEN_ANSWER_BYTES - 8);
+    new Uint8Array(answer, 8, length).set(json.subarray(0, length));
+    state[1] = length;
+  }
+  Atomics.store(state, 0, error === undefined ? OPENED : FAILED);
+  Atomics.notify(state, 0);
+}
+
+/** On the caller's side: the error the thread's open failed with, rebuilt. */
+export function openFailure(answer: SharedArrayBuffer): Error {
+  const state = new Int32Array(answer, 0, 2);
+  const text = new TextDecoder().decode(new Uint8Array(answer, 8, state[1]).slice());
+  try {
+    return fromThreadError(JSON.parse(text) as ThreadError);
+  } catch {
+    return new DeliveryStoreError('STORE_FAILED', `The delivery store could not be opened: ${text.slice(0, 500)}`);
+  }
 }
 /** From the thread. */
 export interface AnswersMessage {

@@ -3,15 +3,22 @@ import { threadEntry } from '../internal/thread-entry.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { DeliveryStoreError } from './store-error.js';
 import {
+  FAILED,
   fromThreadError,
+  OPEN_ANSWER_BYTES,
+  openFailure,
   type AnswersMessage,
   type CallsMessage,
+  type OpenMessage,
   type StoreCall,
   type StoreMethod,
 } from './store-thread-protocol.js';
 
+/** Beyond the open's own busy wait: the thread's start (the process's first store), loading SQLite there. */
+const OPEN_WAIT_MS = 30_000;
+
 interface Waiting {
-  /** The calling store's: told when the call fails (see open()). */
+  /** The calling store's: told when the call fails, so it looks at its database file. */
   onFailure: () => void;
   record: boolean;
   resolve: (value: unknown) => void;
@@ -61,19 +68,28 @@ export class StoreThread {
   }
 
   /**
-   * Opens a store in the thread and answers its id; its calls may follow at once (they arrive after the
-   * open). `onFailure` hears of each of its calls that fails, so that the store looks at its database
-   * file (DatabaseFileWatch) and its `ready()` says so when the file is gone: found at a commit, or
-   * before the thread could open it.
+   * Opens a store in the thread and answers its id, waiting for the thread (Atomics.wait) as opening a
+   * SQLite file on the event loop waits: so the database is opened once, there, and a bad path or option
+   * throws from here. That wait is the open itself (a lock another process holds on the file: up to
+   * `busyTimeoutMs`), and the thread's start for the process's first store.
    */
-  open(options: SqliteStoreOptions, onFailure: () => void): number {
+  open(options: SqliteStoreOptions): number {
+    if (this.failed) throw this.failed;
     const storeId = this.nextStoreId++;
-    // Its failure is every later call's failure too (the thread keeps it): nobody need wait on it.
-    this.call(storeId, 'open', [options], onFailure).catch(() => undefined);
+    const answer = new SharedArrayBuffer(OPEN_ANSWER_BYTES);
+    this.worker.postMessage({ open: { storeId, options, answer } } satisfies OpenMessage);
+    const state = new Int32Array(answer, 0, 2);
+    const waited = Atomics.wait(state, 0, 0, OPEN_WAIT_MS + (options.busyTimeoutMs ?? 5000));
+    if (waited === 'timed-out')
+      throw new DeliveryStoreError(
+        'STORE_FAILED',
+        `The delivery store's thread did not open ${options.path} in time (its thread did not start, or is stuck)`,
+      );
+    if (Atomics.load(state, 0) === FAILED) throw openFailure(answer);
     return storeId;
   }
 
-  call(storeId: number, method: StoreMethod | 'open', args: unknown[], onFailure: () => void): Promise<unknown> {
+  call(storeId: number, method: StoreMethod, args: unknown[], onFailure: () => void): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       const callId = this.nextCallId++;

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import { DatabaseFileWatch } from './database-file-watch.js';
 import type { DeliveryRecord, DeliveryStore } from './delivery-store.js';
-import { migrate } from './migrations.js';
-import { openDatabase } from './open-database.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { DeliveryStoreError } from './store-error.js';
 import { pruneAfterOption } from './store-rules.js';
@@ -17,13 +15,9 @@ import type { StoreMethod } from './store-thread-protocol.js';
 export function createThreadedSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   const pruneDoneAfterMs = pruneAfterOption(options.pruneDoneAfterMs);
   const path = options.path === ':memory:' ? options.path : resolve(options.path);
-  // Opened and migrated here first, so that a bad path, durability or schema throws from this call.
-  const db = openDatabase(path, { durability: options.durability, busyTimeoutMs: options.busyTimeoutMs });
-  try {
-    migrate(db);
-  } finally {
-    db.close();
-  }
+  const thread = StoreThread.shared();
+  // Opened (and migrated) once, on the thread; this waits for it, so a bad path, durability or schema throws here.
+  const storeId = thread.open({ ...options, path });
   // Here too, so that ready() is one synchronous boolean; the thread checks the file at each commit, and
   // a failed call has this one look.
   const fileWatch = path === ':memory:' ? undefined : new DatabaseFileWatch(path);
@@ -34,8 +28,6 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
       // Expected: the watch now knows the file is gone, and looks again at most once a second.
     }
   };
-  const thread = StoreThread.shared();
-  const storeId = thread.open({ ...options, path }, lookAtFile);
   let closed: Promise<void> | undefined;
   const call = (method: StoreMethod, args: unknown[]): Promise<unknown> =>
     closed
