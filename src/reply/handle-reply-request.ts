@@ -10,13 +10,12 @@ import {
   type RequestBytes,
   type RequestInHand,
 } from '../internal/endpoint.js';
+import { strictUtf8 } from '../internal/strict-utf8.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
 
 /** What `endpoint.handle` takes: the headers and the exact bytes that arrived (a string is UTF-8 encoded). */
 export type ReplyRequestInput = RequestInHand;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 const refusal = (status: number, code: ReplyErrorCode, message: string): ReplyEndpointAnswer =>
   errorAnswer(status, code, message);
@@ -91,7 +90,7 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
     if (!signed.ok) return refuse(signed.answer);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(utf8.decode(body));
+      parsed = JSON.parse(strictUtf8(body));
     } catch (error) {
       return refuse(refusal(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`));
     }

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { CustomReplyAnswer } from '../../api/schemas/custom-reply.js';
 import type { AddressPolicy } from '../../internal/address-policy.js';
+import { strictUtf8 } from '../../internal/strict-utf8.js';
 import { guardedPost, type GuardedAnswer } from '../../net/guarded-post.js';
 import { signingHeaders } from '../../signature/index.js';
 import { USER_AGENT } from '../dispatch/post-delivery.js';
@@ -23,9 +24,16 @@ function describe(error: unknown, timeoutMs: number): string {
 }
 
 function parseAnswer(status: number, bytes: Buffer): ReplyCallOutcome {
+  let text: string;
+  try {
+    // Lenient decoding would send the customer U+FFFD for every byte that is not UTF-8 (JSON is UTF-8).
+    text = strictUtf8(bytes);
+  } catch {
+    return failure('the answer is not UTF-8', status);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(bytes.toString('utf8'));
+    json = JSON.parse(text);
   } catch {
     return failure('the answer is not JSON', status);
   }

@@ -1,3 +1,4 @@
+import { strictUtf8 } from '../../internal/strict-utf8.js';
 import { notParsable } from './refusals.js';
 
 /**
@@ -7,7 +8,7 @@ import { notParsable } from './refusals.js';
 export function decodeUtf8(bytes: Buffer, type: string): string {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = strictUtf8(bytes);
   } catch {
     throw notParsable(type, 'it is not UTF-8 text');
   }
