@@ -65,6 +65,31 @@ describe('the delivery inspector over HTTP, asked badly', () => {
     await request(s.app).get('/_inspector/api/deliveries/%E0%A4%A').expect(400);
   });
 
+  it('pages through thousands of deliveries, each once, and its page holds the first 50 only', async () => {
+    const before = (await request(s.app).get('/_inspector/api/deliveries?limit=200').expect(200)).body.data.length;
+    const ids = await Promise.all(
+      Array.from({ length: 2500 }, async () => {
+        const { body, headers, deliveryId } = signedDelivery({ secret: SECRET, event: 'contact.updated' });
+        expect((await s.receiver.handle({ headers, rawBody: body })).status).toBe(200);
+        return deliveryId;
+      }),
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const res = await request(s.app).get(`/_inspector/api/deliveries?limit=200${query}`).expect(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(200);
+      seen.push(...res.body.data.map((d: { id: string }) => d.id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toHaveLength(2500 + before);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+    const page = await request(s.app).get('/_inspector/').expect(200);
+    expect(page.text.match(/<tr data-id=/g)).toHaveLength(50);
+  }, 60_000);
+
   it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
     const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });
