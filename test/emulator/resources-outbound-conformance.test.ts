@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
-import { SEED_IDS } from './resources-harness.js';
+import { enrollMany, SEED_IDS } from './resources-harness.js';
 
 // The outbound routes (templates, journeys, triggers, business events, campaigns) held to the spec and
 // decisions where an earlier probe found them wrong; docs/outbound.md describes the behaviour.
@@ -333,5 +333,27 @@ describe('a journey step whose template has no sender', () => {
         .expect(201)
     ).body;
     await as(e).put(`/v1/journeys/${journey.id}/steps`).send({ steps }).expect(409);
+  });
+});
+
+describe('POST /v1/trigger/validate', () => {
+  it('runs the quota check a trigger runs: a used-up monthly quota makes it invalid, naming the quota', async () => {
+    const e = await emulator({ now: frozen, plan: 'dev_hobby' });
+    await as(e)
+      .post('/v1/journeys')
+      .send({
+        name: 'Full',
+        trigger_name: 'full',
+        steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 3600 }],
+      })
+      .expect(201)
+      .then((res) => as(e).post(`/v1/journeys/${res.body.id}/status`).send({ status: 'active' }).expect(200));
+    await enrollMany(e, 'full', PLAN_QUOTAS.dev_hobby.enrollments_per_month!);
+    const payload = { trigger_name: 'full', phone: '+14155557001', metadata: { '1': 'A-1', '2': 'today' } };
+    const refused = await as(e).post('/v1/trigger').send(payload).expect(422);
+    const dry = (await as(e).post('/v1/trigger/validate').send(payload).expect(200)).body;
+    expect(dry.valid).toBe(false);
+    expect(dry.issues).toEqual([expect.objectContaining({ message: expect.stringContaining('quota') })]);
+    expect(refused.body.error.code).toBe('INVALID_STATE');
   });
 });

@@ -50,15 +50,20 @@ export function enrollmentUsage(ctx: EmulatorContext): { used: number; quota: nu
   return { used, quota: PLAN_QUOTAS[ctx.plan].enrollments_per_month, resetsAt: period.end };
 }
 
-function requireQuota(ctx: EmulatorContext): void {
+/** Why the plan's monthly enrollment quota refuses one more enrollment now, or null when it has room. */
+export function quotaRefusal(ctx: EmulatorContext): ApiFailure | null {
   const { used, quota, resetsAt } = enrollmentUsage(ctx);
-  if (quota !== null && used >= quota) {
-    throw new ApiFailure(
-      'INVALID_STATE',
-      `The ${ctx.plan} plan allows ${quota} enrollments a month and all are used; the quota resets at ${resetsAt}`,
-      { details: [{ quota, used, period_resets_at: resetsAt }] },
-    );
-  }
+  if (quota === null || used < quota) return null;
+  return new ApiFailure(
+    'INVALID_STATE',
+    `The ${ctx.plan} plan allows ${quota} enrollments a month and all are used; the quota resets at ${resetsAt}`,
+    { details: [{ quota, used, period_resets_at: resetsAt }] },
+  );
+}
+
+function requireQuota(ctx: EmulatorContext): void {
+  const refusal = quotaRefusal(ctx);
+  if (refusal) throw refusal;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiFailure } from '../api-failure.js';
-import { enroll, enrollmentUsage, journeyForTrigger, stopEnrollments } from '../domain/enroll.js';
+import { enroll, enrollmentUsage, journeyForTrigger, quotaRefusal, stopEnrollments } from '../domain/enroll.js';
 import { explainStep } from '../domain/explain-step.js';
 import { catchUpJourneySteps } from '../domain/journey-runner.js';
 import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
@@ -60,6 +60,8 @@ export const triggerHandlers = {
     const issues = missing.map((p) => ({ path: `metadata.${p}`, message: 'required by the journey' }));
     if (journey.status !== 'active')
       issues.unshift({ path: 'trigger_name', message: `journey ${journey.id} is ${journey.status}, not active` });
+    const quota = quotaRefusal(ctx);
+    if (quota) issues.push({ path: '', message: quota.message });
     journey.steps.forEach((step, i) => {
       const status = s.templates.get(step.template_id)?.status ?? 'deleted';
       if (status !== 'approved')
