@@ -72,7 +72,7 @@ describe('the delivery inspector over HTTP', () => {
   });
 
   it('answers a page address with a bad filter as the JSON side does: 400, the same message, no list', async () => {
-    for (const query of ['status=bogus', 'limit=abc', 'within=1e3', 'event=billing.*', 'order=asc']) {
+    for (const query of ['status=bogus', 'limit=abc', 'within=1e3', 'event=billing.*', 'order=asc', 'cursor=bogus']) {
       const json = await request(s.app).get(`/_inspector/api/deliveries?${query}`).expect(400);
       const page = await request(s.app).get(`/_inspector/?${query}`);
       expect([query, page.status]).toEqual([query, 400]);

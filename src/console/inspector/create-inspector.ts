@@ -43,6 +43,13 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.join('.') || 'query'}: ${issue.message}`;
 }
 
+/** A cursor that is no page of this list is the asker's mistake, not a store that cannot answer: it is named. */
+function cursorIssue(error: unknown): string | undefined {
+  return error instanceof DeliveryStoreError && error.code === 'INVALID_CURSOR'
+    ? `cursor: ${error.message}`
+    : undefined;
+}
+
 /** The list filters an address names; `token` is how a page's address carries access, not a filter. */
 function listQueryIn(query: URLSearchParams) {
   const filters = Object.fromEntries([...query].filter(([name]) => name !== 'token'));
@@ -77,11 +84,18 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
     }
     if (req.method === 'GET' && (path === '/' || path === '')) {
       const pageToken = access.kind === 'token' ? token : undefined;
-      const parsed = listQueryIn(query);
       // A filter it cannot read is refused as the JSON side refuses it, never shown as the unfiltered list.
-      if (!parsed.success)
-        return sendPage(res, queryErrorPage({ base, message: firstIssue(parsed.error), token: pageToken }), 400);
-      const first = await listDeliveries(source, parsed.data);
+      const refuse = (message: string) => sendPage(res, queryErrorPage({ base, message, token: pageToken }), 400);
+      const parsed = listQueryIn(query);
+      if (!parsed.success) return refuse(firstIssue(parsed.error));
+      let first;
+      try {
+        first = await listDeliveries(source, parsed.data);
+      } catch (error) {
+        const issue = cursorIssue(error);
+        if (issue === undefined) throw error;
+        return refuse(issue);
+      }
       return sendPage(res, inspectorPage({ base, first, token: pageToken }));
     }
     if (req.method === 'GET' && path === '/api/deliveries') {
@@ -114,10 +128,8 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
   return (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
-      // A cursor that is no page of this list is the asker's mistake, not a store that cannot answer.
-      if (error instanceof DeliveryStoreError && error.code === 'INVALID_CURSOR') {
-        return sendError(res, 400, 'VALIDATION_FAILED', `cursor: ${error.message}`);
-      }
+      const issue = cursorIssue(error);
+      if (issue !== undefined) return sendError(res, 400, 'VALIDATION_FAILED', issue);
       sendError(
         res,
         503,
