@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { enrollMany, SEED_IDS } from './resources-harness.js';
@@ -9,6 +10,15 @@ import { enrollMany, SEED_IDS } from './resources-harness.js';
 afterEach(cleanup);
 
 const HOUR_MS = 3600_000;
+
+/** An active one-step journey of the seed's approved template, its step an hour after the trigger. */
+async function activeJourney(e: Emulator, triggerName: string): Promise<{ id: string }> {
+  const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 3600 }];
+  const created = await as(e).post('/v1/journeys').send({ name: triggerName, trigger_name: triggerName, steps });
+  expect(created.status).toBe(201);
+  await as(e).post(`/v1/journeys/${created.body.id}/status`).send({ status: 'active' }).expect(200);
+  return created.body as { id: string };
+}
 
 /** A campaign of the seed's approved template (it needs {{1}} and {{2}}) to one deliverable contact. */
 const campaign = (fields: object = {}) => ({
@@ -147,17 +157,7 @@ describe('a POST route that takes no body', () => {
 describe('DELETE /v1/trigger/enrollments', () => {
   it('refuses a query parameter it does not know, rather than stop every enrollment of the journey', async () => {
     const e = await emulator({ now: frozen });
-    const journey = (
-      await as(e)
-        .post('/v1/journeys')
-        .send({
-          name: 'Stop',
-          trigger_name: 'stop',
-          steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 600 }],
-        })
-        .expect(201)
-    ).body;
-    await as(e).post(`/v1/journeys/${journey.id}/status`).send({ status: 'active' }).expect(200);
+    const journey = await activeJourney(e, 'stop');
     await as(e)
       .post('/v1/trigger')
       .send({ trigger_name: 'stop', phone: '+14155557001', metadata: { '1': 'A-1', '2': 'today' } })
@@ -339,15 +339,7 @@ describe('a journey step whose template has no sender', () => {
 describe('POST /v1/trigger/validate', () => {
   it('runs the quota check a trigger runs: a used-up monthly quota makes it invalid, naming the quota', async () => {
     const e = await emulator({ now: frozen, plan: 'dev_hobby' });
-    await as(e)
-      .post('/v1/journeys')
-      .send({
-        name: 'Full',
-        trigger_name: 'full',
-        steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 3600 }],
-      })
-      .expect(201)
-      .then((res) => as(e).post(`/v1/journeys/${res.body.id}/status`).send({ status: 'active' }).expect(200));
+    await activeJourney(e, 'full');
     await enrollMany(e, 'full', PLAN_QUOTAS.dev_hobby.enrollments_per_month!);
     const payload = { trigger_name: 'full', phone: '+14155557001', metadata: { '1': 'A-1', '2': 'today' } };
     const refused = await as(e).post('/v1/trigger').send(payload).expect(422);
