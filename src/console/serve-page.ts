@@ -32,14 +32,28 @@ export function sendPage(res: ServerResponse, page: Page, status = 200): void {
   res.end(html);
 }
 
-/** Reads a small JSON body (the pages' own requests); undefined when it is too large or not JSON. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** A page's own JSON body, or why it could not be read, as the answer to give. */
+export type JsonBody =
+  | { ok: true; value: unknown }
+  | { ok: false; status: 400 | 413; code: 'PAYLOAD_TOO_LARGE' | 'MALFORMED_JSON'; message: string };
+
+/** Reads a small JSON body (the pages' own requests); one too large, cut short or not JSON says which. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<JsonBody> {
   const read = await readNodeBody(req, maxBytes);
-  if (!read.ok) return undefined;
+  if (!read.ok) {
+    return read.reason === 'too-large'
+      ? { ok: false, status: 413, code: 'PAYLOAD_TOO_LARGE', message: `The body is over ${maxBytes} bytes` }
+      : { ok: false, status: 400, code: 'MALFORMED_JSON', message: 'The body did not arrive whole' };
+  }
   try {
-    return JSON.parse(new TextDecoder().decode(read.body));
-  } catch {
-    return undefined;
+    return { ok: true, value: JSON.parse(new TextDecoder().decode(read.body)) };
+  } catch (error) {
+    return {
+      ok: false,
+      status: 400,
+      code: 'MALFORMED_JSON',
+      message: `The body is not JSON: ${(error as Error).message}`,
+    };
   }
 }
 

@@ -90,6 +90,29 @@ describe('the delivery inspector over HTTP, asked badly', () => {
     expect(page.text.match(/<tr data-id=/g)).toHaveLength(50);
   }, 60_000);
 
+  it('replays 100 ids of the longest kind at once, and names a replay body that is not JSON or too large', async () => {
+    const longest = Array.from({ length: 100 }, (_, i) => `dlv_${String(i).padStart(196, '0')}`);
+    const many = await request(s.app).post('/_inspector/api/replay').send({ ids: longest }).expect(200);
+    expect(many.body.results).toHaveLength(100);
+    expect(many.body.results[0]).toEqual({ id: longest[0], outcome: 'missing' });
+    const notJson = await request(s.app)
+      .post('/_inspector/api/replay')
+      .set('content-type', 'application/json')
+      .send('{"ids": [')
+      .expect(400);
+    expect(notJson.body.error).toMatchObject({
+      code: 'MALFORMED_JSON',
+      message: expect.stringMatching(/^The body is not JSON/),
+    });
+    const huge = await request(s.app)
+      .post('/_inspector/api/replay')
+      .send({ ids: ['x'], pad: 'y'.repeat(40_000) })
+      .expect(413);
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    const bare = await request(s.app).post('/_inspector/api/replay').set('content-type', 'application/json').send('42');
+    expect([bare.status, bare.body.error.message]).toEqual([400, expect.stringMatching(/^body: /)]);
+  });
+
   it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
     const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });

@@ -25,7 +25,8 @@ export interface InspectorOptions {
 /** A node:http / Express handler; Express's `next` is accepted and never needed. */
 export type InspectorHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
-const MAX_REQUEST_BYTES = 16 * 1024;
+/** A replay of REPLAY_MAX_IDS ids of the longest kind (200 characters) is about 20 KiB. */
+const MAX_REQUEST_BYTES = 32 * 1024;
 const DELIVERY_PATH = /^\/api\/deliveries\/([^/]{1,600})$/;
 
 /** The id a delivery's path names, percent-decoded (the page encodes it: a `:` arrives as %3A); null when it is no delivery id. */
@@ -38,9 +39,9 @@ function deliveryIdIn(segment: string): string | null {
   }
 }
 
-function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.ZodError, whole = 'query'): string {
   const issue = error.issues[0]!;
-  return `${issue.path.join('.') || 'query'}: ${issue.message}`;
+  return `${issue.path.join('.') || whole}: ${issue.message}`;
 }
 
 /** A cursor that is no page of this list is the asker's mistake, not a store that cannot answer: it is named. */
@@ -117,8 +118,10 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
         req.resume();
         return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json from the inspector page itself');
       }
-      const parsed = ReplayRequest.safeParse(await readJsonBody(req, MAX_REQUEST_BYTES));
-      if (!parsed.success) return sendError(res, 400, 'VALIDATION_FAILED', firstIssue(parsed.error));
+      const body = await readJsonBody(req, MAX_REQUEST_BYTES);
+      if (!body.ok) return sendError(res, body.status, body.code, body.message);
+      const parsed = ReplayRequest.safeParse(body.value);
+      if (!parsed.success) return sendError(res, 400, 'VALIDATION_FAILED', firstIssue(parsed.error, 'body'));
       return sendJson(res, 200, await replayDeliveries(source, parsed.data.ids));
     }
     req.resume();
