@@ -76,6 +76,17 @@ describe('keyword rules', () => {
     expect((await as(e).get('/v1/comments/settings')).body.rules[0].id).toBe(SEED_IDS.comments.rule);
   });
 
+  it('refuses a blank keyword (it could never match) and a blank reply, naming them; nothing changes', async () => {
+    const e = await emulator();
+    const keyword = await rules(e, [{ keywords: ['price', '   '], reply: 'See the shop.' }]).expect(400);
+    expect(keyword.body.error.details).toMatchObject([{ path: 'rules.0.keywords.1' }]);
+    const reply = await rules(e, [{ keywords: ['sale'], reply: '  ' }]).expect(400);
+    expect(reply.body.error.details).toMatchObject([{ path: 'rules.0.reply' }]);
+    expect((await as(e).get('/v1/comments/settings')).body.rules.map((r: { id: string }) => r.id)).toEqual([
+      SEED_IDS.comments.rule,
+    ]);
+  });
+
   it('refuses a rule for an unknown account (404) or a phone account (422 INVALID_PLATFORM), naming it', async () => {
     const e = await emulator();
     const unknown = await rules(e, [{ keywords: ['a'], reply: 'b', integration_id: 'int_nope' }]).expect(404);
@@ -158,6 +169,9 @@ describe('replies through the API', () => {
     const e = await emulator();
     const id = SEED_IDS.comments.open;
     await as(e).post(`/v1/comments/${id}/reply`).send({ content: '' }).expect(400);
+    // Blanks alone would post an empty public reply.
+    const blank = await as(e).post(`/v1/comments/${id}/reply`).send({ content: ' \n\t ' }).expect(400);
+    expect(blank.body.error.details).toMatchObject([{ path: 'content' }]);
     await as(e)
       .post(`/v1/comments/${id}/reply`)
       .send({ content: 'r'.repeat(COMMENT_MAX_CHARS + 1) })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, text, Timestamp } from './common.js';
+import { Id, Timestamp, visibleText } from './common.js';
 import { PageQuery } from './page.js';
 
 /**
@@ -31,7 +31,7 @@ export const Comment = z.looseObject({
 });
 export type Comment = z.output<typeof Comment>;
 
-export const CommentReplyCreate = z.strictObject({ content: text(COMMENT_MAX_CHARS) });
+export const CommentReplyCreate = z.strictObject({ content: visibleText(COMMENT_MAX_CHARS) });
 
 /** A keyword rule: a comment containing one of `keywords` (whole words, case-insensitive) gets `reply`. */
 export const CommentRule = z.looseObject({
@@ -60,8 +60,9 @@ export const CommentSettingsUpdate = z.strictObject({
   rules: z
     .array(
       z.strictObject({
-        keywords: z.array(text(100)).min(1).max(50),
-        reply: text(COMMENT_MAX_CHARS),
+        /** A blank keyword could never match (docs/ai-and-knowledge.md, Comments). */
+        keywords: z.array(visibleText(100)).min(1).max(50),
+        reply: visibleText(COMMENT_MAX_CHARS),
         integration_id: Id.nullable().optional(),
         /** @default true */
         enabled: z.boolean().optional(),

@@ -46,6 +46,11 @@ export function text(max: number) {
   return z.string().min(1).max(max);
 }
 
+/** {@link text} that a reader sees: at least one character besides blanks (a reply of spaces says nothing). */
+export function visibleText(max: number) {
+  return text(max).refine((value) => value.trim() !== '', { message: 'expected text, not only blanks' });
+}
+
 /**
  * A channel or platform named in a request. Unlike a plain enum, a wrong value is the service's
  * 422 `INVALID_PLATFORM` (docs/resources.md); {@link isInvalidPlatformIssue} lets a server tell it apart.
