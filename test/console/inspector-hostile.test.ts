@@ -113,6 +113,11 @@ describe('the delivery inspector over HTTP, asked badly', () => {
     expect([bare.status, bare.body.error.message]).toEqual([400, expect.stringMatching(/^body: /)]);
   });
 
+  it('refuses a filter given twice, naming it, rather than reading one of them', async () => {
+    const res = await request(s.app).get('/_inspector/api/deliveries?status=dead&status=done').expect(400);
+    expect(res.body.error).toEqual({ code: 'VALIDATION_FAILED', message: 'status: given more than once' });
+  });
+
   it('answers a cursor that no list returned with a 400 naming it, not a store failure', async () => {
     const res = await request(s.app).get('/_inspector/api/deliveries?cursor=not-a-cursor').expect(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^cursor: /) });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import { allowedPeer, sameOriginJson, type PageAccess } from '../local-only.js';
 import { mountPath, readJsonBody, sendError, sendJson, sendPage } from '../serve-page.js';
 import {
@@ -51,8 +51,21 @@ function cursorIssue(error: unknown): string | undefined {
     : undefined;
 }
 
-/** The list filters an address names; `token` is how a page's address carries access, not a filter. */
+/**
+ * The list filters an address names; `token` is how a page's address carries access, not a filter. A filter
+ * given twice (`status=dead&status=done`) is refused: which one was meant cannot be known.
+ */
 function listQueryIn(query: URLSearchParams) {
+  const twice = [...new Set(query.keys())].find((name) => query.getAll(name).length > 1);
+  if (twice !== undefined) {
+    const issue = {
+      code: 'custom' as const,
+      path: [twice],
+      message: 'given more than once',
+      input: query.getAll(twice),
+    };
+    return { success: false as const, error: new ZodError([issue]) };
+  }
   const filters = Object.fromEntries([...query].filter(([name]) => name !== 'token'));
   return InspectorListQuery.safeParse(filters);
 }
