@@ -11,9 +11,12 @@ afterEach(cleanup);
 
 const HOUR_MS = 3600_000;
 
-/** An active one-step journey of the seed's approved template, its step an hour after the trigger. */
-async function activeJourney(e: Emulator, triggerName: string): Promise<{ id: string }> {
-  const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 3600 }];
+/** An active journey of the seed's approved template: by default one step, an hour after the trigger. */
+async function activeJourney(
+  e: Emulator,
+  triggerName: string,
+  steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 3600 }],
+): Promise<{ id: string }> {
   const created = await as(e).post('/v1/journeys').send({ name: triggerName, trigger_name: triggerName, steps });
   expect(created.status).toBe(201);
   await as(e).post(`/v1/journeys/${created.body.id}/status`).send({ status: 'active' }).expect(200);
@@ -347,5 +350,30 @@ describe('POST /v1/trigger/validate', () => {
     expect(dry.valid).toBe(false);
     expect(dry.issues).toEqual([expect.objectContaining({ message: expect.stringContaining('quota') })]);
     expect(refused.body.error.code).toBe('INVALID_STATE');
+  });
+});
+
+describe('replacing the steps of a running journey with fewer', () => {
+  it('skips the pending step the new map no longer has, and explains it, rather than leave it held', async () => {
+    const e = await emulator({ now: frozen });
+    const step = { template_id: SEED_IDS.templates.approved, delay_seconds: 600 };
+    const journey = await activeJourney(e, 'shrinks', [step, step, step]);
+    const metadata = { '1': 'A-1', '2': 'today' };
+    await as(e).post('/v1/trigger').send({ trigger_name: 'shrinks', phone: '+14155557001', metadata }).expect(201);
+    e.clock.advance(1201); // steps 1 and 2 go out; step 3 is pending
+    await as(e)
+      .put(`/v1/journeys/${journey.id}/steps`)
+      .send({ steps: [step] })
+      .expect(200);
+    e.clock.advance(601);
+    const [enrollment] = (await as(e).get('/v1/trigger/history').expect(200)).body.data;
+    expect(enrollment).toMatchObject({ status: 'completed', next_step_at: null });
+    const last = (
+      await as(e)
+        .get(`/v1/trigger/status/${enrollment.action_ids.at(-1)}`)
+        .expect(200)
+    ).body;
+    expect(last).toMatchObject({ status: 'skipped', error_code: null, fault: null });
+    expect(last.what_happened).toContain('steps were replaced');
   });
 });

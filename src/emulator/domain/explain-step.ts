@@ -35,12 +35,16 @@ export function explainStep(ctx: EmulatorContext, actionId: string): StepStatus 
   if (action.status === 'failed' || (action.status === 'skipped' && action.error_code !== null))
     return failed(action.error_code ?? 'INVALID_STATE', action.status);
   if (action.status === 'skipped') {
+    // Stopped (DELETE /v1/trigger/enrollments), or completed when the steps were replaced without this one.
+    const removed = enrollment?.status === 'completed';
     return {
       ...base,
       status: 'skipped',
-      what_happened: `${step} was not sent: the enrollment was stopped before it was due.`,
+      what_happened: removed
+        ? `${step} was not sent: the journey's steps were replaced and no longer include it.`
+        : `${step} was not sent: the enrollment was stopped before it was due.`,
       fault: null,
-      next_step: 'Trigger the journey again to enroll the phone anew.',
+      next_step: removed ? null : 'Trigger the journey again to enroll the phone anew.',
       error_code: null,
     };
   }

@@ -50,7 +50,12 @@ export function runStep(ctx: EmulatorContext, enrollment: EnrollmentRecord): voi
   const now = ctx.clock.iso();
   const step = journey?.steps[enrollment.current_step];
   if (!journey || !action || !step) {
-    s.enrollments.put({ ...enrollment, status: 'completed', next_step_at: null, updated_at: now });
+    // The steps were replaced by a shorter map: the enrollment has run them all, and its pending step,
+    // which the journey no longer has, is never sent.
+    ctx.db.transaction(() => {
+      if (action?.status === 'scheduled') s.journeyActions.put({ ...action, status: 'skipped', updated_at: now });
+      s.enrollments.put({ ...enrollment, status: 'completed', next_step_at: null, updated_at: now });
+    })();
     return;
   }
   const dueAt = releasedDueAt(s, action);
