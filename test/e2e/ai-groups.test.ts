@@ -213,6 +213,16 @@ describe('providers', () => {
     await t.client.channels.deleteProvider({ integration_id: SEED_IDS.phoneSupport, provider: 'custom_reply' });
   });
 
+  it('refuses credentials in the reply endpoint URL, which every read would show: the secret signs instead', async () => {
+    const path = `/v1/channels/${SEED_IDS.phoneSupport}/providers/custom_reply`;
+    for (const url of ['https://bot:hunter2@reply.example.com/r', 'http://token@127.0.0.1:4999/reply']) {
+      const refused = await api('PUT', path, { enabled: true, config: { url }, secret: 'a-signing-secret-1234' });
+      expect(refused, url).toMatchObject({ status: 400, body: { error: { details: [{ path: 'config.url' }] } } });
+      expect(JSON.stringify(refused.body)).not.toContain('hunter2');
+    }
+    expect((await t.client.channels.listProviders({ integration_id: SEED_IDS.phoneSupport })).data).toEqual([]);
+  });
+
   it('resolveReplyProvider: the account own enabled provider, else its group, else none', async () => {
     const group_id = await newGroup();
     const integration_id = SEED_IDS.phoneMain;

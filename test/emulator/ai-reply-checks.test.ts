@@ -115,6 +115,15 @@ describe('the custom reply url in the contract', () => {
     expect(CustomReplyConfig.safeParse({ url: 'http://127.0.0.1:8080/r' }).success).toBe(false);
     expect(LoopbackTolerantCustomReplyConfig.safeParse({ url: 'http://127.0.0.1:8080/r' }).success).toBe(true);
   });
+
+  it('refuses a URL carrying credentials, in the service rule and the emulator one', () => {
+    for (const schema of [CustomReplyConfig, LoopbackTolerantCustomReplyConfig]) {
+      expect(schema.safeParse({ url: 'https://user:pw@reply.example.com/r' }).error?.issues[0]?.message).toMatch(
+        /credentials/,
+      );
+      expect(schema.safeParse({ url: 'https://user@reply.example.com/r' }).success).toBe(false);
+    }
+  });
 });
 
 describe('the reply call, at connect time', () => {
