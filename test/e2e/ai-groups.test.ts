@@ -32,6 +32,14 @@ describe('groups', () => {
     expect((await t.client.groups.list()).data.map((g) => g.name)).not.toContain('X');
   });
 
+  it('refuses a name of blanks alone, on create and on update (400 naming name)', async () => {
+    const created = await api('POST', '/v1/channels/groups', { name: '   ' });
+    expect(created).toMatchObject({ status: 400, body: { error: { details: [{ path: 'name' }] } } });
+    const group_id = await newGroup('Named');
+    const renamed = await api('PATCH', `/v1/channels/groups/${group_id}`, { name: '\t' });
+    expect(renamed).toMatchObject({ status: 400, body: { error: { details: [{ path: 'name' }] } } });
+  });
+
   it('answers 404 for an unknown group on every group route', async () => {
     const group_id = 'grp_missing';
     for (const call of [
@@ -103,6 +111,18 @@ describe('knowledge entries', () => {
       t.client.groups.addKnowledge({ group_id, type: 'general', title: 'one more', content: 'c' }),
     );
     expect(full).toMatchObject({ status: 422, code: 'INVALID_STATE' });
+  });
+
+  it('refuses a title or content of blanks alone, like an uploaded file with no text (400 naming the field)', async () => {
+    const group_id = await newGroup();
+    for (const [field, body] of [
+      ['content', { type: 'faq', title: 'Hours', content: ' \n\t ' }],
+      ['title', { type: 'faq', title: '   ', content: 'We open at 9.' }],
+    ] as const) {
+      const refused = await api('POST', `/v1/channels/groups/${group_id}/knowledge`, body);
+      expect(refused, field).toMatchObject({ status: 400, body: { error: { details: [{ path: field }] } } });
+    }
+    expect((await t.client.groups.listKnowledge({ group_id })).data).toEqual([]);
   });
 
   it('groupKnowledge gives an account its group entries, and none outside a group', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, platformMap, text, Timestamp } from './common.js';
+import { Id, platformMap, Timestamp, visibleText } from './common.js';
 
 /** The AI configuration of a group (spec, `brain_config`). Platform maps are keyed by channel kind. */
 const brainConfigShape = {
@@ -30,7 +30,7 @@ export const ChannelGroup = z.looseObject({
 export type ChannelGroup = z.output<typeof ChannelGroup>;
 
 export const ChannelGroupCreate = z.strictObject({
-  name: text(100),
+  name: visibleText(100),
   /** @default false */
   ai_enabled: z.boolean().optional(),
   /** @default {} */
@@ -39,7 +39,7 @@ export const ChannelGroupCreate = z.strictObject({
 
 /** `brain_config` given on update replaces the stored one as a whole. */
 export const ChannelGroupUpdate = z.strictObject({
-  name: text(100).optional(),
+  name: visibleText(100).optional(),
   ai_enabled: z.boolean().optional(),
   brain_config: BrainConfig.optional(),
 });

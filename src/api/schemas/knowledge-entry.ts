@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, text, Timestamp } from './common.js';
+import { Id, Timestamp, visibleText } from './common.js';
 
 export const KnowledgeType = z.enum(['general', 'faq', 'policy', 'product']);
 
@@ -41,10 +41,11 @@ export const KnowledgeEntry = z.looseObject({
 });
 export type KnowledgeEntry = z.output<typeof KnowledgeEntry>;
 
+/** Blanks alone are refused, as an uploaded file with no text is. */
 export const KnowledgeCreate = z.strictObject({
   type: KnowledgeType,
-  title: text(200),
-  content: text(KNOWLEDGE_TEXT_MAX_CHARS),
+  title: visibleText(200),
+  content: visibleText(KNOWLEDGE_TEXT_MAX_CHARS),
 });
 
 /** The lower-case extension of a file name (`Report.PDF` -> `pdf`; `README` -> ''). */
@@ -73,7 +74,7 @@ export const KnowledgeFile = z
 /** Multipart form fields of the upload route. */
 export const KnowledgeUpload = z.strictObject({
   type: KnowledgeType,
-  title: text(200),
+  title: visibleText(200),
   file: KnowledgeFile,
 });
 
