@@ -52,6 +52,16 @@ describe('the parse pool', () => {
     expect(await p.extractText('fine.txt', bytes('still here'))).toBe('still here');
   }, 120_000);
 
+  it('refuses a file with 503 and Retry-After while 2 are parsed and 8 wait, and takes files again after', async () => {
+    const p = pool({});
+    // Asked at once: two start, eight wait, and the eleventh finds the queue full.
+    const busy = Array.from({ length: 10 }, (_, i) => p.extractText(`${i}.txt`, bytes(`file ${i}`)));
+    const error = await refusal(p.extractText('one-more.txt', bytes('hello')));
+    expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '1' } });
+    expect(await Promise.all(busy)).toEqual(Array.from({ length: 10 }, (_, i) => `file ${i}`));
+    expect(await p.extractText('one-more.txt', bytes('hello'))).toBe('hello');
+  }, 120_000);
+
   it('keeps the refusals of the parsers themselves (415, and 413 for the text bound)', async () => {
     const p = pool({});
     expect(await refusal(p.extractText('x.pdf', bytes('not a pdf')))).toMatchObject({
