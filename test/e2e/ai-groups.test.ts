@@ -168,6 +168,14 @@ describe('providers', () => {
     expect((await t.client.groups.listProviders({ group_id })).data).toEqual([]);
   });
 
+  it('refuses a secret of blanks alone (it would sign every call with spaces), keeping nothing', async () => {
+    const group_id = await newGroup();
+    const path = `/v1/channels/groups/${group_id}/providers/custom_reply`;
+    const refused = await api('PUT', path, { enabled: true, config: reply, secret: '    ' });
+    expect(refused).toMatchObject({ status: 400, body: { error: { details: [{ path: 'secret' }] } } });
+    expect((await t.client.groups.listProviders({ group_id })).data).toEqual([]);
+  });
+
   it('an enabled provider needs a secret, given now or stored before', async () => {
     const group_id = await newGroup();
     const error = await rejection(

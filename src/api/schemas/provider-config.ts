@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, text, Timestamp } from './common.js';
+import { Id, text, Timestamp, visibleText } from './common.js';
 import { LoopbackTolerantWebhookUrl, WebhookUrl } from './webhook-endpoint.js';
 
 /** The `:provider` path values (docs/resources.md). */
@@ -81,8 +81,8 @@ function providerPut<C extends z.ZodType>(config: C) {
   return z.strictObject({
     enabled: z.boolean(),
     config,
-    /** Omitted: the stored secret is kept. */
-    secret: text(500).optional(),
+    /** Omitted: the stored secret is kept. Blanks alone are no secret. */
+    secret: visibleText(500).optional(),
   });
 }
 
