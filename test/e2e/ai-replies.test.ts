@@ -4,6 +4,7 @@ import type { Message, Ticket } from '../../src/resources/index.js';
 import { replyToComment } from '../../src/emulator/ai-reply/index.js';
 import { putProvider } from '../../src/emulator/domain/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
+import { stores } from '../../src/emulator/state/stores.js';
 import { createReplyEndpoint, type CustomReplyRequest, type ReplyFunction } from '../../src/reply/index.js';
 import { startE2e, type E2e } from './harness.js';
 import { closeServer, listen, recordWebhooks, replyEndpoint, until, type RecordedWebhook } from './reply-harness.js';
@@ -268,6 +269,17 @@ describe('which provider answers', () => {
       s.closeAllConnections();
       s.close();
     }
+  });
+
+  it('a stored provider whose config no longer passes its schema hands off, never leaving the customer unanswered', async () => {
+    // As a database kept (--db) from before a rule was added holds it: here, credentials in the URL.
+    const providers = stores(t.emulator.db).providers;
+    const record = providers.get(`${GROUP}/custom_reply`)!;
+    providers.put({ ...record, config: { ...record.config, url: 'https://bot:pw@reply.example.com/reply' } });
+    const { conversationId } = await customerWrites('When are you open?');
+    expect(requests).toEqual([]);
+    expect(await aiMessages(conversationId)).toEqual([]);
+    expect(await handoffs(conversationId)).toHaveLength(1);
   });
 
   it('without a provider, the best-matching knowledge entry answers, deterministically', async () => {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { LookupFunction } from 'node:net';
-import { resolveReplyProvider } from '../domain/index.js';
+import { resolveReplyProvider, type ResolvedReplyProvider } from '../domain/index.js';
 import { unverifiedClaim } from './action-claims.js';
 import { callReplyEndpoint } from './call-reply-endpoint.js';
 import { contentWords, leadingSentences, rankByOverlap } from './knowledge-match.js';
@@ -35,11 +35,22 @@ export async function produceReply(
   parts: ReplyRequestParts,
   options: { maxChars: number; signal: AbortSignal; resolve?: LookupFunction },
 ): Promise<ReplyOutcome> {
-  const provider = resolveReplyProvider(db, integrationId);
+  let provider: ResolvedReplyProvider | null;
+  let body: string | undefined;
+  try {
+    provider = resolveReplyProvider(db, integrationId);
+    if (provider) body = JSON.stringify(buildReplyRequest(parts, provider.config));
+  } catch (error) {
+    // A stored provider that no longer passes its schema (a database kept from before a rule was added):
+    // a person answers rather than nobody.
+    return {
+      kind: 'failed',
+      reason: `the custom reply provider cannot be used: ${(error as Error).message.slice(0, 200)}`,
+    };
+  }
   let reply: string;
   let via: 'custom_reply' | 'knowledge';
-  if (provider) {
-    const body = JSON.stringify(buildReplyRequest(parts, provider.config));
+  if (provider && body !== undefined) {
     const outcome = await callReplyEndpoint({
       url: provider.config.url,
       secret: provider.secret,
