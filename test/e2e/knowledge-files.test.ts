@@ -247,6 +247,24 @@ describe('the rest of the upload rules', () => {
     expect(unknown).toMatchObject({ status: 404 });
   });
 
+  it('a body that ends inside the file part is 400, and the emulator keeps answering', async () => {
+    const before = await entryCount();
+    // The closing boundary never comes: busboy reports it on the file's own stream.
+    const body = '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nWe open at 9';
+    const res = await fetch(`${t.origin}/v1/channels/groups/${group_id}/knowledge/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.emulator.adminKey}`, 'content-type': 'multipart/form-data; boundary=XX' },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('cannot be read'),
+    });
+    expect((await fetch(`${t.origin}/v1/status`)).status).toBe(200);
+    expect(await entryCount()).toBe(before);
+  });
+
   it('a second file in one upload is refused', async () => {
     const form = new FormData();
     form.append('type', 'general');

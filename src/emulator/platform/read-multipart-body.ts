@@ -121,6 +121,8 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
       stream.on('data', (chunk: Buffer) => {
         if (!failed) chunks.push(chunk);
       });
+      // A body that ends inside the file part errors the file's own stream too: unheard, that ends the process.
+      stream.on('error', unreadable);
       stream.on('limit', () => {
         chunks.length = 0;
         tooLarge(`The file ${name} is larger than the upload bound of ${maxFileBytes} bytes`);
@@ -137,14 +139,14 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
     parser.on('filesLimit', () => tooLarge(`An upload carries at most ${MAX_FILES} file`));
     parser.on('fieldsLimit', () => tooLarge(`An upload carries at most ${MAX_FIELDS} form fields`));
     parser.on('partsLimit', () => tooLarge(`An upload carries at most ${MAX_FIELDS + MAX_FILES} parts`));
-    parser.on('error', (error: unknown) =>
+    const unreadable = (error: unknown) =>
       fail(
         new ApiFailure(
           'VALIDATION_FAILED',
           `The multipart body cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'malformed'}`,
         ),
-      ),
-    );
+      );
+    parser.on('error', unreadable);
     parser.on('close', () => {
       parsed = true;
       finish();
