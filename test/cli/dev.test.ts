@@ -144,6 +144,20 @@ describe('convo-kit dev', () => {
     await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
   }, 120_000);
 
+  it("a failed test's cleanup (SIGKILL, which dev cannot pass on) still ends the app dev started", async () => {
+    const port = await freePort();
+    writeProject({ events: ['message.*'] }, '', GRACEFUL_APP);
+    new CliProcess(['dev', '--emulator-port', '0', '--no-sample'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+    });
+    await waitUntil(async () => ((await listening(port)) ? true : undefined), 'the app listens', 60_000);
+    await killAllCli();
+    // The app ran in a process group of its own; killing dev alone left it listening after the test.
+    await waitUntil(async () => ((await listening(port)) ? undefined : true), 'the app has stopped', 10_000);
+  }, 120_000);
+
   it('points the sample account at a reply endpoint (replyPath), registers no webhook for no events', async () => {
     const port = await freePort();
     writeProject({ events: [], replyPath: '/reply' }, '', REPLY_APP);

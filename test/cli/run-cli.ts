@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI exactly as a user runs it from a checkout: node with the tsx loader on the source entry. */
@@ -50,7 +50,7 @@ export class CliProcess {
       detached: options.group ?? false,
     });
     this.group = options.group ?? false;
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => this.kill(), options.timeoutMs ?? 20_000);
     this.child.stdout!.setEncoding('utf8').on('data', (text: string) => this.append('stdout', text));
     this.child.stderr!.setEncoding('utf8').on('data', (text: string) => this.append('stderr', text));
     this.child.stdin!.end(options.input ?? '');
@@ -95,6 +95,25 @@ export class CliProcess {
     });
   }
 
+  /**
+   * SIGKILLs the process and everything it started, and waits for its exit. `convo-kit dev` runs the app in
+   * a process group of its own (src/cli/dev/app-process.ts), which a SIGKILL of dev alone leaves running,
+   * so the descendants and the groups they lead are found first (once dev is gone they are reparented).
+   */
+  kill(): Promise<CliResult> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const pid = this.child.pid!;
+      const tree = descendants(pid);
+      const pids = new Set([pid, ...tree.map((p) => p.pid)]);
+      // Only groups led by one of these processes: a child that stayed in the test runner's group is killed alone.
+      const groups = new Set(tree.map((p) => p.pgid).filter((g) => pids.has(g)));
+      if (this.group) groups.add(pid);
+      for (const g of groups) signal(-g);
+      for (const p of pids) signal(p);
+    }
+    return this.exited;
+  }
+
   /** Sends a signal (Ctrl-C by default) and waits for the exit. */
   stop(signal: NodeJS.Signals = 'SIGINT'): Promise<CliResult> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
@@ -115,7 +134,36 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return new CliProcess(args, options).exited;
 }
 
-/** For afterEach: no child outlives its test. */
+/** For afterEach: no child, and nothing a child started, outlives its test. */
 export async function killAllCli(): Promise<void> {
-  await Promise.all([...running].map((p) => p.stop('SIGKILL')));
+  await Promise.all([...running].map((p) => p.kill()));
+}
+
+function signal(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+/** Every process below `root`, with its process group, from one `ps` listing. */
+function descendants(root: number): { pid: number; pgid: number }[] {
+  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number, number]);
+  const found: { pid: number; pgid: number }[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid, pgid] of rows) {
+      if (parents.has(ppid) && !parents.has(pid)) {
+        parents.add(pid);
+        found.push({ pid, pgid });
+        grew = true;
+      }
+    }
+  }
+  return found;
 }
