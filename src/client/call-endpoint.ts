@@ -42,6 +42,20 @@ function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boo
   throw new ResponseValidationError('INVALID_RESPONSE', id, { status: raw.status, requestId, issues });
 }
 
+/**
+ * On a route that takes an Idempotency-Key, a key given as a per-call header is the call's key, checked
+ * like `idempotencyKey` and sent unchanged on every retry; `idempotencyKey` wins when both are given.
+ */
+function withHeaderKey(def: EndpointDef, input: unknown, options: RequestOptions): unknown {
+  const header = Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'idempotency-key');
+  if (def.idempotencyKey !== 'required' || header === undefined) return input;
+  if (input === undefined) return { idempotencyKey: header[1] };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input; // refused by prepareInput
+  return (input as { idempotencyKey?: unknown }).idempotencyKey === undefined
+    ? { ...input, idempotencyKey: header[1] }
+    : input;
+}
+
 async function perform(
   settings: ClientSettings,
   id: string,
@@ -50,7 +64,7 @@ async function perform(
   options: RequestOptions,
 ): Promise<WithResponse<unknown>> {
   checkRequestOptions(options);
-  const prepared = prepareInput(id, def, input);
+  const prepared = prepareInput(id, def, withHeaderKey(def, input, options));
   const url = new URL(settings.baseUrl + prepared.path);
   appendQuery(url, prepared.query);
 
@@ -60,7 +74,11 @@ async function perform(
     ...prepared.headers,
   };
   if (def.auth !== false) headers.authorization = `Bearer ${settings.apiKey}`;
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    // The call's key is the checked one prepareInput chose (the header's own, moved there by withHeaderKey).
+    if (name.toLowerCase() !== 'idempotency-key' || def.idempotencyKey !== 'required')
+      headers[name.toLowerCase()] = value;
+  }
   let body: string | FormData | undefined;
   if (prepared.body !== undefined) {
     const encoded = encodeBody(def, prepared.body);
@@ -75,7 +93,8 @@ async function perform(
       url: url.href,
       headers,
       body,
-      replaySafe: def.method !== 'POST' || headers['idempotency-key'] !== undefined,
+      replaySafe: def.method !== 'POST' || def.idempotencyKey === 'required',
+      idempotencyKey: prepared.idempotencyKey,
     },
     {
       ...settings,
@@ -86,7 +105,7 @@ async function perform(
   );
   if (raw.status < 200 || raw.status > 299) throw apiErrorFrom(raw);
   const data = parseData(id, def, raw, settings.validateResponses);
-  return { data, response: responseMeta(raw, headers['idempotency-key'] ?? null) };
+  return { data, response: responseMeta(raw, prepared.idempotencyKey) };
 }
 
 /** Runs one method call of the table: an ApiPromise, or a PagePromise for paginated routes. */

@@ -1,5 +1,19 @@
-/** Statuses worth another attempt: rate limited, and the gateway/unavailable family. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/**
+ * Statuses worth another attempt: rate limited, and the server-failure family a later attempt can pass
+ * (500 included: the service keeps no 5xx result under an Idempotency-Key, decisions §5, so a send may
+ * retry it with its key). 501 and 505 would fail the same way again.
+ */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/**
+ * 409 IDEMPOTENCY_KEY_IN_USE: an earlier attempt of this very call (one that timed out or lost its
+ * connection) is still running under the key (decisions §4), so a later attempt gets its stored result.
+ */
+export function keyInUse(status: number, body: unknown): boolean {
+  if (status !== 409 || typeof body !== 'object' || body === null) return false;
+  const error = (body as { error?: unknown }).error;
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'IDEMPOTENCY_KEY_IN_USE';
+}
 
 export interface BackoffSettings {
   backoffBaseMs: number;

@@ -2,7 +2,13 @@ import { type ClientLogger } from './client-logger.js';
 import { ConnectionError, ResponseValidationError, TimeoutError } from './client-errors.js';
 import { BodyTooLarge, parseBody, readBody } from './read-body.js';
 import { type RawResponse, retryAfterOf } from './response-meta.js';
-import { backoffDelayMs, type BackoffSettings, failedBeforeSending, RETRYABLE_STATUSES } from './retry-policy.js';
+import {
+  backoffDelayMs,
+  type BackoffSettings,
+  failedBeforeSending,
+  keyInUse,
+  RETRYABLE_STATUSES,
+} from './retry-policy.js';
 import { sleep } from './sleep.js';
 
 export interface WireRequest {
@@ -13,10 +19,13 @@ export interface WireRequest {
   headers: Record<string, string>;
   body?: string | FormData;
   /**
-   * The service would not act twice if this request arrived twice: GET/PUT/PATCH/DELETE, or a POST that
-   * carries an Idempotency-Key. When false, only failures that prove nothing was sent are retried.
+   * The service would not act twice if this request arrived twice: GET/PUT/PATCH/DELETE, or a POST of a
+   * route whose contract takes an Idempotency-Key (a key sent elsewhere is ignored by the service). When
+   * false, only failures that prove nothing was sent are retried.
    */
   replaySafe: boolean;
+  /** The Idempotency-Key this call sends on every attempt, on the routes that take one. */
+  idempotencyKey: string | null;
 }
 
 export interface TransportSettings extends BackoffSettings {
@@ -73,6 +82,7 @@ function answerRetryDelay(
   s: TransportSettings,
   retry: number,
 ): number | null {
+  if (req.idempotencyKey !== null && keyInUse(raw.status, raw.body)) return backoffDelayMs(retry, s);
   if (!RETRYABLE_STATUSES.has(raw.status)) return null;
   // A 429 is refused before any handling, so even a non-idempotent POST did nothing; a 5xx from a gateway may have.
   if (raw.status !== 429 && !req.replaySafe) return null;

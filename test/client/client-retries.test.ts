@@ -49,6 +49,50 @@ describe('retries', () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it('retries a 500 on a GET and on a send with its key (5xx results are not kept, decisions §5)', async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i % 2 === 0 ? fail(res, 500, 'INTERNAL_ERROR') : json(res, i === 1 ? 200 : 201, thing()),
+    );
+    await expect(client.things.get({ id: 'x' })).resolves.toEqual(thing());
+    await expect(client.things.send({ id: 'x', content: 'hi' })).resolves.toEqual(thing());
+    expect(server.seen.map((r) => r.method)).toEqual(['GET', 'GET', 'POST', 'POST']);
+  });
+
+  it('does not retry a 500 of a POST without Idempotency-Key, nor a 501', async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? fail(res, 500, 'INTERNAL_ERROR') : fail(res, 501, 'NOT_IMPLEMENTED'),
+    );
+    await expect(client.things.create({ name: 'a' })).rejects.toBeInstanceOf(ServerError);
+    await expect(client.things.get({ id: 'x' })).rejects.toMatchObject({ status: 501 });
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('reads Retry-After as an HTTP date, and waits nothing for one in the past or a negative number', async () => {
+    const soon = new Date(Date.now() + 1_000).toUTCString();
+    const past = new Date(Date.now() - 60_000).toUTCString();
+    const after = [soon, past, '-5'];
+    const { server, client } = await setup(
+      (_req, res, i) =>
+        i < 3 ? fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': after[i]! } }) : json(res, 200, thing()),
+      { maxRetries: 3, maxRetryAfterMs: 2_000 },
+    );
+    const { response } = await client.things.get({ id: 'x' }).withResponse();
+    expect(response.attempts).toBe(4);
+    expect(server.seen).toHaveLength(4);
+  });
+
+  it('throws at once on an absurd Retry-After (a year, or digits past any number)', async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': i === 0 ? '31536000' : '9'.repeat(400) } }),
+    );
+    const year = await client.things.get({ id: 'x' }).catch((e: unknown) => e);
+    expect(year).toBeInstanceOf(RateLimitError);
+    expect((year as RateLimitError).retryAfter).toBe(31_536_000);
+    const huge = await client.things.get({ id: 'x' }).catch((e: unknown) => e);
+    expect(huge).toBeInstanceOf(RateLimitError);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('gives up after maxRetries and throws the last answer as an ApiError', async () => {
     const { server, client } = await setup((_req, res) => fail(res, 503, 'SERVICE_UNAVAILABLE'), { maxRetries: 3 });
     await expect(client.things.get({ id: 'x' })).rejects.toBeInstanceOf(ServerError);
@@ -174,9 +218,38 @@ describe('idempotency', () => {
     expect(replay.response.idempotencyKey).toBe('order-42');
   });
 
-  it('retries a POST the caller made idempotent with its own Idempotency-Key header', async () => {
+  it('does not retry a POST whose route takes no Idempotency-Key, even with the header added by the caller', async () => {
+    // The service honours the key on the two send routes only (spec, Send behavior 6): elsewhere it is
+    // ignored, so a retry would act twice.
     const { server, client } = await setup((req, res, i) => (i === 0 ? drop(req, res, i) : json(res, 201, thing())));
-    await client.things.create({ name: 'a' }, { headers: { 'Idempotency-Key': 'mine-1' } });
+    const error = await client.things
+      .create({ name: 'a' }, { headers: { 'Idempotency-Key': 'mine-1' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('retries a 409 IDEMPOTENCY_KEY_IN_USE of a send (the first attempt is still running), with the same key', async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? fail(res, 409, 'IDEMPOTENCY_KEY_IN_USE') : json(res, 201, thing()),
+    );
+    const { response } = await client.things.send({ id: 'thg_1', content: 'hi' }).withResponse();
+    expect(response.attempts).toBe(2);
+    const keys = server.seen.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+  });
+
+  it('a key given in headers on a send route is the call key: checked, and the same on every retry', async () => {
+    const { server, client } = await setup((req, res, i) => (i === 0 ? drop(req, res, i) : json(res, 201, thing())));
+    const { response } = await client.things
+      .send({ id: 'thg_1', content: 'hi' }, { headers: { 'Idempotency-Key': 'mine-1' } })
+      .withResponse();
     expect(server.seen.map((r) => r.headers['idempotency-key'])).toEqual(['mine-1', 'mine-1']);
+    expect(response.idempotencyKey).toBe('mine-1');
+    const long = await client.things
+      .send({ id: 'thg_1', content: 'hi' }, { headers: { 'idempotency-key': 'k'.repeat(201) } })
+      .catch((e: unknown) => e);
+    expect(long).toMatchObject({ code: 'INVALID_INPUT', issues: [{ path: 'idempotencyKey' }] });
+    expect(server.seen).toHaveLength(2);
   });
 });
