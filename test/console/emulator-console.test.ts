@@ -109,7 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console in Chromium', () => {
       await page.goto(`${server.url}/_emulator/console`);
       await page.fill('#key', 'svc_live_wrongwrongwrongwrongwrongwrong12');
       await page.click('#key-form button');
-      await expect.poll(() => page.locator('#key-error').textContent()).toContain('That key was refused');
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('That key was refused');
 
       await page.goto(`${server.url}/_emulator/console#key=${emulator.adminKey}`);
       // The key leaves the address bar at once.
@@ -549,7 +549,7 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console with hostile data, in Chrom
       await page.locator('#console').waitFor({ state: 'visible' });
       await ownServer.close();
       await expect
-        .poll(() => page.locator('#notice').textContent(), { timeout: 15_000 })
+        .poll(() => page.getByRole('status').textContent(), { timeout: 15_000 })
         .toBe('The emulator did not answer (is it still running?)');
     } finally {
       await browser.close();

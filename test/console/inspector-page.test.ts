@@ -189,7 +189,8 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     expect(await page.locator('#replay-selected').textContent()).toBe('Replay selected (120)');
     s.state.fixed = true;
     await page.locator('#replay-selected').click();
-    await expect.poll(() => page.locator('#notice').textContent(), { timeout: 20_000 }).toMatch(/^Replayed: 120 /);
+    // Said where a screen reader hears it.
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Replayed: 120 /);
     await s.receiver.idle();
     expect(s.state.handled).toHaveLength(120);
     await page.close();

@@ -69,7 +69,7 @@ export function consolePage(): Page {
           aria-label="admin key"
         /><button class="primary">Use key</button>
       </form>
-      <p id="key-error" class="error" hidden></p>
+      <p id="key-error" class="error" role="alert" hidden></p>
     </section>
     <div id="console" hidden>
       <div class="grid2">
@@ -104,7 +104,7 @@ export function consolePage(): Page {
           </p>
         </section>
       </div>
-      <p id="notice" class="notice" hidden></p>
+      <p id="notice" class="notice" role="status" hidden></p>
       ${PANELS.map((panel) => [
         tablePanel(panel),
         DETAIL_PANELS.filter((detail) => detail.of === panel.id).map(tablePanel),

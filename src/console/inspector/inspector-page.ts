@@ -52,7 +52,7 @@ export function inspectorPage(input: {
         >
         <button id="replay-selected" disabled>Replay selected</button>
         <span id="live" class="muted">live</span>
-        <span id="notice" class="notice" hidden></span>
+        <span id="notice" class="notice" role="status" hidden></span>
       </div>
     </section>
     <div class="grid2">
