@@ -191,9 +191,16 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
       // A body near the limit opens, and the page goes on answering.
       await page.locator(`tr[data-id="${huge}"]`).click();
       await expect.poll(() => page.locator('#d-id').textContent()).toBe(huge);
+      // Its 2000-character error is cut short in the list, and whole in its attempts.
+      expect((await page.locator(`tr[data-id="${huge}"] td.error`).textContent())!.length).toBe(300);
+      expect((await page.locator('#d-attempts td.error').textContent())!.length).toBe(2000);
       expect((await page.locator('#d-body').textContent())!.length).toBeGreaterThan(1_000_000);
       await refreshes(page, 1);
 
+      // Long values wrap: the page is no wider than the window.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()!.width,
+      );
       expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
       expect(await page.locator('img, a[href], #rows script, main script').count()).toBe(0);
       expect(elsewhere).toEqual([]);

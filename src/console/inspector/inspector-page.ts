@@ -188,7 +188,9 @@ function fillRow(tr, d) {
   attempts.textContent = String(d.attempts);
   id.textContent = d.id;
   id.className = 'mono';
-  error.textContent = d.last_error || '';
+  // The list shows an error's start (it may run to 2000 characters); the delivery's own view has it whole.
+  const message = d.last_error || '';
+  error.textContent = message.length > 300 ? message.slice(0, 299) + '…' : message;
   error.className = 'error';
   tr.classList.toggle('selected', d.id === selected);
 }
