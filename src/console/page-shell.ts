@@ -20,8 +20,9 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 section h2 { font-size: 14px; margin: 0 0 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-/* A value with no space in it (an id, a long event name, an error) wraps instead of widening the page. */
-td, .notice, .error { overflow-wrap: anywhere; }
+/* Where a value may run long with no space in it (an event name, an id, an error), it wraps instead of widening
+   the page; only there, as it lets the table narrow a column to a letter's width. */
+td.mono, td.error, .notice { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 tr.selected td { background: color-mix(in srgb, var(--accent) 12%, transparent); }
 tbody tr { cursor: pointer; }
