@@ -11,4 +11,9 @@ export class ConvoKitError<Code extends string = string> extends Error {
     this.name = new.target.name;
     this.code = code;
   }
+
+  /** `JSON.stringify(error)` (as loggers and `res.json` do) keeps the name and message, which are not own enumerable fields. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, message: this.message, ...(this as object) };
+  }
 }

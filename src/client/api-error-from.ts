@@ -11,14 +11,14 @@ import {
   ServerError,
   ValidationFailedError,
 } from './api-error.js';
+import { snippet } from './read-body.js';
 import { headerRecord, type RawResponse, retryAfterOf } from './response-meta.js';
 
-const SNIPPET_CHARS = 200; // enough to recognise a proxy's HTML page without flooding logs
-
 function unknownMessage(raw: RawResponse): string {
+  if (raw.bodyProblem?.code === 'RESPONSE_TOO_LARGE') return `HTTP ${raw.status}: ${raw.bodyProblem.message}`;
   const text = typeof raw.body === 'string' ? raw.body : raw.body === undefined ? '' : JSON.stringify(raw.body);
-  const snippet = text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS);
-  return `HTTP ${raw.status} without the error envelope${snippet ? `: ${snippet}` : ''}`;
+  const start = snippet(text);
+  return `HTTP ${raw.status} without the error envelope${start ? `: ${start}` : ''}`;
 }
 
 /** Maps a non-2xx answer to the ApiError subclass callers branch on (docs/errors.md). */

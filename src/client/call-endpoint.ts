@@ -33,9 +33,17 @@ function encodeBody(
 }
 
 function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boolean): unknown {
+  const requestId = raw.headers.get('x-request-id');
+  // Even unvalidated, a value typed as the route's response is never a page of HTML or half a JSON text.
+  if (raw.bodyProblem) {
+    throw new ResponseValidationError(raw.bodyProblem.code, id, {
+      status: raw.status,
+      requestId,
+      message: raw.bodyProblem.message,
+    });
+  }
   if (raw.body === undefined && raw.status === 204) return undefined;
   if (!validate) return raw.body;
-  const requestId = raw.headers.get('x-request-id');
   const result = def.response.safeParse(raw.body);
   if (result.success) return result.data;
   const issues: FieldIssue[] = result.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message }));

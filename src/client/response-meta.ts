@@ -1,11 +1,14 @@
+import { type BodyProblem } from './read-body.js';
 import { parseRetryAfterSeconds } from './retry-policy.js';
 
 /** What the transport hands back for one answered call. */
 export interface RawResponse {
   status: number;
   headers: Headers;
-  /** The body parsed as JSON, the raw text when it is not JSON, `undefined` when empty. */
+  /** The body parsed as JSON, the raw text when it is not JSON, `undefined` when empty or too large. */
   body: unknown;
+  /** Set when the body is not JSON or was too large to read. */
+  bodyProblem: BodyProblem | null;
   /** How many attempts the call took (1 = no retry). */
   attempts: number;
 }

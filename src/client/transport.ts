@@ -1,5 +1,6 @@
 import { type ClientLogger } from './client-logger.js';
-import { ConnectionError, ResponseValidationError, TimeoutError } from './client-errors.js';
+import { ConnectionError, TimeoutError } from './client-errors.js';
+import { redact, redactHeaders } from './redact.js';
 import { BodyTooLarge, parseBody, readBody } from './read-body.js';
 import { type RawResponse, retryAfterOf } from './response-meta.js';
 import {
@@ -29,6 +30,8 @@ export interface WireRequest {
 }
 
 export interface TransportSettings extends BackoffSettings {
+  /** Only to take it out of answers that are quoted in errors. */
+  apiKey: string;
   fetch: typeof globalThis.fetch;
   logger: ClientLogger;
   timeoutMs: number;
@@ -57,18 +60,24 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
       redirect: 'manual',
     });
     answered = true;
-    const text = await readBody(res, s.maxResponseBytes);
-    return { kind: 'answer', raw: { status: res.status, headers: res.headers, body: parseBody(text) } };
+    // A failure answer (or a body that is not JSON) is quoted in errors: a server or proxy echoing the
+    // Authorization header must not put the key there. A 2xx JSON body is the caller's data, kept as sent.
+    const failed = res.status < 200 || res.status > 299;
+    const headers = failed ? redactHeaders(res.headers, s.apiKey) : res.headers;
+    let text: string;
+    try {
+      text = await readBody(res, s.maxResponseBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      const bodyProblem = { code: 'RESPONSE_TOO_LARGE', message: error.message } as const;
+      return { kind: 'answer', raw: { status: res.status, headers, body: undefined, bodyProblem } };
+    }
+    const parsed = parseBody(text);
+    const raw = failed || parsed.problem ? parseBody(redact(text, s.apiKey)) : parsed;
+    return { kind: 'answer', raw: { status: res.status, headers, body: raw.body, bodyProblem: raw.problem } };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timeout.signal.aborted) return { kind: 'timeout' };
-    if (error instanceof BodyTooLarge) {
-      throw new ResponseValidationError('RESPONSE_TOO_LARGE', req.endpoint, {
-        status: 0,
-        requestId: null,
-        message: error.message,
-      });
-    }
     return { kind: 'network', error, sent: answered || !failedBeforeSending(error) };
   } finally {
     clearTimeout(timer);

@@ -150,3 +150,114 @@ describe('response validation', () => {
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
   });
 });
+
+describe('answers that misbehave', () => {
+  it('names status and request id when a 2xx is not JSON, or JSON cut short, and says so', async () => {
+    for (const text of ['<html>ok</html>', '{"id":"thg_1","na']) {
+      const error = await failureOf((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_cut' });
+        res.end(text);
+      });
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).toMatchObject({ code: 'INVALID_RESPONSE', status: 200, requestId: 'req_cut' });
+      expect((error as Error).message).toContain('HTTP 200, request req_cut');
+      expect((error as Error).message).toContain('not JSON');
+    }
+  });
+
+  it('refuses a 2xx that is not JSON even with validateResponses off (a string is not the typed value)', async () => {
+    const error = await failureOf(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      },
+      { validateResponses: false },
+    );
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toContain('not JSON');
+  });
+
+  it('stops reading an endless answer at maxResponseBytes, naming its status and request id', async () => {
+    let written = 0;
+    const error = await failureOf(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_endless' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (!res.destroyed && written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+          if (!res.destroyed && written < 64 * 1024 * 1024) res.once('drain', pump);
+        };
+        res.write('[');
+        pump();
+      },
+      { maxResponseBytes: 1024 * 1024 },
+    );
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', status: 200, requestId: 'req_endless' });
+    expect((error as Error).message).toContain('HTTP 200, request req_endless');
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('maps an error answer too large to read to its ApiError, with status and request id', async () => {
+    const error = await failureOf(
+      (_req, res) => {
+        res.writeHead(500, { 'content-type': 'text/html', 'x-request-id': 'req_big' });
+        res.end('x'.repeat(20_000));
+      },
+      { maxResponseBytes: 1_000 },
+    );
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 500, code: 'UNKNOWN', requestId: 'req_big' });
+    expect((error as Error).message).toContain('larger than 1000 bytes');
+  });
+
+  it('times out a server that sends its headers and then stalls the body', async () => {
+    const server = await startScripted((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":');
+    });
+    servers.push(server);
+    const client = createApiClient(testTable, { apiKey, baseUrl: server.url, maxRetries: 1, timeoutMs: 200 });
+    const error = await client.things.get({ id: 'thg_1' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TIMEOUT', attempts: 2 });
+    expect(server.seen).toHaveLength(2);
+  });
+});
+
+describe('the key never leaves in an error', () => {
+  it('a server that echoes the key: message, String, JSON, body and headers of the error hide it', async () => {
+    const error = await failureOf((req, res) => {
+      const auth = String(req.headers.authorization);
+      res.writeHead(401, { 'content-type': 'application/json', 'x-echo': auth, 'x-request-id': 'req_echo' });
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'UNAUTHENTICATED',
+            message: `Invalid API key ${auth.slice(7)}`,
+            doc_url: 'https://docs.convo-kit.dev/errors#UNAUTHENTICATED',
+            request_id: 'req_echo',
+            details: [{ path: 'authorization', got: auth }],
+          },
+        }),
+      );
+    });
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const e = error as AuthenticationError;
+    for (const text of [e.message, String(e), e.stack ?? '', JSON.stringify(e), JSON.stringify(e.body)]) {
+      expect(text).not.toContain(apiKey);
+    }
+    expect(e.message).toContain('Invalid API key [redacted]');
+    expect(JSON.parse(JSON.stringify(e))).toMatchObject({
+      name: 'AuthenticationError',
+      status: 401,
+      code: 'UNAUTHENTICATED',
+    });
+
+    const proxyPage = await failureOf((req, res) => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`upstream refused ${String(req.headers.authorization)}`);
+    });
+    expect(String(proxyPage)).toContain('upstream refused Bearer [redacted]');
+    expect(JSON.stringify(proxyPage)).not.toContain(apiKey);
+  });
+});
