@@ -5,7 +5,7 @@ import { ConvoKitError } from '../errors.js';
  * bare origin, `…/v1` or `…/api/v1` (the compatibility routes, spec Versioning 2), with or without a
  * trailing slash: `https://h/api/v1/` -> `https://h/api`, so `/v1/tickets` lands on `https://h/api/v1/tickets`.
  */
-export function normalizeBaseUrl(baseUrl: string): string {
+export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -15,6 +15,13 @@ export function normalizeBaseUrl(baseUrl: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
   }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    // The service is HTTPS; only the emulator is served over http, on this machine (README, Base URL).
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      `Expected \`baseUrl\` to use https: for a host other than this machine (the key would cross the network in clear), got \`${url.origin}\`; set \`allowInsecureHttp: true\` for a network you trust`,
+    );
+  }
   if (url.search || url.hash || url.username || url.password) {
     throw new ConvoKitError(
       'INVALID_OPTION',
@@ -23,4 +30,19 @@ export function normalizeBaseUrl(baseUrl: string): string {
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${url.origin}${path}`;
+}
+
+/**
+ * `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8 and ::1, as the URL parser writes them: it
+ * already turns `http://2130706433` into `127.0.0.1` and `[0:0::1]` into `[::1]`.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '[::1]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
 }

@@ -10,6 +10,12 @@ export interface ClientOptions {
    * @default 'http://localhost:4010' (the emulator's default address)
    */
   baseUrl?: string;
+  /**
+   * Allow plain `http:` to a host other than this machine (e.g. an emulator reached by a docker-compose
+   * service name). Without it such a `baseUrl` is refused: the key would cross the network unencrypted.
+   * @default false
+   */
+  allowInsecureHttp?: boolean;
   /** Per attempt, from sending to the last byte of the answer. @default 30000 */
   timeoutMs?: number;
   /** Further attempts after the first, where a retry is safe. @default 2 */
@@ -62,6 +68,7 @@ const DEFAULTS = {
   maxResponseBytes: 16 * 1024 * 1024,
   maxPages: 10_000,
   validateResponses: true,
+  allowInsecureHttp: false,
   userAgent: 'convo-kit-client/0.1.0',
 } as const;
 
@@ -102,7 +109,7 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   if (!KEY_PREFIXES.some((p) => apiKey.startsWith(p))) {
     s.logger.warn({}, 'apiKey does not start with svc_live_ or svc_test_; the service will likely answer 401');
   }
-  return { ...s, baseUrl: normalizeBaseUrl(s.baseUrl) };
+  return { ...s, baseUrl: normalizeBaseUrl(s.baseUrl, s.allowInsecureHttp === true) };
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 token

@@ -142,6 +142,27 @@ describe('base address', () => {
     expect(srv.seen[0]?.url).toBe('/api/v1/things/x');
   });
 
+  it('refuses plain http to a host that is not this machine: the key would cross the network in clear', () => {
+    for (const baseUrl of ['http://api.example.com/v1', 'http://10.0.0.5:4010', 'http://[2001:db8::1]/']) {
+      expect(() => createApiClient(testTable, { apiKey, baseUrl }), baseUrl).toThrow(
+        /`baseUrl` to use https: for a host other than this machine .*allowInsecureHttp/,
+      );
+    }
+    for (const baseUrl of [
+      'http://localhost:4010',
+      'http://emulator.localhost:4010',
+      'http://127.0.0.1:4010/v1',
+      'http://127.8.9.10',
+      'http://[::1]:4010',
+      'https://api.example.com/v1',
+    ]) {
+      expect(createApiClient(testTable, { apiKey, baseUrl }).baseUrl, baseUrl).toMatch(/^http/);
+    }
+    // A docker-compose service name, for instance, on a network the caller vouches for.
+    const allowed = createApiClient(testTable, { apiKey, baseUrl: 'http://emulator:4010', allowInsecureHttp: true });
+    expect(allowed.baseUrl).toBe('http://emulator:4010');
+  });
+
   it('refuses a bad base address or option, naming it and never echoing the key', () => {
     expect(() => createApiClient(testTable, { apiKey, baseUrl: 'ftp://h' })).toThrow(
       /`baseUrl` to use https: or http:, got `ftp:`/,
