@@ -101,6 +101,11 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     expect(await focusedRow()).toBe(newest[1]);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#d-id').textContent()).toBe(newest[1]);
+    // The open delivery is in the address too: a reload shows it again.
+    await expect.poll(() => page.url()).toMatch(new RegExp(`#${newest[1]}$`));
+    await page.reload();
+    await expect.poll(() => page.locator('#d-id').textContent()).toBe(newest[1]);
+    await page.locator(`tr[data-id="${newest[1]}"]`).focus();
 
     // Select part of the body, as someone about to copy it.
     await page.evaluate(() => {

@@ -238,12 +238,16 @@ function filtersFromAddress() {
     if ($(name).tagName !== 'SELECT' || [...$(name).options].some((o) => o.value === value)) $(name).value = value;
   }
 }
-/** The address keeps the filters (and a token it came with), without adding a history entry per change. */
-function filtersToAddress() {
+/**
+ * The address keeps the filters (and a token it came with) and, after #, the open delivery (a fragment never
+ * reaches the server), without adding a history entry per change.
+ */
+function toAddress() {
   const q = filters();
   const token = new URLSearchParams(location.search).get('token');
   if (token) q.set('token', token);
-  history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : ''));
+  const open = selected ? '#' + encodeURIComponent(selected) : '';
+  history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : '') + open);
 }
 async function api(path, init) {
   const { response, body } = await fetchJson(
@@ -295,6 +299,7 @@ function gone(error) {
   if (error.status !== 404) throw error;
   notice('Delivery ' + selected + ' is no longer stored (done deliveries are pruned after a while).', true);
   selected = null;
+  toAddress();
   detail = null;
   $('detail-body').hidden = true;
   $('detail-empty').hidden = false;
@@ -312,6 +317,7 @@ async function more() {
 }
 async function show(id, quiet) {
   selected = id;
+  toAddress();
   for (const tr of $('rows').children) tr.classList.toggle('selected', tr.dataset.id === id);
   const d = await api('/api/deliveries/' + encodeURIComponent(id));
   if (!quiet) notice('');
@@ -392,11 +398,16 @@ $('d-replay').addEventListener('click', () => selected && replay([selected]));
 $('more').addEventListener('click', () => more().catch((error) => notice(error.message, true)));
 function filtered() {
   wanted = PAGE_SIZE;
-  filtersToAddress();
+  toAddress();
   refresh();
 }
 for (const id of FILTERS) $(id).addEventListener('change', filtered);
 filtersFromAddress();
+try {
+  if (location.hash.length > 1) open(decodeURIComponent(location.hash.slice(1)));
+} catch {
+  notice('The address names no delivery after # that can be read: ' + location.hash, true);
+}
 refresh();
 // Every two seconds while the tab is seen, and never a second time over one still waiting for its answer.
 setInterval(() => inFlight === 0 && !document.hidden && refresh(), 2000);
