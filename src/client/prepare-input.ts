@@ -40,6 +40,11 @@ function check(
   return value;
 }
 
+/** Own keys only: `'constructor' in shape` is true for every object, so such a key was taken and then dropped. */
+function declares(schema: z.ZodObject | undefined, key: string): boolean {
+  return schema !== undefined && Object.hasOwn(schema.shape, key);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -72,9 +77,10 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
     else if (key === 'idempotencyKey' && def.idempotencyKey === 'required') {
       if (typeof value === 'string' && value.length >= 1 && value.length <= IDEMPOTENCY_KEY_MAX) idempotencyKey = value;
       else issues.push({ path: key, message: `expected a string of 1 to ${IDEMPOTENCY_KEY_MAX} characters` });
-    } else if (def.params && key in def.params.shape) parts.params[key] = value;
-    else if (def.query && key in def.query.shape) parts.query[key] = value;
-    else if (def.body && (key in def.body.shape || acceptsUnknownKeys(def.body))) parts.body[key] = value;
+    } else if (declares(def.params, key)) parts.params[key] = value;
+    else if (declares(def.query, key)) parts.query[key] = value;
+    else if (def.body && (declares(def.body, key) || (acceptsUnknownKeys(def.body) && key !== '__proto__')))
+      parts.body[key] = value;
     else issues.push({ path: key, message: `unknown field for ${def.method} ${def.path}` });
   }
 

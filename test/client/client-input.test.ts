@@ -47,6 +47,29 @@ describe('input: validated and split before a byte is sent', () => {
     expect(srv.seen).toHaveLength(0);
   });
 
+  it('refuses keys every object inherits (constructor, toString, __proto__) as unknown, and reads no inherited value', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await expect(client.things.get({ id: 'x', constructor: 'y' } as never)).rejects.toThrow(
+      /constructor: unknown field for GET \/v1\/things\/:id/,
+    );
+    await expect(client.things.create({ name: 'x', toString: 'y' } as never)).rejects.toThrow(
+      /toString: unknown field/,
+    );
+    const parsed = JSON.parse('{"__proto__": {"id": "other"}, "name": "x"}') as never;
+    await expect(client.things.update(parsed)).rejects.toThrow(/__proto__: unknown field/);
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('does not send at all when the caller has already aborted', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await expect(client.things.get({ id: 'x' }, { signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow(
+      'gone',
+    );
+    expect(srv.seen).toHaveLength(0);
+  });
+
   it('puts params in the path, query in the URL, body as JSON and header options as headers', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
@@ -68,6 +91,16 @@ describe('input: validated and split before a byte is sent', () => {
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
     await client.things.get({ id: 'a/b c?d#e%' });
     expect(srv.seen[0]?.url).toBe('/v1/things/a%2Fb%20c%3Fd%23e%25');
+    // Nothing an id holds leaves its segment: not a parent step, a query, a fragment or a backslash.
+    for (const id of ['../../admin', '..%2F..', '?limit=1', '#x', '..\\..', './.']) await client.things.get({ id });
+    expect(srv.seen.slice(1).map((r) => r.url)).toEqual([
+      '/v1/things/..%2F..%2Fadmin',
+      '/v1/things/..%252F..',
+      '/v1/things/%3Flimit%3D1',
+      '/v1/things/%23x',
+      '/v1/things/..%5C..',
+      '/v1/things/.%2F.',
+    ]);
   });
 
   it('refuses "." and ".." path segments with a clear error and sends nothing', async () => {
