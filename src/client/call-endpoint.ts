@@ -129,6 +129,7 @@ export function callEndpoint(
   const base = typeof input === 'object' && input !== null ? input : {};
   return new PagePromise(first as Promise<WithResponse<Page<unknown>>>, {
     endpoint: id,
+    startCursor: typeof (base as { cursor?: unknown }).cursor === 'string' ? (base as { cursor: string }).cursor : null,
     maxPages: settings.maxPages,
     logger: settings.logger,
     next: (cursor) => perform(settings, id, def, { ...base, cursor }, options) as Promise<WithResponse<Page<unknown>>>,

@@ -4,6 +4,8 @@ import { type ClientLogger } from './client-logger.js';
 
 export interface PageWalk<P> {
   endpoint: string;
+  /** The cursor the caller started from, if any: handed back, it means the service went round. */
+  startCursor: string | null;
   /** Fetches the page after `cursor` with the call's own filters; the cursor goes back exactly as received. */
   next(cursor: string): Promise<WithResponse<P>>;
   maxPages: number;
@@ -24,13 +26,17 @@ export class PagePromise<Item, P extends Page<Item> = Page<Item>> extends ApiPro
   }
 
   async *pages(): AsyncGenerator<P, void, undefined> {
-    const { endpoint, maxPages, logger } = this.#walk;
+    const { endpoint, maxPages, logger, startCursor } = this.#walk;
     let page = (await this.withResponse()).data;
-    const seen = new Set<string>();
+    const seen = new Set<string>(startCursor === null ? [] : [startCursor]);
     for (let count = 1; ; count++) {
       yield page;
       const { has_more, next_cursor } = page.pagination;
-      if (!has_more || next_cursor === null) return;
+      if (!has_more) return;
+      if (next_cursor === null) {
+        logger.warn({ endpoint, pages: count }, 'convo-kit pagination stopped: has_more without a next_cursor');
+        return;
+      }
       if (seen.has(next_cursor)) {
         logger.warn({ endpoint, pages: count }, 'convo-kit pagination stopped: the service repeated a cursor');
         return;

@@ -89,6 +89,33 @@ describe('pagination', () => {
     expect(srv.seen).toHaveLength(2);
   });
 
+  it('stops when the service hands back the cursor the walk started from', async () => {
+    const { server: srv } = await pagedServer({ cursorFor: () => 'start' });
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await client.things.list({ limit: 100 }); // issues "start"
+    let count = 0;
+    for await (const _ of client.things.list({ limit: 100, cursor: 'start' })) count++;
+    expect(count).toBe(100);
+    expect(srv.seen).toHaveLength(2);
+  });
+
+  it('walks an empty first page (nothing yielded), and warns when has_more comes without a cursor', async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (_o: object, msg?: string) => void warnings.push(msg ?? '') };
+    server = await startScripted((_req, res, i) =>
+      json(res, 200, { data: [], pagination: { has_more: i === 1, next_cursor: null } }),
+    );
+    const client = createApiClient(testTable, { apiKey, baseUrl: server.url, logger });
+    const items: unknown[] = [];
+    for await (const item of client.things.list({})) items.push(item);
+    expect(items).toEqual([]);
+    expect(warnings).toEqual([]);
+    for await (const item of client.things.list({})) items.push(item);
+    expect(items).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('has_more without a next_cursor')]);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('stops after maxPages', async () => {
     const { server: srv } = await pagedServer();
     const warnings: string[] = [];
