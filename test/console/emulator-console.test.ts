@@ -263,8 +263,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       buffer: Buffer.from('# Returns\n\nAnything unworn comes back within 30 days, postage paid.\n'),
     });
     await page.click('#knowledge-upload button.primary');
-    // The first upload starts the parse thread, which loads every parser before it answers (parse-thread.ts):
-    // seconds from TypeScript sources on a busy machine.
+    // The first upload starts the parse thread (parse-pool.ts), which loads its parsers from TypeScript sources:
+    // seconds on a busy machine.
     await expect.poll(() => page.locator('#notice').textContent(), { timeout: 30_000 }).toContain('Added returns.md');
     const entry = row('group-knowledge', 'Returns policy');
     await expect.poll(() => entry.count(), { timeout: 10_000 }).toBe(1);

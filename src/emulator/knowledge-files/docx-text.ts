@@ -1,9 +1,15 @@
+import type Mammoth from 'mammoth';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
-/** The text of a DOCX, paragraph by paragraph, with mammoth (loaded on first use). Call checkOfficeZip first. */
+/** mammoth, loaded on first use (only uploads need it). */
+export async function loadMammoth(): Promise<typeof Mammoth> {
+  return (await import('mammoth')).default;
+}
+
+/** The text of a DOCX, paragraph by paragraph, with mammoth. Call checkOfficeZip first. */
 export async function docxText(bytes: Buffer, budget: TextBudget): Promise<void> {
-  const mammoth = (await import('mammoth')).default;
+  const mammoth = await loadMammoth();
   let value: string;
   try {
     ({ value } = await mammoth.extractRawText({ buffer: bytes }));

@@ -26,14 +26,19 @@ export const PARSE_BOUNDS: ParseBounds = { timeMs: 15_000, heapMib: 512, bufferB
 /** Files parsed at once (one thread each); more wait, at most MAX_WAITING, so uploads cannot pile up memory. */
 const PARSE_CONCURRENCY = 2;
 const MAX_WAITING = 8;
-/** Loading the parsers in a new thread; past it the thread is deemed broken (a fault of the emulator's). */
-const THREAD_START_MS = 60_000;
+/** Starting a thread, or loading a parser in it; past it the thread is deemed broken (a fault of the emulator's). */
+const LOAD_MS = 60_000;
 
 /** One parse thread, reused while its parses end well; stopped the moment one breaks a bound. */
 class ParseThread {
   private readonly worker: Worker;
   readonly ready: Promise<void>;
-  private answer: { resolve(result: ParseResult): void; reject(error: unknown): void } | undefined;
+  /** Set once the thread failed or was stopped: it takes no more files. */
+  dead = false;
+  private pending: { resolve(result: ParseResult): void; reject(error: unknown): void } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** What the running parse's clock, started once its parser is loaded, fails it with. */
+  private deadline: { ms: number; error: () => unknown } | undefined;
 
   constructor(bounds: ParseBounds) {
     const { entry, eval: isEval } = threadEntry(import.meta.url, 'parse-thread');
@@ -44,20 +49,23 @@ class ParseThread {
     });
     // An idle thread must not keep the process alive.
     this.worker.unref();
-    let started: { resolve(): void; reject(error: unknown): void };
+    let started!: { resolve(): void; reject(error: unknown): void };
     this.ready = new Promise<void>((resolve, reject) => (started = { resolve, reject }));
-    const timer = setTimeout(() => this.fail(new Error('the parse thread did not start in time')), THREAD_START_MS);
+    // An idle thread may fail while nobody waits on it; whoever takes it next sees `dead`.
+    this.ready.catch(() => undefined);
+    this.arm(LOAD_MS, () => new Error('the parse thread did not start in time'));
     this.worker.on('message', (message: ParseMessage) => {
       if (message.kind === 'ready') {
-        clearTimeout(timer);
+        clearTimeout(this.timer);
         return started.resolve();
       }
-      const answer = this.answer;
-      this.answer = undefined;
-      answer?.resolve(message);
+      if (message.kind === 'parsing') return this.deadline && this.arm(this.deadline.ms, this.deadline.error);
+      clearTimeout(this.timer);
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.resolve(message);
     });
     const failed = (error: unknown) => {
-      clearTimeout(timer);
       started.reject(error);
       this.fail(error);
     };
@@ -65,33 +73,40 @@ class ParseThread {
     this.worker.on('exit', (code) => failed(new Error(`the parse thread stopped (exit code ${code})`)));
   }
 
-  /** Hands the file over (its bytes are transferred) and waits for the answer, at most `timeMs`. */
+  /** Fails what runs with `error()` unless the thread moves on within `ms`. */
+  private arm(ms: number, error: () => unknown): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fail(error()), ms);
+  }
+
+  /**
+   * Hands the file over (its bytes are transferred) and waits for the answer: the thread loads the parser
+   * the file's type needs (within LOAD_MS), then parses it within `timeMs`.
+   */
   parse(request: ParseRequest, timeMs: number): Promise<ParseResult> {
     return new Promise<ParseResult>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          this.fail(
-            overBound(`parsing at most ${timeMs / 1000} seconds`, 'The file was not parsed within the time bound'),
-          ),
-        timeMs,
-      );
-      this.answer = {
-        resolve: (result) => (clearTimeout(timer), resolve(result)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+      this.pending = { resolve, reject };
+      this.deadline = {
+        ms: timeMs,
+        error: () =>
+          overBound(`parsing at most ${timeMs / 1000} seconds`, 'The file was not parsed within the time bound'),
       };
+      this.arm(LOAD_MS, () => new Error('the parse thread did not load its parser in time'));
       this.worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
     });
   }
 
   /** Fails the parse in progress with `error` and stops the thread. */
   private fail(error: unknown): void {
-    const answer = this.answer;
-    this.answer = undefined;
-    void this.worker.terminate();
-    answer?.reject(error);
+    const pending = this.pending;
+    this.pending = undefined;
+    this.stop();
+    pending?.reject(error);
   }
 
   stop(): void {
+    clearTimeout(this.timer);
+    this.dead = true;
     void this.worker.terminate();
   }
 }
@@ -121,8 +136,13 @@ export class ParsePool {
     return this.queue.add(() => this.run({ fileName, bytes })) as Promise<string>;
   }
 
+  private takeThread(): ParseThread {
+    for (let thread = this.idle.pop(); thread; thread = this.idle.pop()) if (!thread.dead) return thread;
+    return new ParseThread(this.bounds);
+  }
+
   private async run(request: ParseRequest): Promise<string> {
-    const thread = this.idle.pop() ?? new ParseThread(this.bounds);
+    const thread = this.takeThread();
     let reusable = false;
     try {
       await thread.ready;
@@ -135,7 +155,7 @@ export class ParsePool {
       reusable = result.kind === 'text' || result.kind === 'refused';
       return this.textOf(result);
     } finally {
-      if (reusable && this.idle.length < PARSE_CONCURRENCY) this.idle.push(thread);
+      if (reusable && !thread.dead && this.idle.length < PARSE_CONCURRENCY) this.idle.push(thread);
       else thread.stop();
     }
   }

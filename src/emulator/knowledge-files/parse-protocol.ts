@@ -12,8 +12,11 @@ export interface ParseRequest {
   bytes: Uint8Array;
 }
 
-/** What the parse thread answers: `ready` once its parsers are loaded, then one result per request. */
-export type ParseMessage = { kind: 'ready' } | ParseResult;
+/**
+ * What the parse thread answers: `ready` once it has started; then, for each request, `parsing` once the
+ * parser the file's type needs is loaded (the parse's clock starts there), and its result.
+ */
+export type ParseMessage = { kind: 'ready' } | { kind: 'parsing' } | ParseResult;
 
 export type ParseResult =
   | { kind: 'text'; text: string }

@@ -10,18 +10,8 @@ import type { ParseMessage, ParseRequest, ParseResult, ParseThreadData } from '.
 // Before any parser is loaded, so every buffer they allocate is charged.
 const budget = installAllocationBudget((workerData as ParseThreadData).maxBufferBytes);
 
-const { extractText } = await import('./extract-text.js');
+const { extractText, loadReaderOf } = await import('./extract-text.js');
 const { ApiFailure } = await import('../api-failure.js');
-// PDF.js runs its worker code in this thread when it finds it loaded (globalThis.pdfjsWorker). The module
-// has no type declarations, hence the specifier in a variable.
-const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-// The parsers extractText loads on first use, loaded now: the pool's deadline is for parsing, not loading.
-await Promise.all([
-  import('pdfjs-dist/legacy/build/pdf.mjs'),
-  import(PDFJS_WORKER),
-  import('mammoth'),
-  import('exceljs'),
-]);
 
 async function parse({ fileName, bytes }: ParseRequest): Promise<ParseResult> {
   budget.reset();
@@ -39,6 +29,11 @@ async function parse({ fileName, bytes }: ParseRequest): Promise<ParseResult> {
 
 const port = parentPort!;
 port.on('message', (request: ParseRequest) => {
-  void parse(request).then((result) => port.postMessage(result satisfies ParseMessage));
+  void (async () => {
+    // Loading a large parser on first use is not parsing: the pool starts the parse's clock after it.
+    await loadReaderOf(request.fileName);
+    port.postMessage({ kind: 'parsing' } satisfies ParseMessage);
+    port.postMessage((await parse(request)) satisfies ParseMessage);
+  })();
 });
 port.postMessage({ kind: 'ready' } satisfies ParseMessage);

@@ -2,13 +2,21 @@ import { ApiFailure } from '../api-failure.js';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
+/** PDF.js runs its worker code in this thread when it finds it loaded (globalThis.pdfjsWorker); untyped, hence the variable. */
+const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+/** PDF.js and its worker code, loaded on first use: they are large and only uploads need them. */
+export async function loadPdfJs() {
+  const [pdfjs] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
+  return pdfjs;
+}
+
 /**
- * The text of a PDF, page by page, with Mozilla's PDF.js (pdfjs-dist, the parser browsers use). Loaded on
- * first use: it is large and only uploads need it. Scripting, eval and font loading stay off: only text is read.
- * Stops at the page where the text passes its bound.
+ * The text of a PDF, page by page, with Mozilla's PDF.js (pdfjs-dist, the parser browsers use). Scripting,
+ * eval and font loading stay off: only text is read. Stops at the page where the text passes its bound.
  */
 export async function pdfText(bytes: Buffer, budget: TextBudget): Promise<void> {
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { getDocument } = await loadPdfJs();
   const task = getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,

@@ -2,15 +2,18 @@ import { KNOWLEDGE_XLSX_MAX_COLUMNS as MAX_COLUMNS, KNOWLEDGE_XLSX_MAX_ROWS as M
 import { notParsable, overBound, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
+/** exceljs, loaded on first use (only uploads need it). */
+export const loadExcelJs = async () => (await import('exceljs')).default;
+
 const SHEET_BOUND = `XLSX at most ${MAX_ROWS.toLocaleString('en-US')} rows and ${MAX_COLUMNS} columns per sheet`;
 
 /**
- * The text of an XLSX with exceljs (loaded on first use): each sheet's name, then one line per row with its
+ * The text of an XLSX with exceljs: each sheet's name, then one line per row with its
  * cells' displayed text joined by " | ". A sheet past 5,000 rows or 100 columns is refused (413) before any
  * of its rows is read. Call checkOfficeZip first.
  */
 export async function xlsxText(bytes: Buffer, budget: TextBudget): Promise<void> {
-  const ExcelJS = (await import('exceljs')).default;
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's own Buffer type predates Node's generic one.
