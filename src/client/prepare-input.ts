@@ -18,6 +18,11 @@ export interface PreparedInput {
 
 /** Spec, Send behavior 6. */
 const IDEMPOTENCY_KEY_MAX = 200;
+/**
+ * What a header carries unchanged: fetch throws on a line break, NUL or a character above U+00FF (after
+ * the retries, as if the request had been lost) and trims outer spaces, which would send another key.
+ */
+const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 function acceptsUnknownKeys(schema: z.ZodObject | undefined): boolean {
   const catchall = schema?._zod.def.catchall;
@@ -75,8 +80,18 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
     const header = headerByOption.get(key);
     if (header !== undefined) headerInput[header] = value;
     else if (key === 'idempotencyKey' && def.idempotencyKey === 'required') {
-      if (typeof value === 'string' && value.length >= 1 && value.length <= IDEMPOTENCY_KEY_MAX) idempotencyKey = value;
-      else issues.push({ path: key, message: `expected a string of 1 to ${IDEMPOTENCY_KEY_MAX} characters` });
+      if (
+        typeof value === 'string' &&
+        value.length >= 1 &&
+        value.length <= IDEMPOTENCY_KEY_MAX &&
+        HEADER_SAFE.test(value)
+      )
+        idempotencyKey = value;
+      else
+        issues.push({
+          path: key,
+          message: `expected a string of 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (spaces inside allowed)`,
+        });
     } else if (declares(def.params, key)) parts.params[key] = value;
     else if (declares(def.query, key)) parts.query[key] = value;
     else if (def.body && (declares(def.body, key) || (acceptsUnknownKeys(def.body) && key !== '__proto__')))

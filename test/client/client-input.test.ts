@@ -158,6 +158,20 @@ describe('input: validated and split before a byte is sent', () => {
     await expect(client.things.send({ id: 't', content: 'hi', idempotencyKey: '' })).rejects.toThrow(InvalidInputError);
     expect(srv.seen).toHaveLength(0);
   });
+
+  it('refuses an Idempotency-Key a header cannot carry as it is, naming it (it was tried 3 times as a lost connection)', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url, backoffBaseMs: 1 });
+    for (const key of ['order\n42', 'k€y', 'nul\u0000', ' padded ']) {
+      const error = await client.things.send({ id: 't', content: 'hi', idempotencyKey: key }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(key)).toBeInstanceOf(InvalidInputError);
+      expect(error).toMatchObject({
+        issues: [{ path: 'idempotencyKey', message: expect.stringContaining('visible ASCII') }],
+      });
+    }
+    await client.things.send({ id: 't', content: 'hi', idempotencyKey: 'order 42: cafe' });
+    expect(srv.seen.map((r) => r.headers['idempotency-key'])).toEqual(['order 42: cafe']);
+  });
 });
 
 describe('base address', () => {
