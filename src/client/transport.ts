@@ -114,9 +114,10 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
     const mayRetry = attempts <= s.maxRetries;
     let delay: number | null;
     let reason: string;
+    let requestId: string | null = null;
     if (outcome.kind === 'answer') {
       delay = mayRetry ? answerRetryDelay(outcome.raw, req, s, attempts - 1) : null;
-      const requestId = outcome.raw.headers.get('x-request-id');
+      requestId = outcome.raw.headers.get('x-request-id');
       if (delay === null) {
         s.logger.debug(
           { endpoint: req.endpoint, status: outcome.raw.status, requestId, attempts },
@@ -141,7 +142,10 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       delay = backoffDelayMs(attempts - 1, s);
       reason = outcome.sent ? 'connection lost' : 'connection refused';
     }
-    s.logger.warn({ endpoint: req.endpoint, attempt: attempts, reason, delayMs: delay }, 'convo-kit retrying');
+    s.logger.warn(
+      { endpoint: req.endpoint, attempt: attempts, reason, requestId, delayMs: delay },
+      'convo-kit retrying',
+    );
     await sleep(delay, signal);
   }
 }
