@@ -66,14 +66,37 @@ export class ResponseValidationError extends ConvoKitError<'INVALID_RESPONSE' | 
 export class ConnectionError extends ConvoKitError<'CONNECTION_REFUSED' | 'CONNECTION_LOST'> {
   readonly endpoint: string;
   readonly attempts: number;
+  /** The status of an answer whose body was cut off (its headers arrived), else `null`. */
+  readonly status: number | null;
+  /** That answer's `X-Request-ID`, to quote to support. */
+  readonly requestId: string | null;
 
-  constructor(code: 'CONNECTION_REFUSED' | 'CONNECTION_LOST', endpoint: string, attempts: number, cause: unknown) {
+  constructor(
+    code: 'CONNECTION_REFUSED' | 'CONNECTION_LOST',
+    endpoint: string,
+    attempts: number,
+    cause: unknown,
+    cutOff: CutOffAnswer | null = null,
+  ) {
     const reason = cause instanceof Error ? describeCause(cause) : String(cause);
-    const sent = code === 'CONNECTION_REFUSED' ? 'the request was not sent' : 'the request may have reached the server';
+    const sent =
+      code === 'CONNECTION_REFUSED'
+        ? 'the request was not sent'
+        : cutOff
+          ? `the server answered HTTP ${cutOff.status} (request ${cutOff.requestId ?? 'without id'}), then the body was cut off`
+          : 'the request may have reached the server';
     super(code, `${endpoint} failed after ${attempts} attempt(s): ${reason} (${sent})`, { cause });
     this.endpoint = endpoint;
     this.attempts = attempts;
+    this.status = cutOff?.status ?? null;
+    this.requestId = cutOff?.requestId ?? null;
   }
+}
+
+/** An answer whose headers arrived and whose body did not. */
+export interface CutOffAnswer {
+  status: number;
+  requestId: string | null;
 }
 
 /** No complete answer within `timeoutMs` (per attempt); the request may have reached the server. */

@@ -1,5 +1,5 @@
 import { type ClientLogger } from './client-logger.js';
-import { ConnectionError, TimeoutError } from './client-errors.js';
+import { ConnectionError, type CutOffAnswer, TimeoutError } from './client-errors.js';
 import { redact, redactHeaders } from './redact.js';
 import { BodyTooLarge, parseBody, readBody } from './read-body.js';
 import { type RawResponse, retryAfterOf } from './response-meta.js';
@@ -42,13 +42,13 @@ export interface TransportSettings extends BackoffSettings {
 type Outcome =
   | { kind: 'answer'; raw: Omit<RawResponse, 'attempts'> }
   | { kind: 'timeout' }
-  | { kind: 'network'; error: unknown; sent: boolean };
+  | { kind: 'network'; error: unknown; sent: boolean; cutOff: CutOffAnswer | null };
 
 async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSignal | undefined): Promise<Outcome> {
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-  let answered = false;
+  let cutOff: CutOffAnswer | null = null;
   try {
     // `manual`: an API does not redirect; following one could carry the key elsewhere or turn a POST into a GET.
     const fetchFn = s.fetch; // called unbound: browsers' fetch throws "Illegal invocation" with another `this`
@@ -59,7 +59,7 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
       signal: combined,
       redirect: 'manual',
     });
-    answered = true;
+    cutOff = { status: res.status, requestId: res.headers.get('x-request-id') };
     // A failure answer (or a body that is not JSON) is quoted in errors: a server or proxy echoing the
     // Authorization header must not put the key there. A 2xx JSON body is the caller's data, kept as sent.
     const failed = res.status < 200 || res.status > 299;
@@ -78,7 +78,7 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timeout.signal.aborted) return { kind: 'timeout' };
-    return { kind: 'network', error, sent: answered || !failedBeforeSending(error) };
+    return { kind: 'network', error, sent: cutOff !== null || !failedBeforeSending(error), cutOff };
   } finally {
     clearTimeout(timer);
   }
@@ -137,6 +137,7 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
           req.endpoint,
           attempts,
           outcome.error,
+          outcome.cutOff,
         );
       }
       delay = backoffDelayMs(attempts - 1, s);

@@ -3,6 +3,7 @@ import {
   ApiError,
   AuthenticationError,
   ConflictError,
+  ConnectionError,
   createApiClient,
   isApiError,
   NotFoundError,
@@ -209,6 +210,22 @@ describe('answers that misbehave', () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, code: 'UNKNOWN', requestId: 'req_big' });
     expect((error as Error).message).toContain('larger than 1000 bytes');
+  });
+
+  it('names the status and request id of an answer cut off after its headers (JSON cut short by a closed connection)', async () => {
+    const server = await startScripted((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100', 'x-request-id': 'req_cut' });
+      res.write('{"id":"thg_1","na');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    servers.push(server);
+    const client = createApiClient(testTable, { apiKey, baseUrl: server.url });
+    const error = await client.things.create({ name: 'a' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'CONNECTION_LOST', status: 201, requestId: 'req_cut', attempts: 1 });
+    expect((error as Error).message).toContain(
+      'the server answered HTTP 201 (request req_cut), then the body was cut off',
+    );
   });
 
   it('times out a server that sends its headers and then stalls the body', async () => {
