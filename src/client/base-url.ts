@@ -10,7 +10,10 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to be an absolute http(s) URL, got \`${baseUrl}\``);
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      `Expected \`baseUrl\` to be an absolute http(s) URL, got \`${hideKeys(baseUrl)}\``,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
@@ -30,6 +33,11 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${url.origin}${path}`;
+}
+
+/** A key given as the address (swapped settings) must not be printed in the error that refuses it. */
+function hideKeys(text: string): string {
+  return text.slice(0, 200).replace(/svc_(live|test)_[^\s/@:?#]*/g, 'svc_$1_[redacted]');
 }
 
 /**

@@ -222,6 +222,8 @@ describe('base address', () => {
       'Expected `timeoutMs` to be an integer from 1 to 600000, got `0`',
     );
     expect(() => createApiClient(testTable, { apiKey, maxRetries: 1.5 })).toThrow('`maxRetries`');
+    // Settings swapped by mistake (the key given as the address) must not print the key.
+    expect(() => createApiClient(testTable, { apiKey, baseUrl: apiKey })).toThrow(/got `svc_live_\[redacted\]`/);
     const withSpace = 'svc_live_secret value';
     expect(() => createApiClient(testTable, { apiKey: withSpace })).toThrow(/`apiKey`/);
     try {
