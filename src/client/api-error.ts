@@ -17,6 +17,14 @@ export interface ApiErrorInit {
   body: unknown;
 }
 
+const MESSAGE_CHARS = 1_000; // a message, not a page: a server's answer of megabytes would flood every log line
+
+function bounded(message: string): string {
+  return message.length <= MESSAGE_CHARS
+    ? message
+    : `${message.slice(0, MESSAGE_CHARS)}… (${message.length} characters; the whole answer is in \`body\`)`;
+}
+
 /** The service answered with a failure (never returned as data). Subclasses mark the cases callers handle differently. */
 export class ApiError extends ConvoKitError<ApiErrorCode> {
   readonly status: number;
@@ -29,7 +37,7 @@ export class ApiError extends ConvoKitError<ApiErrorCode> {
   constructor(init: ApiErrorInit) {
     super(
       init.code,
-      `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`,
+      `${init.status} ${init.code}: ${bounded(init.message)}${init.requestId ? ` (request ${init.requestId})` : ''}`,
     );
     this.status = init.status;
     this.docUrl = init.docUrl;

@@ -14,8 +14,14 @@ export function issuePath(path: readonly PropertyKey[], first = ''): string {
   );
 }
 
+const LISTED_ISSUES = 10; // a page of 100 bad items fails in hundreds of places; `issues` keeps them all
+
 function listIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');
+  const listed = issues
+    .slice(0, LISTED_ISSUES)
+    .map((i) => `${i.path || '(input)'}: ${i.message}`)
+    .join('; ');
+  return issues.length > LISTED_ISSUES ? `${listed}; and ${issues.length - LISTED_ISSUES} more` : listed;
 }
 
 /** The input of a call fails the contract's schemas; nothing was sent. */

@@ -228,6 +228,32 @@ describe('answers that misbehave', () => {
     );
   });
 
+  it("bounds the error message a server's envelope gives (the whole answer stays in body)", async () => {
+    const long = 'word '.repeat(50_000);
+    const error = (await failureOf((_req, res) =>
+      json(res, 500, { error: { code: 'INTERNAL_ERROR', message: long, doc_url: '', request_id: 'req_long' } }),
+    )) as ServerError;
+    expect(error).toMatchObject({ status: 500, code: 'INTERNAL_ERROR', requestId: 'req_long' });
+    expect(error.message.length).toBeLessThan(1_200);
+    expect(error.message).toContain('(request req_long)');
+    expect(error.message).toContain('… (250000 characters; the whole answer is in `body`)');
+    expect(error.body).toMatchObject({ error: { message: long } });
+  });
+
+  it('lists the first failing fields of an off-contract answer in the message, and counts the rest', async () => {
+    const server = await startScripted((_req, res) =>
+      json(res, 200, { data: Array.from({ length: 5_000 }, () => ({ id: 1 })), pagination: {} }),
+    );
+    servers.push(server);
+    const client = createApiClient(testTable, { apiKey, baseUrl: server.url, maxRetries: 0 });
+    const error = (await client.things.list({}).catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.issues.length).toBeGreaterThan(10_000);
+    expect(error.message).toContain('data[0].id: ');
+    expect(error.message).toMatch(/; and \d+ more$/);
+    expect(error.message.length).toBeLessThan(2_000);
+  });
+
   it('times out a server that sends its headers and then stalls the body', async () => {
     const server = await startScripted((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
