@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../src/emulator/api-failure.js';
 import { ParsePool, PARSE_BOUNDS } from '../../src/emulator/knowledge-files/parse-pool.js';
@@ -61,6 +64,13 @@ describe('the parse pool', () => {
     expect(await Promise.all(busy)).toEqual(Array.from({ length: 10 }, (_, i) => `file ${i}`));
     expect(await p.extractText('one-more.txt', bytes('hello'))).toBe('hello');
   }, 120_000);
+
+  it('does not keep a process alive: its idle thread lets a script end without closing anything', async () => {
+    const script = fileURLToPath(new URL('./fixtures/parse-and-exit.ts', import.meta.url));
+    // execFile's timeout kills a script that would hang, and the promise then rejects.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 });
+    expect(stdout).toBe('Open at nine');
+  }, 90_000);
 
   it('keeps the refusals of the parsers themselves (415, and 413 for the text bound)', async () => {
     const p = pool({});

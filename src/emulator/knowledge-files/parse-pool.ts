@@ -47,8 +47,6 @@ class ParseThread {
       workerData: { maxBufferBytes: bounds.bufferBytes } satisfies ParseThreadData,
       resourceLimits: { maxOldGenerationSizeMb: bounds.heapMib },
     });
-    // An idle thread must not keep the process alive.
-    this.worker.unref();
     let started!: { resolve(): void; reject(error: unknown): void };
     this.ready = new Promise<void>((resolve, reject) => (started = { resolve, reject }));
     // An idle thread may fail while nobody waits on it; whoever takes it next sees `dead`.
@@ -71,6 +69,8 @@ class ParseThread {
     };
     this.worker.on('error', failed);
     this.worker.on('exit', (code) => failed(new Error(`the parse thread stopped (exit code ${code})`)));
+    // An idle thread must not keep the process alive; after the listeners, since a 'message' listener refs the worker.
+    this.worker.unref();
   }
 
   /** Fails what runs with `error()` unless the thread moves on within `ms`. */
