@@ -11,6 +11,8 @@ let t: E2e;
 let proxy: Server;
 let proxyOrigin: string;
 let forwarded = 0;
+/** What happens to the first answer: the connection drops, or the answer is held past the client's timeout. */
+let firstAnswer: 'drop' | 'hold' = 'drop';
 beforeAll(async () => {
   t = await startE2e({ seed: 3 });
   proxy = createServer((req, res) => {
@@ -27,7 +29,7 @@ beforeAll(async () => {
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       }).then(async (answer) => {
         const body = Buffer.from(await answer.arrayBuffer());
-        if (index === 0) return res.socket?.destroy();
+        if (index === 0) return firstAnswer === 'drop' ? res.socket?.destroy() : undefined;
         res.writeHead(answer.status, Object.fromEntries(answer.headers));
         res.end(body);
       });
@@ -42,9 +44,24 @@ afterAll(async () => {
   await t.close();
 });
 
-function throughProxy() {
+function throughProxy(lose: 'drop' | 'hold' = 'drop') {
   forwarded = 0;
-  return t.clientFor(t.emulator.adminKey, { baseUrl: `${proxyOrigin}/v1` });
+  firstAnswer = lose;
+  return t.clientFor(t.emulator.adminKey, { baseUrl: `${proxyOrigin}/v1`, timeoutMs: 1_000 });
+}
+
+async function openConversation(handle: string): Promise<string> {
+  const inbound = (await t.control('inbound', {
+    channel: 'phone',
+    from: { handle },
+    content: 'Where is my order?',
+  })) as { conversation: { id: string } };
+  return inbound.conversation.id;
+}
+
+async function sentWith(conversationId: string, content: string): Promise<string[]> {
+  const { data } = await t.client.conversations.listMessages({ id: conversationId, limit: 100 });
+  return data.filter((m) => m.content === content).map((m) => m.id);
 }
 
 describe('a lost answer, against the real emulator', () => {
@@ -58,22 +75,17 @@ describe('a lost answer, against the real emulator', () => {
     expect(groups).toHaveLength(1);
   });
 
-  it('a send is sent again with its key and the emulator replays it: one message', async () => {
-    const inbound = (await t.control('inbound', {
-      channel: 'phone',
-      from: { handle: '+15550107777' },
-      content: 'Where is my order?',
-    })) as { conversation: { id: string } };
-    const conversationId = inbound.conversation.id;
-    const content = `Shipped today ${Date.now()}`;
-    const { data, response } = await throughProxy()
-      .messages.send({ conversation_id: conversationId, content })
-      .withResponse();
-    expect(response.attempts).toBe(2);
-    expect(response.idempotentReplayed).toBe(true);
-    const sent = (await t.client.conversations.listMessages({ id: conversationId, limit: 100 })).data.filter(
-      (m) => m.content === content,
-    );
-    expect(sent.map((m) => m.id)).toEqual([data.id]);
-  });
+  it.each(['drop', 'hold'] as const)(
+    'a send whose answer is lost (%s) is sent again with its key and the emulator replays it: one message',
+    async (lose) => {
+      const conversationId = await openConversation(lose === 'drop' ? '+15550107777' : '+15550107778');
+      const content = `Shipped today (${lose})`;
+      const { data, response } = await throughProxy(lose)
+        .messages.send({ conversation_id: conversationId, content })
+        .withResponse();
+      expect(response.attempts).toBe(2);
+      expect(response.idempotentReplayed).toBe(true);
+      expect(await sentWith(conversationId, content)).toEqual([data.id]);
+    },
+  );
 });
