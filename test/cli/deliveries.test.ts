@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/index.js';
-import { recordSigned } from './helpers.js';
+import { KEPT_FIELDS, SECRET_FIELDS } from '../support/secret-fields.js';
+import { recordBody, recordSigned } from './helpers.js';
 import { killAllCli, runCli } from './run-cli.js';
 
 const SECRET = 'whsec_deliveries_test_secret';
@@ -138,6 +139,42 @@ describe('convo-kit deliveries show', () => {
       attempts: [{ attempt: 1, outcome: 'done', error: null }],
     });
     expect(JSON.stringify(shown)).not.toMatch(/sha256=[0-9a-f]/);
+  });
+
+  it('redacts secret-looking fields and credential-looking values, as the delivery inspector does', async () => {
+    const secretDb = join(dir, 'secrets.db');
+    const store = createSqliteStore({ path: secretDb });
+    await recordBody(
+      store,
+      { id: 'dlv_with_secrets', secret: SECRET, receivedAt: Date.now() },
+      { event: 'ticket.created', data: { metadata: { ...SECRET_FIELDS, ...KEPT_FIELDS } } },
+    );
+    await store.close();
+    const human = await runCli(['deliveries', 'show', 'dlv_with_secrets', '--db', secretDb]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/"private_key": "\[redacted\]"/);
+    expect(human.stdout).toMatch(/"plan": "Basic plan"/);
+    const json = await runCli(['deliveries', 'show', 'dlv_with_secrets', '--db', secretDb, '--json']);
+    const metadata = (JSON.parse(json.stdout) as { payload: { json: { data: { metadata: object } } } }).payload.json
+      .data.metadata;
+    expect(metadata).toEqual({
+      ...Object.fromEntries(Object.keys(SECRET_FIELDS).map((k) => [k, '[redacted]'])),
+      ...KEPT_FIELDS,
+    });
+    // Nor does any other command that prints deliveries show a value.
+    const others = await Promise.all(
+      [
+        ['deliveries', 'list'],
+        ['deliveries', 'list', '--json'],
+        ['replay', '--status', 'all', '--dry-run'],
+        ['replay', '--status', 'all', '--dry-run', '--json'],
+      ].map((args) => runCli([...args, '--db', secretDb])),
+    );
+    for (const result of [human, json, ...others]) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('dlv_with_secrets');
+      for (const value of Object.values(SECRET_FIELDS)) expect(result.stdout + result.stderr).not.toContain(value);
+    }
   });
 
   it('names an unknown delivery id (exit 3)', async () => {

@@ -88,28 +88,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Stores a delivery the way the receiver does (signed bytes, received at `receivedAt`), for tests that need history. */
+/** Stores `envelope` the way the receiver does (signed bytes, received at `receivedAt`); returns the bytes. */
+export async function recordBody(
+  store: DeliveryStore,
+  delivery: { id: string; secret: string; receivedAt: number },
+  envelope: { event: string } & Record<string, unknown>,
+): Promise<Buffer> {
+  const { id, receivedAt } = delivery;
+  const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, ...envelope }));
+  const timestamp = String(Math.floor(receivedAt / 1000));
+  const signature = sign({ secret: delivery.secret, timestamp, body });
+  await store.record({ id, eventId: `evt_${id}`, event: envelope.event, body, signature, timestamp, receivedAt });
+  return body;
+}
+
+/** A small delivery of `event`, stored as the receiver stores it, for tests that need history. */
 export async function recordSigned(
   store: DeliveryStore,
   delivery: { id: string; event: string; secret: string; receivedAt: number },
 ): Promise<void> {
   const { id, event, receivedAt } = delivery;
-  const body = Buffer.from(
-    JSON.stringify({
-      id: `evt_${id}`,
-      event,
-      created_at: new Date(receivedAt).toISOString(),
-      data: { id: `obj_${id}` },
-    }),
-  );
-  const timestamp = String(Math.floor(receivedAt / 1000));
-  await store.record({
-    id,
-    eventId: `evt_${id}`,
+  await recordBody(store, delivery, {
     event,
-    body,
-    signature: sign({ secret: delivery.secret, timestamp, body }),
-    timestamp,
-    receivedAt,
+    created_at: new Date(receivedAt).toISOString(),
+    data: { id: `obj_${id}` },
   });
 }

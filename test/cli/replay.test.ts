@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type DeliveryStatus } from '../../src/store/index.js';
-import { recordSigned, startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
+import { recordBody, recordSigned, startTargetReceiver, tempDir, waitUntil, type TargetReceiver } from './helpers.js';
 import { killAllCli, runCli, startScript } from './run-cli.js';
 
 const SECRET = 'whsec_replay_test_secret_0123456789';
@@ -222,6 +222,10 @@ describe('convo-kit replay --handlers with a module that cannot run', () => {
   );
 });
 
+/** Replays every stored delivery of `db` to `url`, signed with SECRET. */
+const replayAllTo = (db: string, url: string, ...more: string[]) =>
+  runCli(['replay', '--db', db, '--status', 'all', '--to', url, '--secret', SECRET, ...more]);
+
 describe('convo-kit replay --to', () => {
   const db = dir.file('relay.db');
   const HOUR_MS = 3_600_000;
@@ -239,21 +243,7 @@ describe('convo-kit replay --to', () => {
   it('re-signs each delivery with a fresh timestamp and the same id, accepted by a second receiver', async () => {
     const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('second.db') });
     targets.push(second);
-    const result = await runCli([
-      'replay',
-      '--db',
-      db,
-      '--status',
-      'all',
-      '--to',
-      second.url,
-      '--secret',
-      SECRET,
-      '--concurrency',
-      '2',
-      '--rate',
-      '50',
-    ]);
+    const result = await replayAllTo(db, second.url, '--concurrency', '2', '--rate', '50');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`replayed 2 to ${second.url}: 2 succeeded, 0 failed`);
     for (const id of ids) expect((await second.receiver.store.get(id))?.id).toBe(id);
@@ -290,6 +280,24 @@ describe('convo-kit replay --to', () => {
     expect(results[0]!.sent_as).not.toBe(ids[0]);
     expect((await second.receiver.store.get(results[0]!.sent_as))?.event).toBe('ticket.created');
   }, 120_000);
+
+  it('sends the stored bytes as they are, secret-looking fields included (the signature covers them)', async () => {
+    const secretsDb = dir.file('secrets.db');
+    const store = createSqliteStore({ path: secretsDb });
+    const stored = await recordBody(
+      store,
+      { id: 'dlv_replay_secrets', secret: SECRET, receivedAt: Date.now() },
+      { event: 'ticket.created', data: { metadata: { api_token: 'tok_kept', hook: 'whsec_kept' } } },
+    );
+    await store.close();
+    const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('secrets-second.db') });
+    targets.push(second);
+    const result = await replayAllTo(secretsDb, second.url);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/tok_kept|whsec_kept/);
+    const received = await second.receiver.store.get('dlv_replay_secrets');
+    expect(Buffer.from(received!.body).equals(stored)).toBe(true);
+  }, 60_000);
 
   it('lists what a dry run would send without asking for a secret, and sends nothing', async () => {
     const second = await startTargetReceiver({ secret: SECRET, dbPath: dir.file('dry.db') });

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 import { signedDelivery } from '../../src/testing/index.js';
+import { KEPT_FIELDS, SECRET_FIELDS } from '../support/secret-fields.js';
 import { deliver, listening, refreshes, SECRET, setup, teardown } from './inspector-harness.js';
 
 /** What the cors() package answers by default: any origin may read, and every preflight passes. */
@@ -22,17 +23,7 @@ describe('the delivery inspector over HTTP, asked badly', () => {
   afterAll(() => teardown(s));
 
   it('redacts secret-looking fields by more names, and credential-looking values under any name', async () => {
-    const secrets = {
-      private_key: 'pk_live_one',
-      accessKey: 'ak_two',
-      auth: 'three',
-      session_id: 'sess_four',
-      cookie: 'sid=five',
-      pwd: 'six',
-      forwarded: 'Bearer eyJhbGciOiJIUzI1NiJ9.seven',
-      hook: 'whsec_eight',
-    };
-    const kept = { plan: 'Basic plan', note: 'Bearer of good news', keyword: 'refund' };
+    const [secrets, kept] = [SECRET_FIELDS, KEPT_FIELDS];
     const id = await deliver(s.app, s.receiver, { data: { metadata: { ...secrets, ...kept } } });
     const res = await request(s.app).get(`/_inspector/api/deliveries/${id}`).expect(200);
     const metadata = res.body.body.json.data.metadata;

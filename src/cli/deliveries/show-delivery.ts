@@ -1,3 +1,4 @@
+import { redactedBody } from '../../internal/redact-body.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
 import { type AttemptRecord, type DeliveryRecord } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
@@ -8,16 +9,6 @@ import { withStore } from './open-store.js';
 export interface ShowOptions {
   db: string;
   json?: boolean;
-}
-
-/** The body as JSON when it is JSON (it normally is), else as text. */
-function payloadOf(body: Uint8Array): { json: unknown } | { text: string } {
-  const text = Buffer.from(body).toString('utf8');
-  try {
-    return { json: JSON.parse(text) };
-  } catch {
-    return { text };
-  }
 }
 
 function headersOf(record: DeliveryRecord): Record<string, string> {
@@ -46,8 +37,9 @@ function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[]):
   out.line(c.bold('Headers'));
   for (const [name, value] of Object.entries(headersOf(record))) out.line(`  ${headerCase(name)}: ${value}`);
   out.line();
-  out.line(c.bold('Payload'));
-  const payload = payloadOf(record.body);
+  // Redacted as the delivery inspector shows it: terminal output gets copied around too.
+  out.line(c.bold('Payload') + c.dim(' (secret-looking fields redacted)'));
+  const payload = redactedBody(record.body);
   const text = 'json' in payload ? JSON.stringify(payload.json, null, 2) : payload.text;
   for (const line of text.split('\n')) out.line(`  ${line}`);
   out.line();
@@ -72,7 +64,7 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
     out.json({
       ...summaryJson(record),
       headers: headersOf(record),
-      payload: payloadOf(record.body),
+      payload: redactedBody(record.body),
       attempts: attempts.map((a) => ({
         attempt: a.attempt,
         owner: a.owner,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { queryInteger } from '../../api/schemas/common.js';
 import { isEventPattern } from '../../events/index.js';
 import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
-import { bodyForPage } from './redact.js';
+import { redactedBody } from '../../internal/redact-body.js';
 
 /** The list filters the page sends; every one is optional, and each bad one is named in the error. */
 export const InspectorListQuery = z.strictObject({
@@ -89,7 +89,7 @@ export async function showDelivery(source: InspectorSource, id: string) {
       'X-Service-Timestamp': record.timestamp,
       'X-Service-Signature': '[redacted]',
     },
-    body: bodyForPage(record.body),
+    body: redactedBody(record.body),
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
       outcome: a.outcome,

@@ -1,9 +1,16 @@
-/** Keys whose values a page never shows: the service's events carry none today, a user's custom fields might. */
+/**
+ * What every printout of a stored delivery hides (the delivery inspector, `convo-kit deliveries show`): a body is
+ * shown to people and copied around, while a replay sends the stored bytes themselves (the signature covers them).
+ */
+
+/** Keys whose values are never shown: the service's events carry none today, a user's custom fields might. */
 const SECRET_KEY =
   /secret|token|passw(or)?d|passphrase|pwd|api[-_]?key|access[-_]?key|private[-_]?key|^auth$|authorization|signature|credential|cookie|session[-_]?id/i;
 /** Values that are credentials whatever their key: an Authorization header's value, a webhook secret. */
 const SECRET_VALUE = /^(Bearer|Basic) [\w.~+/-]{16,}=*$|^whsec_\S+$/;
 const MAX_DEPTH = 20;
+/** A body that is not JSON is shown by its first this-many characters. */
+const MAX_TEXT_CHARS = 64 * 1024;
 export const REDACTED = '[redacted]';
 
 /** A copy of a parsed body with every secret-looking key's value replaced; bounded in depth. */
@@ -21,12 +28,12 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return typeof value === 'string' && SECRET_VALUE.test(value) ? REDACTED : value;
 }
 
-/** The stored body as the page shows it: JSON redacted and indented, or the text itself when it is not JSON. */
-export function bodyForPage(body: Uint8Array): { json: unknown } | { text: string } {
+/** A stored body as people see it: JSON redacted, or the text itself (its first 64 KiB) when it is not JSON. */
+export function redactedBody(body: Uint8Array): { json: unknown } | { text: string } {
   const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(body);
   try {
     return { json: redactSecrets(JSON.parse(text)) };
   } catch {
-    return { text: text.slice(0, 64 * 1024) };
+    return { text: text.slice(0, MAX_TEXT_CHARS) };
   }
 }
