@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
 import { apiErrorFrom } from './api-error-from.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type ClientSettings, checkRequestOptions, type RequestOptions } from './client-options.js';
 import { type FieldIssue, issuePath, ResponseValidationError } from './client-errors.js';
-import type { Page } from '../api/schemas/page.js';
+import { page, type Page } from '../api/schemas/page.js';
 import { PagePromise } from './page-promise.js';
 import { prepareInput } from './prepare-input.js';
 import { type RawResponse, responseMeta } from './response-meta.js';
@@ -32,6 +33,8 @@ function encodeBody(
   return { body: form };
 }
 
+const ANY_PAGE = page(z.unknown());
+
 function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boolean): unknown {
   const requestId = raw.headers.get('x-request-id');
   // Even unvalidated, a value typed as the route's response is never a page of HTML or half a JSON text.
@@ -43,8 +46,11 @@ function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boo
     });
   }
   if (raw.body === undefined && raw.status === 204) return undefined;
-  if (!validate) return raw.body;
-  const result = def.response.safeParse(raw.body);
+  // Unvalidated, a list answer is still checked as a page: the walk reads `data` and `pagination` and
+  // would otherwise fail as a TypeError far from its cause.
+  const schema = validate ? def.response : def.paginated ? ANY_PAGE : undefined;
+  if (schema === undefined) return raw.body;
+  const result = schema.safeParse(raw.body);
   if (result.success) return result.data;
   const issues: FieldIssue[] = result.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message }));
   throw new ResponseValidationError('INVALID_RESPONSE', id, { status: raw.status, requestId, issues });

@@ -143,6 +143,17 @@ describe('response validation', () => {
     expect(result).toEqual({ resolved: { odd: 1 } });
   });
 
+  it('with validateResponses off, still refuses a list answer that is not a page, naming the field', async () => {
+    const server = await startScripted((_req, res) => json(res, 200, { data: [{ id: 'x' }], next: 'c' }));
+    servers.push(server);
+    const client = createApiClient(testTable, { apiKey, baseUrl: server.url, validateResponses: false });
+    const error = await (async () => {
+      for await (const _ of client.things.list({})) void _;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ issues: [{ path: 'pagination' }] });
+  });
+
   it('refuses an answer larger than maxResponseBytes', async () => {
     const error = await failureOf((_req, res) => json(res, 200, { ...thing(), pad: 'x'.repeat(5_000) }), {
       maxResponseBytes: 1_000,
