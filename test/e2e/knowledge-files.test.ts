@@ -1,7 +1,10 @@
+import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/client/index.js';
 import { docxFile, lyingZip, pdfFile, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
+import { UPLOADS_IN_FLIGHT_BYTES, uploadBytesInFlight } from '../../src/emulator/platform/read-multipart-body.js';
 import { rejection, startE2e, type E2e } from './harness.js';
+import { until } from './reply-harness.js';
 
 // Knowledge file uploads, over real HTTP: the typed client's multipart upload, each type parsed by its own
 // parser, and each bound refused (through raw requests where the client itself refuses first).
@@ -264,6 +267,32 @@ describe('the rest of the upload rules', () => {
     expect((await fetch(`${t.origin}/v1/status`)).status).toBe(200);
     expect(await entryCount()).toBe(before);
   });
+
+  it(`holds at most ${UPLOADS_IN_FLIGHT_BYTES / MIB} MiB of uploads at once: one more is 503 with Retry-After`, async () => {
+    const url = `${t.origin}/v1/channels/groups/${group_id}/knowledge/files`;
+    const headers = {
+      authorization: `Bearer ${t.emulator.adminKey}`,
+      'content-type': 'multipart/form-data; boundary=XX',
+    };
+    const part = (name: string) =>
+      `--XX\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/plain\r\n\r\n`;
+    // Six files of 10 MiB, sent but never ended: the emulator holds their bytes while it reads them.
+    const open: ClientRequest[] = [];
+    for (let i = 0; i < 6; i++) {
+      const req = httpRequest(url, { method: 'POST', headers });
+      req.on('error', () => undefined);
+      req.write(part(`held${i}.txt`));
+      req.write(Buffer.alloc(10 * MIB, 'a'));
+      open.push(req);
+    }
+    await until(() => (uploadBytesInFlight() >= 60 * MIB ? true : undefined), '60 MiB held', 30_000);
+    const busy = await rawUpload('one-more.txt', Buffer.alloc(5 * MIB, 'b'));
+    expect(busy.status).toBe(503);
+    expect(busy.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('64 MiB') });
+    for (const req of open) req.destroy();
+    await until(() => (uploadBytesInFlight() === 0 ? true : undefined), 'the held uploads given back', 30_000);
+    expect((await upload('after.txt', 'We open at nine.')).content).toBe('We open at nine.');
+  }, 120_000);
 
   it('a second file in one upload is refused', async () => {
     const form = new FormData();

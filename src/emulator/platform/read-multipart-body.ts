@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { BodyBudget } from '../../internal/body-budget.js';
 import { ApiFailure } from '../api-failure.js';
 
 /** Form fields besides the file: a few short values. */
@@ -15,6 +16,19 @@ const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
  * answer instead of a reset connection; past this many further bytes the connection is cut instead.
  */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * File bytes held at once across every upload being read, waiting to be parsed or parsed (six full-size
+ * knowledge files): past it an upload is 503 SERVICE_UNAVAILABLE with Retry-After, so that many uploads
+ * together cannot take the process's memory (docs/ai-and-knowledge.md, Knowledge files).
+ */
+export const UPLOADS_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+const inFlight = new BodyBudget(UPLOADS_IN_FLIGHT_BYTES);
+
+/** File bytes held by uploads right now (tests watch it). */
+export function uploadBytesInFlight(): number {
+  return inFlight.inUse;
+}
 
 /** The largest file any file field of `schema` accepts (its `z.file().max()`), else the default bound. */
 export function maxFileBytesOf(schema: z.ZodObject | undefined): number {
@@ -96,9 +110,17 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
     const finish = () => {
       if (!failed && parsed && openFiles === 0) resolve(body);
     };
+    // Reserved as the file arrives; given back when the answer is sent (the file lives until then) or on a refusal.
+    let held = 0;
+    const release = () => {
+      inFlight.give(held);
+      held = 0;
+    };
+    (req.res ?? req).once('close', release);
     const fail = (failure: ApiFailure) => {
       if (failed) return;
       failed = true;
+      release();
       req.unpipe(parser);
       void drain(req).then(() => reject(failure));
     };
@@ -119,7 +141,19 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
       openFiles++;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
-        if (!failed) chunks.push(chunk);
+        if (failed) return;
+        if (!inFlight.take(chunk.length)) {
+          chunks.length = 0;
+          return fail(
+            new ApiFailure(
+              'SERVICE_UNAVAILABLE',
+              `Uploads being handled hold ${UPLOADS_IN_FLIGHT_BYTES / 1024 / 1024} MiB, the most at once; retry shortly`,
+              { headers: { 'Retry-After': '1' } },
+            ),
+          );
+        }
+        held += chunk.length;
+        chunks.push(chunk);
       });
       // A body that ends inside the file part errors the file's own stream too: unheard, that ends the process.
       stream.on('error', unreadable);
