@@ -130,6 +130,12 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     await expect
       .poll(() => page.locator('#d-attempts td').nth(2).textContent())
       .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
+    // The signed timestamp stays as it came, with the time it names beside it, as every time on the page.
+    const headers = (await page.locator('#d-headers').textContent())!;
+    const [, seconds, shown] = /^X-Service-Timestamp: (\d+) \((.*)\)$/m.exec(headers) ?? [];
+    const expected = await page.evaluate<string>(`localTime(new Date(${Number(seconds)} * 1000))`);
+    expect(shown).toMatch(/ \(.+ ago\)$/);
+    expect(shown!.replace(/ \(.+ ago\)$/, '')).toBe(expected);
     await page.close();
   }, 60_000);
 

@@ -156,6 +156,11 @@ function when(iso) {
     : seconds < 86400 ? Math.round(seconds / 3600) + ' h ago' : Math.round(seconds / 86400) + ' d ago';
   return localTime(date) + ' (' + ago + ')';
 }
+/** The signed timestamp (Unix seconds) as an ISO time, or null when it is not one. */
+function secondsToIso(value) {
+  if (!/^[0-9]{1,12}$/.test(value)) return null;
+  return new Date(Number(value) * 1000).toISOString();
+}
 /** Every time on the page: its text again, as "ago" moves on. */
 function retime() {
   for (const el of document.querySelectorAll('[data-at]')) el.textContent = when(el.dataset.at);
@@ -328,7 +333,18 @@ async function show(id, quiet) {
   $('d-id').textContent = d.id;
   $('d-status').textContent = d.dead_letter ? 'dead letter' : d.status;
   $('d-status').className = 'status status-' + d.status;
-  $('d-headers').textContent = Object.entries(d.headers).map(([k, v]) => k + ': ' + v).join('\\n');
+  $('d-headers').replaceChildren(...Object.entries(d.headers).flatMap(([k, v], i) => {
+    const line = [(i ? '\\n' : '') + k + ': ' + v];
+    const at = k === 'X-Service-Timestamp' && secondsToIso(v);
+    if (at) {
+      const span = document.createElement('span');
+      span.dataset.at = at;
+      span.title = at;
+      span.textContent = when(at);
+      line.push(' (', span, ')');
+    }
+    return line;
+  }));
   $('d-body').textContent = 'json' in d.body ? JSON.stringify(d.body.json, null, 2) : d.body.text;
   $('d-attempts').replaceChildren(...d.attempts.map((a) => {
     const tr = document.createElement('tr');
