@@ -313,5 +313,11 @@ describe('the key never leaves in an error', () => {
     });
     expect(String(proxyPage)).toContain('upstream refused Bearer [redacted]');
     expect(JSON.stringify(proxyPage)).not.toContain(apiKey);
+
+    // A key too short to be one the service issues is not hunted for: the message is not garbled.
+    const server = await startScripted((_req, res) => fail(res, 404, 'NOT_FOUND'));
+    servers.push(server);
+    const short = createApiClient(testTable, { apiKey: 'e', baseUrl: server.url, maxRetries: 0 });
+    expect(String(await short.things.get({ id: 'x' }).catch((e: unknown) => e))).toContain('NOT_FOUND happened');
   });
 });
