@@ -70,6 +70,16 @@ function withHeaderKey(def: EndpointDef, input: unknown, options: RequestOptions
     : input;
 }
 
+/**
+ * Would the service act the same if this request arrived twice? A POST only on the routes that take an
+ * Idempotency-Key (the service ignores one elsewhere). A conditional write (If-Match) would meet its own
+ * first attempt's new version and fail as a 409 VERSION_CONFLICT with itself, so it is not replayed either.
+ */
+function replaySafe(def: EndpointDef, headers: Record<string, string>): boolean {
+  if (def.method === 'POST') return def.idempotencyKey === 'required';
+  return def.method === 'GET' || headers['if-match'] === undefined;
+}
+
 async function perform(
   settings: ClientSettings,
   id: string,
@@ -107,7 +117,7 @@ async function perform(
       url: url.href,
       headers,
       body,
-      replaySafe: def.method !== 'POST' || def.idempotencyKey === 'required',
+      replaySafe: replaySafe(def, headers),
       idempotencyKey: prepared.idempotencyKey,
     },
     {

@@ -75,6 +75,21 @@ describe('a lost answer, against the real emulator', () => {
     expect(groups).toHaveLength(1);
   });
 
+  it('a conditional update (If-Match) is not sent again: CONNECTION_LOST, not a VERSION_CONFLICT with itself', async () => {
+    const listed = (await t.client.tickets.list({ limit: 1 })).data[0];
+    if (!listed) throw new Error('the seeded workspace has no ticket');
+    const { data: before, response } = await t.client.tickets.get({ id: listed.id }).withResponse();
+    const error = await rejection(
+      throughProxy().tickets.update({ id: before.id, assignee: 'agent_lost', ifMatch: response.etag ?? undefined }),
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(await t.client.tickets.get({ id: before.id })).toMatchObject({
+      assignee: 'agent_lost',
+      version: before.version + 1,
+    });
+  });
+
   it.each(['drop', 'hold'] as const)(
     'a send whose answer is lost (%s) is sent again with its key and the emulator replays it: one message',
     async (lose) => {
