@@ -2,7 +2,10 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { PANELS } from '../../src/console/emulator-console/console-panels.js';
+import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
+import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
 import { createEmulator, SEED_IDS, type Emulator } from '../../src/emulator/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 
@@ -99,7 +102,42 @@ describe('the emulator controls index and resend', () => {
   });
 });
 
+describe('what an empty console panel says', () => {
+  /** Every route the emulator serves, as `METHOD /path` with `:name` parameters. */
+  const served = new Set([
+    ...allEndpoints().map(({ def }) => `${def.method} ${def.path.replace(/:\w+/g, ':')}`),
+    ...EMULATOR_CONTROLS.map((c) => `POST /_emulator${c.path.replace(/:\w+/g, ':')}`),
+  ]);
+
+  it.each([...PANELS, ...DETAIL_PANELS].map((p) => [p.id, p.empty] as const))(
+    '%s: one line saying how one is added, naming only routes the emulator serves',
+    (_id, empty) => {
+      expect(empty).toMatch(/^(Nothing yet|None): \S.{10,110}$/);
+      for (const [, method, path] of empty!.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[\w/{}:-]+)/g))
+        expect(served).toContain(`${method} ${path!.replace(/\{\w+\}/g, ':')}`);
+    },
+  );
+});
+
 describe.skipIf(!HAS_CHROMIUM)('the emulator console in Chromium', () => {
+  it('says in an empty panel how to fill it', async () => {
+    const fresh = await createEmulator({});
+    const listening = await fresh.listen(0);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${listening.url}/_emulator/console#key=${fresh.adminKey}`);
+      // A new emulator has no webhook endpoint (the seed leaves them to the user).
+      await page.locator('#panel-webhooks').scrollIntoViewIfNeeded();
+      const webhooks = PANELS.find((p) => p.id === 'webhooks')!;
+      await expect.poll(() => page.locator('#panel-webhooks tbody').textContent()).toBe(webhooks.empty);
+    } finally {
+      await browser.close();
+      await listening.close();
+      await fresh.close();
+    }
+  }, 60_000);
+
   it('asks for the admin key, then writes in as a customer and the conversation appears', async () => {
     const browser = await launchBrowser();
     try {

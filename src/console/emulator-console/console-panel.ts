@@ -15,6 +15,8 @@ export interface ConsolePanel {
   /** The list route, relative to the emulator: `/v1/tickets?limit=20`. A detail panel's has `:id`. */
   list: string;
   columns: readonly Column[];
+  /** What the empty table says: how one is added, from this page or the API, in one line. @default 'Nothing yet.' */
+  empty?: string;
   /** The field naming each item. @default 'id' */
   key?: string;
   /** Where the items are in the answer. @default 'data' (a page) */

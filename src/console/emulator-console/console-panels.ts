@@ -27,6 +27,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'conversations',
     title: 'Conversations',
     list: '/v1/conversations?limit=20',
+    empty: 'Nothing yet: write in as the customer above (or POST /_emulator/inbound) to start one.',
     columns: [
       ['Latest activity', 'latest_activity_at'],
       ['Customer', 'customer.name|customer.handle'],
@@ -55,6 +56,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'contacts',
     title: 'Contacts',
     list: '/v1/contacts?limit=20',
+    empty: 'Nothing yet: a customer who writes in (above, or POST /_emulator/inbound) becomes one.',
     columns: [
       ['Updated', 'updated_at'],
       ['Name', 'name|phone|identities.handle'],
@@ -69,6 +71,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'tickets',
     title: 'Tickets',
     list: '/v1/tickets?limit=20',
+    empty: "Nothing yet: a conversation's Hand off button (or POST /_emulator/handoff) opens one.",
     columns: [
       ['Created', 'created_at'],
       ['Subject', 'subject'],
@@ -82,6 +85,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'comments',
     title: 'Comments',
     list: '/v1/comments?limit=20',
+    empty: 'Nothing yet: comment as the customer above (or POST /_emulator/comment).',
     columns: [
       ['Created', 'created_at'],
       ['Account', 'integration_id'],
@@ -96,6 +100,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'comment-rules',
     title: 'Comment keyword rules',
     list: '/v1/comments/settings',
+    empty: 'Nothing yet: PATCH /v1/comments/settings with rules sets them.',
     items: 'rules',
     columns: [
       ['Keywords', 'keywords'],
@@ -114,6 +119,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'automations',
     title: 'Automations',
     list: '/v1/automations?limit=20',
+    empty: 'Nothing yet: the seed has one per trigger kind; POST /_emulator/reset brings them back.',
     columns: [
       ['Name', 'name'],
       ['Trigger', 'trigger'],
@@ -145,6 +151,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'accounts',
     title: 'Connected accounts',
     list: '/v1/channels?limit=20',
+    empty: 'Nothing yet: the seed has the connected accounts; POST /_emulator/reset brings them back.',
     key: 'integration_id',
     columns: [
       ['Name', 'display_name'],
@@ -175,6 +182,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'groups',
     title: 'AI groups',
     list: '/v1/channels/groups?limit=20',
+    empty: 'Nothing yet: POST /v1/channels/groups adds one.',
     key: 'group_id',
     columns: [
       ['Name', 'name'],
@@ -189,6 +197,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'templates',
     title: 'Templates',
     list: '/v1/templates?limit=20',
+    empty: 'Nothing yet: POST /v1/templates adds one.',
     columns: [
       ['Name', 'name'],
       ['Category', 'category'],
@@ -216,6 +225,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'journeys',
     title: 'Journeys',
     list: '/v1/journeys?limit=20',
+    empty: 'Nothing yet: POST /v1/journeys adds one.',
     columns: [
       ['Name', 'name'],
       ['Status', 'status'],
@@ -245,6 +255,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'enrollments',
     title: 'Journey enrollments',
     list: '/v1/trigger/history?limit=20',
+    empty: "Nothing yet: a journey's Enroll button (or POST /v1/trigger) enrolls a phone.",
     columns: [
       ['Created', 'created_at'],
       ['Phone', 'phone'],
@@ -258,6 +269,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'campaigns',
     title: 'Campaigns',
     list: '/v1/campaigns?limit=20',
+    empty: 'Nothing yet: POST /v1/campaigns adds one.',
     columns: [
       ['Name', 'name'],
       ['Status', 'status'],
@@ -272,6 +284,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'webhooks',
     title: 'Webhook endpoints',
     list: '/v1/webhooks?limit=20',
+    empty: 'Nothing yet: POST /v1/webhooks registers one (convo-kit dev does it for your app).',
     columns: [
       ['URL', 'url'],
       ['Events', 'events'],
@@ -284,6 +297,7 @@ export const PANELS: readonly ConsolePanel[] = [
     title: 'API keys',
     // The list never carries a key's value (docs/keys-and-limits.md): its last 4 characters tell keys apart.
     list: '/v1/keys?limit=20',
+    empty: 'Nothing yet: POST /v1/keys adds one.',
     columns: [
       ['Label', 'label'],
       ['Kind', 'kind'],
@@ -298,6 +312,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'attempts',
     title: 'Webhook delivery attempts',
     list: '/v1/webhooks/:id/deliveries?limit=10',
+    empty: 'Nothing yet: they appear once a webhook endpoint is registered and an event happens.',
     // The first 5 endpoints only: each is one request against the admin key's rate limit (docs/emulator.md).
     across: { panel: 'webhooks', first: 5 },
     columns: [

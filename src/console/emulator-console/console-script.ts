@@ -123,11 +123,11 @@ function actions(panel, item) {
   }
   return out;
 }
-function fill(section, rows, columns) {
+function fill(section, rows, panel) {
   const body = section.querySelector('tbody');
   if (rows.length === 0) {
     const tr = document.createElement('tr');
-    cell(tr, 'Nothing yet.', 'muted').colSpan = columns;
+    cell(tr, panel.empty || 'Nothing yet.', 'muted').colSpan = panel.columns.length + 1;
     body.replaceChildren(tr);
   } else body.replaceChildren(...rows);
 }
@@ -163,7 +163,7 @@ async function refreshPanel(panel, path) {
         }
         cell(tr, '').append(...actions(panel, item));
         return tr;
-      }), panel.columns.length + 1);
+      }), panel);
     }
     return answer;
   } catch (error) {

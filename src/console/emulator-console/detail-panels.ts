@@ -18,6 +18,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     button: 'Messages',
     title: 'Messages with',
     list: '/v1/conversations/:id/messages?limit=20',
+    empty: 'Nothing yet: POST /v1/conversations/{id}/messages sends one.',
     columns: [
       ['When', 'created_at'],
       ['Direction', 'direction'],
@@ -33,6 +34,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     button: 'Providers',
     title: 'Provider overrides of',
     list: '/v1/channels/:id/providers?limit=20',
+    empty: 'None: PUT /v1/channels/{id}/providers/{provider} sets one.',
     key: 'provider',
     columns: PROVIDER_COLUMNS,
   },
@@ -42,6 +44,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     button: 'Knowledge',
     title: 'Knowledge of',
     list: '/v1/channels/groups/:id/knowledge?limit=20',
+    empty: 'Nothing yet: upload a file above, or POST /v1/channels/groups/{id}/knowledge.',
     key: 'entry_id',
     columns: [
       ['Title', 'title'],
@@ -71,6 +74,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     button: 'Providers',
     title: 'Providers of',
     list: '/v1/channels/groups/:id/providers?limit=20',
+    empty: 'None: PUT /v1/channels/groups/{id}/providers/{provider} sets one.',
     key: 'provider',
     columns: PROVIDER_COLUMNS,
   },
