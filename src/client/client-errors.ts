@@ -111,11 +111,21 @@ export class TimeoutError extends ConvoKitError<'TIMEOUT'> {
   readonly attempts: number;
   readonly timeoutMs: number;
 
-  constructor(endpoint: string, attempts: number, timeoutMs: number) {
-    super('TIMEOUT', `${endpoint} got no answer within ${timeoutMs} ms (after ${attempts} attempt(s))`);
+  /** The status of an answer whose headers came and whose body did not complete in time, else `null`. */
+  readonly status: number | null;
+  /** That answer's `X-Request-ID`. */
+  readonly requestId: string | null;
+
+  constructor(endpoint: string, attempts: number, timeoutMs: number, cutOff: CutOffAnswer | null = null) {
+    const what = cutOff
+      ? `answered HTTP ${cutOff.status} (request ${cutOff.requestId ?? 'without id'}) but its body did not complete`
+      : 'got no answer';
+    super('TIMEOUT', `${endpoint} ${what} within ${timeoutMs} ms (after ${attempts} attempt(s))`);
     this.endpoint = endpoint;
     this.attempts = attempts;
     this.timeoutMs = timeoutMs;
+    this.status = cutOff?.status ?? null;
+    this.requestId = cutOff?.requestId ?? null;
   }
 }
 

@@ -41,7 +41,7 @@ export interface TransportSettings extends BackoffSettings {
 
 type Outcome =
   | { kind: 'answer'; raw: Omit<RawResponse, 'attempts'> }
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; cutOff: CutOffAnswer | null }
   | { kind: 'network'; error: unknown; sent: boolean; cutOff: CutOffAnswer | null };
 
 async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSignal | undefined): Promise<Outcome> {
@@ -77,7 +77,7 @@ async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSign
     return { kind: 'answer', raw: { status: res.status, headers, body: raw.body, bodyProblem: raw.problem } };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timeout.signal.aborted) return { kind: 'timeout' };
+    if (timeout.signal.aborted) return { kind: 'timeout', cutOff };
     return { kind: 'network', error, sent: cutOff !== null || !failedBeforeSending(error), cutOff };
   } finally {
     clearTimeout(timer);
@@ -127,7 +127,7 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       }
       reason = `HTTP ${outcome.raw.status}`;
     } else if (outcome.kind === 'timeout') {
-      if (!mayRetry || !req.replaySafe) throw new TimeoutError(req.endpoint, attempts, s.timeoutMs);
+      if (!mayRetry || !req.replaySafe) throw new TimeoutError(req.endpoint, attempts, s.timeoutMs, outcome.cutOff);
       delay = backoffDelayMs(attempts - 1, s);
       reason = 'timeout';
     } else {

@@ -267,13 +267,14 @@ describe('answers that misbehave', () => {
 
   it('times out a server that sends its headers and then stalls the body', async () => {
     const server = await startScripted((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_stalled' });
       res.write('{"id":');
     });
     servers.push(server);
     const client = createApiClient(testTable, { apiKey, baseUrl: server.url, maxRetries: 1, timeoutMs: 200 });
     const error = await client.things.get({ id: 'thg_1' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TIMEOUT', attempts: 2 });
+    expect(error).toMatchObject({ code: 'TIMEOUT', attempts: 2, status: 200, requestId: 'req_stalled' });
+    expect((error as Error).message).toContain('answered HTTP 200 (request req_stalled) but its body did not complete');
     expect(server.seen).toHaveLength(2);
   });
 });
