@@ -60,8 +60,8 @@ function parseData(id: string, def: EndpointDef, raw: RawResponse, validate: boo
  * On a route that takes an Idempotency-Key, a key given as a per-call header is the call's key, checked
  * like `idempotencyKey` and sent unchanged on every retry; `idempotencyKey` wins when both are given.
  */
-function withHeaderKey(def: EndpointDef, input: unknown, options: RequestOptions): unknown {
-  const header = Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'idempotency-key');
+function withHeaderKey(def: EndpointDef, input: unknown, options: { headers: Record<string, string> }): unknown {
+  const header = Object.entries(options.headers).find(([name]) => name.toLowerCase() === 'idempotency-key');
   if (def.idempotencyKey !== 'required' || header === undefined) return input;
   if (input === undefined) return { idempotencyKey: header[1] };
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input; // refused by prepareInput
@@ -85,9 +85,9 @@ async function perform(
   id: string,
   def: EndpointDef,
   input: unknown,
-  options: RequestOptions,
+  callOptions: RequestOptions,
 ): Promise<WithResponse<unknown>> {
-  checkRequestOptions(options);
+  const options = checkRequestOptions(callOptions);
   const prepared = prepareInput(id, def, withHeaderKey(def, input, options));
   const url = new URL(settings.baseUrl + prepared.path);
   appendQuery(url, prepared.query);
@@ -98,7 +98,7 @@ async function perform(
     ...prepared.headers,
   };
   if (def.auth !== false) headers.authorization = `Bearer ${settings.apiKey}`;
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
+  for (const [name, value] of Object.entries(options.headers)) {
     // The call's key is the checked one prepareInput chose (the header's own, moved there by withHeaderKey).
     if (name.toLowerCase() !== 'idempotency-key' || def.idempotencyKey !== 'required')
       headers[name.toLowerCase()] = value;

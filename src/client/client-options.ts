@@ -51,8 +51,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** @default the client's `maxRetries` */
   maxRetries?: number;
-  /** Extra request headers (e.g. `X-Request-ID` for correlation). */
-  headers?: Record<string, string>;
+  /** Extra request headers (e.g. `X-Request-ID` for correlation), as a record or a `Headers`. */
+  headers?: Record<string, string> | Headers;
 }
 
 export type ClientSettings = Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>> & { apiKey: string; baseUrl: string };
@@ -115,10 +115,25 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 token
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/; // no CR, LF or NUL: they would split the request
 
-export function checkRequestOptions(options: RequestOptions): void {
+/**
+ * Checks a call's options and gives them back with `headers` as a plain record: a `Headers` object has no
+ * own entries, so `Object.entries` read it as empty and its headers were dropped without a word.
+ */
+export function checkRequestOptions(options: RequestOptions): RequestOptions & { headers: Record<string, string> } {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConvoKitError('INVALID_OPTION', `Expected the call options to be an object, got ${typeof options}`);
+  }
   if (options.timeoutMs !== undefined) checkInteger('timeoutMs', options.timeoutMs, 1, 600_000);
   if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, 10);
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new ConvoKitError(
+      'INVALID_OPTION',
+      'Expected `signal` to be an AbortSignal (controller.signal, not the controller)',
+    );
+  }
+  const headers: Record<string, string> =
+    options.headers instanceof Headers ? Object.fromEntries(options.headers) : { ...options.headers };
+  for (const [name, value] of Object.entries(headers)) {
     // The value is not quoted: a header may carry a credential.
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || !HEADER_VALUE.test(value)) {
       throw new ConvoKitError(
@@ -127,6 +142,7 @@ export function checkRequestOptions(options: RequestOptions): void {
       );
     }
   }
+  return { ...options, headers };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -61,6 +61,18 @@ describe('input: validated and split before a byte is sent', () => {
     expect(srv.seen).toHaveLength(0);
   });
 
+  it('sends per-call headers given as a Headers object, and refuses a signal that is not an AbortSignal', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await client.things.get({ id: 'x' }, { headers: new Headers({ 'X-Request-ID': 'corr-1' }) });
+    expect(srv.seen[0]?.headers['x-request-id']).toBe('corr-1');
+    const controller = new AbortController();
+    await expect(client.things.get({ id: 'x' }, { signal: controller as never })).rejects.toThrow(
+      'Expected `signal` to be an AbortSignal',
+    );
+    expect(srv.seen).toHaveLength(1);
+  });
+
   it('does not send at all when the caller has already aborted', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
