@@ -187,11 +187,14 @@ describe('input: validated and split before a byte is sent', () => {
 });
 
 describe('base address', () => {
-  it.each(['', '/', '/v1', '/v1/'])('reaches /v1 paths from the origin written as "%s"', async (suffix) => {
-    const srv = await echoServer();
-    await createApiClient(testTable, { apiKey, baseUrl: srv.url + suffix }).things.get({ id: 'x' });
-    expect(srv.seen[0]?.url).toBe('/v1/things/x');
-  });
+  it.each(['', '/', '//', '/v1', '/v1/', '/v1//', '/V1'])(
+    'reaches /v1 paths from the origin written as "%s"',
+    async (suffix) => {
+      const srv = await echoServer();
+      await createApiClient(testTable, { apiKey, baseUrl: srv.url + suffix }).things.get({ id: 'x' });
+      expect(srv.seen[0]?.url).toBe('/v1/things/x');
+    },
+  );
 
   it.each(['/api/v1', '/api/v1/'])('keeps the compatibility prefix of "%s"', async (suffix) => {
     const srv = await echoServer();
