@@ -31,7 +31,8 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
       'Expected `baseUrl` without query, fragment or credentials (the key goes in `apiKey`)',
     );
   }
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, ''); // the service's routes ignore case (Express's default), so `/V1` is `/v1`;
+  // `…/V1` names the version segment too: left in, every path became `/V1/v1/…`.
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return `${url.origin}${path}`;
 }
 
