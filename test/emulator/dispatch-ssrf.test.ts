@@ -96,6 +96,22 @@ describe('webhook URLs are checked by address range, not by a pattern on the hos
     ]);
   });
 
+  it('refuses credentials in the URL (every GET would show them; the whsec_ secret signs instead)', async () => {
+    for (const schema of [WebhookCreate, LoopbackTolerantWebhookCreate])
+      for (const url of ['https://user:pw@hooks.example.com/x', 'https://user@hooks.example.com/x'])
+        expect(schema.safeParse({ url, events: ['*'] }).error?.issues[0]?.message).toMatch(/without credentials/);
+    const e = await emulator();
+    const res = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: 'http://user:pw@127.0.0.1:9/x', events: ['*'] });
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      expect.stringMatching(/url.*without credentials/),
+    ]);
+    expect(JSON.stringify((await as(e).get('/v1/webhooks')).body)).not.toContain('user:pw');
+  });
+
   it('still accepts public https hosts and addresses', () => {
     for (const url of ['https://hooks.example.com/x', 'https://8.8.8.8/x', 'https://[2606:4700::1111]/x'])
       expect(WebhookCreate.safeParse({ url, events: ['*'] }).success).toBe(true);

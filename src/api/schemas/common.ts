@@ -35,6 +35,22 @@ export const PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, {
 /** An HTTPS URL, as the spec requires for media, CTA, custom reply and webhook URLs. */
 export const HttpsUrl = z.url({ protocol: /^https$/, error: 'expected an https:// URL' });
 
+/**
+ * A URL the service calls and reads back whole (webhook and custom reply URLs): credentials in it
+ * (`https://user:pass@…`) would be shown by every GET, and sent on as Basic auth, while the signature
+ * (`secret`) is what tells the receiver the call is the service's.
+ */
+export function withoutCredentials<U extends z.ZodType<string>>(url: U, signedBy: string) {
+  const hasCredentials = (value: string) => {
+    if (!URL.canParse(value)) return false;
+    const { username, password } = new URL(value);
+    return username !== '' || password !== '';
+  };
+  return url.refine((value) => !hasCredentials(value), {
+    message: `expected a URL without credentials (user:password@): they would be read back; ${signedBy}`,
+  });
+}
+
 /** A prefixed resource id (`conv_…`, `tkt_…`) as it travels in a path or a body. */
 export const Id = z.string().min(1).max(100);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, text, Timestamp, visibleText } from './common.js';
+import { Id, text, Timestamp, visibleText, withoutCredentials } from './common.js';
 import { LoopbackTolerantWebhookUrl, WebhookUrl } from './webhook-endpoint.js';
 
 /** The `:provider` path values (docs/resources.md). */
@@ -33,24 +33,9 @@ export const VoiceConfig = z.strictObject({
 });
 export type VoiceConfig = z.output<typeof VoiceConfig>;
 
-/**
- * Credentials in the URL (`https://user:pass@…`) would be read back by every GET of the provider, and the
- * service sends them to the endpoint as Basic auth: the endpoint knows the service by the signature (`secret`).
- */
-function withoutCredentials(url: z.ZodType<string>) {
-  const hasCredentials = (value: string) => {
-    if (!URL.canParse(value)) return false;
-    const { username, password } = new URL(value);
-    return username !== '' || password !== '';
-  };
-  return url.refine((value) => !hasCredentials(value), {
-    message: 'expected a URL without credentials (user:password@): they would be read back; `secret` signs the calls',
-  });
-}
-
 function customReplyConfig(url: z.ZodType<string>) {
   return z.strictObject({
-    url: withoutCredentials(url),
+    url: withoutCredentials(url, '`secret` signs the calls'),
     /** @default 5000 */
     timeout_ms: z.number().int().min(1_000).max(10_000).optional(),
     send_knowledge_context: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpsUrl, Id, Timestamp } from './common.js';
+import { HttpsUrl, Id, Timestamp, withoutCredentials } from './common.js';
 import { isEventPattern } from '../../events/index.js';
 import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
 
@@ -70,7 +70,7 @@ export const WebhookEndpointCreated = WebhookEndpoint.extend({ secret: z.string(
 
 function webhookCreate<U extends z.ZodType<string, string>>(url: U) {
   return z.strictObject({
-    url,
+    url: withoutCredentials(url, "the endpoint's whsec_ secret signs every delivery"),
     events: z.array(EventSubscription).min(1).max(50),
     description: z.string().max(500).optional(),
   });
