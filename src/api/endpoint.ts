@@ -1,4 +1,4 @@
-import { type z } from 'zod';
+import { z } from 'zod';
 import type { Scope } from './scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,9 +38,17 @@ export interface EndpointDef {
   aliases?: readonly HttpMethod[];
 }
 
-/** Declares an endpoint, keeping its literal types so the client and emulator can be typed from it. */
+/** The query of a route that declares none: it takes none. */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * Declares an endpoint, keeping its literal types so the client and emulator can be typed from it. Its query
+ * is made strict here, once for the whole table: a parameter the route does not declare is 400
+ * VALIDATION_FAILED naming it (docs/errors.md), since an ignored, misspelt filter looks as if it had worked.
+ * A route declared without a query gets one that takes nothing (its type still says none).
+ */
 export function endpoint<const D extends EndpointDef>(def: D): D {
-  return def;
+  return { ...def, query: def.query?.strict() ?? NO_QUERY };
 }
 
 export type EndpointGroup = Record<string, EndpointDef>;

@@ -1,5 +1,7 @@
 import { type z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
+import { unknownKeys } from '../api/unknown-keys.js';
+import { closestName } from '../internal/closest-name.js';
 import { buildPath } from './build-path.js';
 import { type FieldIssue, issuePath, InvalidInputError } from './client-errors.js';
 import { headerOptionName } from './header-options.js';
@@ -38,11 +40,25 @@ function check(
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data as Record<string, unknown>;
+  const named = (path: readonly PropertyKey[], message: string) => {
+    const [first, ...rest] = path;
+    issues.push({ path: issuePath(rest, first === undefined ? '' : rename(String(first))), message });
+  };
   for (const issue of result.error.issues) {
-    const [first, ...rest] = issue.path;
-    issues.push({ path: issuePath(rest, first === undefined ? '' : rename(String(first))), message: issue.message });
+    if (issue.code === 'unrecognized_keys')
+      for (const key of unknownKeys(schema, issue, 'field')) named(key.path, key.message);
+    else named(issue.path, issue.message);
   }
   return value;
+}
+
+/** Every name the one input object of a route takes, for the name a misspelt key likely meant. */
+function inputNames(def: EndpointDef, headerOptions: Iterable<string>): string[] {
+  return [
+    ...[def.params, def.query, def.body].flatMap((schema) => Object.keys(schema?.shape ?? {})),
+    ...headerOptions,
+    ...(def.idempotencyKey === 'required' ? ['idempotencyKey'] : []),
+  ];
 }
 
 /** Own keys only: `'constructor' in shape` is true for every object, so such a key was taken and then dropped. */
@@ -96,7 +112,13 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
     else if (declares(def.query, key)) parts.query[key] = value;
     else if (def.body && (declares(def.body, key) || (acceptsUnknownKeys(def.body) && key !== '__proto__')))
       parts.body[key] = value;
-    else issues.push({ path: key, message: `unknown field for ${def.method} ${def.path}` });
+    else {
+      const meant = closestName(key, inputNames(def, headerByOption.keys()));
+      issues.push({
+        path: key,
+        message: `unknown field for ${def.method} ${def.path}${meant === undefined ? '' : `; did you mean ${meant}?`}`,
+      });
+    }
   }
 
   const params = check(def.params, parts.params, issues);

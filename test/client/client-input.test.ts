@@ -47,6 +47,20 @@ describe('input: validated and split before a byte is sent', () => {
     expect(srv.seen).toHaveLength(0);
   });
 
+  it('names the declared field a misspelt, other-cased or camelCased key likely meant, and none when nothing is close', async () => {
+    const srv = await echoServer();
+    const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });
+    await expect(client.things.list({ stauts: 'active' } as never)).rejects.toThrow(
+      /stauts: unknown field for GET \/v1\/things; did you mean status\?/,
+    );
+    await expect(client.things.list({ Limit: 5 } as never)).rejects.toThrow(
+      /Limit: unknown field .*did you mean limit\?/,
+    );
+    await expect(client.things.update({ id: 'x', IfMatch: '"3"' } as never)).rejects.toThrow(/did you mean ifMatch\?/);
+    await expect(client.things.list({ zzz: 1 } as never)).rejects.toThrow(/zzz: unknown field for GET \/v1\/things$/);
+    expect(srv.seen).toHaveLength(0);
+  });
+
   it('refuses keys every object inherits (constructor, toString, __proto__) as unknown, and reads no inherited value', async () => {
     const srv = await echoServer();
     const client = createApiClient(testTable, { apiKey, baseUrl: srv.url });

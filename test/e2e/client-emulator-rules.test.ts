@@ -3,6 +3,7 @@ import { allEndpoints } from '../../src/api/index.js';
 import {
   ApiError,
   ConflictError,
+  InvalidInputError,
   isApiError,
   NotFoundError,
   PermissionError,
@@ -278,6 +279,14 @@ describe('the wire through the client', () => {
     expect(data.data).toHaveLength(2);
     expect(response.requestId).toBe('e2e-correlation-1');
     expect(response.rateLimit?.remaining).toBeLessThan(response.rateLimit?.limit ?? 0);
+  });
+
+  it('refuses a query parameter the route does not declare before sending, naming the one it likely meant', async () => {
+    const typo = await rejection(t.client.templates.list({ stauts: 'approved' } as never));
+    expect(typo).toBeInstanceOf(InvalidInputError);
+    expect((typo as InvalidInputError).issues).toEqual([
+      { path: 'stauts', message: 'unknown field for GET /v1/templates; did you mean status?' },
+    ]);
   });
 
   it('surfaces a cursor the service did not issue as ValidationFailedError naming the field', async () => {

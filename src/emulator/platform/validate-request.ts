@@ -1,6 +1,7 @@
 import { ZodError, type z } from 'zod';
 import type { EndpointDef } from '../../api/endpoint.js';
 import { isInvalidPlatformIssue } from '../../api/schemas/common.js';
+import { unknownKeys } from '../../api/unknown-keys.js';
 import { ApiFailure } from '../api-failure.js';
 
 export type RequestPart = 'params' | 'query' | 'body' | 'headers';
@@ -29,7 +30,8 @@ function safeParse(schema: z.ZodType, value: unknown): ReturnType<z.ZodType['saf
 
 /**
  * Checks every part of a request against the endpoint's zod schemas. A wrong channel is 422
- * INVALID_PLATFORM (docs/resources.md); anything else 400 VALIDATION_FAILED with details [{path, in, message}].
+ * INVALID_PLATFORM (docs/resources.md); anything else 400 VALIDATION_FAILED with details [{path, in, message}],
+ * one per unknown key (a query parameter or body field the route does not declare).
  * A part without a schema passes through as an empty object.
  */
 export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, raw: RawRequest): ValidRequest {
@@ -45,8 +47,16 @@ export function validateRequest(def: Partial<Pick<EndpointDef, RequestPart>>, ra
   }
   if (issues.length === 0) return valid;
   const details = issues
+    .flatMap(({ part, issue }) =>
+      issue.code === 'unrecognized_keys'
+        ? unknownKeys(def[part]!, issue, part === 'query' ? 'query parameter' : 'field').map((key) => ({
+            part,
+            ...key,
+          }))
+        : [{ part, path: issue.path, message: issue.message }],
+    )
     .slice(0, MAX_DETAILS)
-    .map(({ part, issue }) => ({ path: issue.path.join('.'), in: part, message: issue.message }));
+    .map(({ part, path, message }) => ({ path: path.join('.'), in: part, message }));
   const platform = issues.find(({ issue }) => isInvalidPlatformIssue(issue));
   if (platform) {
     throw new ApiFailure(
