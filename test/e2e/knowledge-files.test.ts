@@ -1,4 +1,5 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/client/index.js';
 import { docxFile, lyingZip, pdfFile, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
@@ -213,7 +214,29 @@ describe('types: 415 UNSUPPORTED_MEDIA_TYPE, nothing stored', () => {
     });
     expect(res.status).toBe(415);
   });
+  it('a compressed body (Content-Encoding: gzip) is named as such, not read as a broken form', async () => {
+    const form = new Request('http://upload.test', { method: 'POST', body: formOf({ type: 'general', title: 'gz' }) });
+    const res = await fetch(`${t.origin}/v1/channels/groups/${group_id}/knowledge/files`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${t.emulator.adminKey}`,
+        'content-type': form.headers.get('content-type')!,
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync(Buffer.from(await form.arrayBuffer())),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/Content-Encoding "gzip"/);
+  });
 });
+
+/** A form with these fields and a small Markdown file. */
+function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new File(['# Hours\n\nNine to five.\n'], 'hours.md'));
+  return form;
+}
 
 describe('the rest of the upload rules', () => {
   it('scans the extracted text for prompt injection: 422 naming the phrase', async () => {

@@ -78,6 +78,16 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
       ),
     );
   }
+  // busboy reads the bytes as they come: a compressed body would be "Unexpected end of form", a riddle.
+  const encoding = req.get('content-encoding')?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    return Promise.reject(
+      new ApiFailure(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `An upload is sent uncompressed: Content-Encoding ${JSON.stringify(encoding.slice(0, 100))} is not accepted (DOCX, XLSX and PDF files are compressed already)`,
+      ),
+    );
+  }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
