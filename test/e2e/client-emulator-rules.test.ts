@@ -289,6 +289,18 @@ describe('the wire through the client', () => {
     ]);
   });
 
+  it('refuses a field a message send has not inside media before sending, naming it', async () => {
+    const conversation = await photoConversation();
+    const media = { type: 'image', url: 'https://example.com/a.png', alt: 'a cat' };
+    const nested = await rejection(
+      t.client.conversations.sendMessage({ id: conversation.id, content: 'hi', media } as never),
+    );
+    expect(nested).toBeInstanceOf(InvalidInputError);
+    expect((nested as InvalidInputError).issues).toEqual([
+      { path: 'media.alt', message: 'unknown field; expected one of type, url, caption, filename' },
+    ]);
+  });
+
   it('surfaces a cursor the service did not issue as ValidationFailedError naming the field', async () => {
     const error = await rejection(t.client.conversations.list({ cursor: 'not-a-cursor' }));
     expect(error).toBeInstanceOf(ValidationFailedError);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import type { Emulator } from '../../src/emulator/index.js';
 import { as, cleanup, emulator, tempDir } from './platform-harness.js';
 import { inbound, send, SEED_IDS, subscribe } from './resources-harness.js';
 
@@ -114,6 +115,47 @@ describe('sending free text', () => {
     );
     expect((await send(e, convPath(SEED_IDS.photoChat.conversation), { content: 'late but fine' })).status).toBe(201);
   });
+});
+
+describe('the message input object', () => {
+  const media = { type: 'image', url: 'https://cdn.example.com/a.png', caption: 'The part', filename: 'a.png' };
+  const cta_url = { url: 'https://shop.example.com/o/1', display_text: 'Track order' };
+  const routes = [
+    ['POST /v1/conversations/:id/messages', convPath(SEED_IDS.photoChat.conversation), {}],
+    ['POST /v1/messages', '/v1/messages', { conversation_id: SEED_IDS.photoChat.conversation }],
+  ] as const;
+  const sentCount = async (e: Emulator) =>
+    (await as(e).get(`/v1/messages?conversation_id=${SEED_IDS.photoChat.conversation}&limit=100`).expect(200)).body.data
+      .length;
+
+  it.each(routes)('%s takes every field the spec lists, media and cta_url whole', async (_route, path, target) => {
+    const e = await emulator();
+    const input = { ...target, content: 'Your part', media, buttons: ['Yes', 'No'], cta_url };
+    const res = await send(e, path, input);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ media, buttons: ['Yes', 'No'], cta_url });
+  });
+
+  it.each(routes)(
+    '%s refuses a field media or cta_url does not have, naming each, and sends nothing',
+    async (_route, path, target) => {
+      const e = await emulator();
+      const before = await sentCount(e);
+      const res = await send(e, path, {
+        ...target,
+        content: 'Your part',
+        media: { ...media, captoin: 'typo' },
+        cta_url: { ...cta_url, target: '_blank' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual([
+        { path: 'media.captoin', in: 'body', message: 'unknown field; did you mean caption?' },
+        { path: 'cta_url.target', in: 'body', message: 'unknown field; expected one of url, display_text' },
+      ]);
+      expect(await sentCount(e)).toBe(before);
+    },
+  );
 });
 
 describe('choosing the sending account', () => {

@@ -24,13 +24,17 @@ export const Buttons = z.array(z.string().min(1).max(20)).min(1).max(10);
 export const MESSAGE_CONTENT_MAX_CHARS = 4096;
 export const MessageContent = z.string().min(1).max(MESSAGE_CONTENT_MAX_CHARS);
 
-/** The message input object of both send routes. */
-export const MessageInput = z.object({
+/**
+ * The message input object of both send routes (spec, Message input object). Strict to the last level, as
+ * every request body is: a misspelt `caption` inside `media` was dropped and the message sent without it.
+ * `Media` and `CtaUrl` stay tolerant as parts of a message the service answers.
+ */
+export const MessageInput = z.strictObject({
   content: MessageContent,
   integration_id: z.string().min(1).optional(),
-  media: Media.optional(),
+  media: Media.strict().optional(),
   buttons: Buttons.optional(),
-  cta_url: CtaUrl.optional(),
+  cta_url: CtaUrl.strict().optional(),
 });
 export type MessageInput = z.output<typeof MessageInput>;
 
