@@ -11,6 +11,11 @@ export interface AppConfig {
   crmDbPath: string;
   /** The receiver's delivery inbox. @default './data/deliveries.db' */
   deliveriesDbPath: string;
+  /**
+   * Opens the delivery inspector to requests that present it (`Authorization: Bearer …` or `?token=…`); set it
+   * wherever the app runs behind a proxy (README). @default none: the inspector answers this machine only
+   */
+  inspectorToken?: string;
   /** Sent instead of a reply once the 24-hour window has closed; none by default (the reply then fails). */
   windowClosedTemplate?: WindowClosedTemplate;
 }
@@ -51,8 +56,20 @@ export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
     port,
     crmDbPath: env.CRM_DB_PATH ?? './data/crm.db',
     deliveriesDbPath: env.DELIVERIES_DB_PATH ?? './data/deliveries.db',
+    inspectorToken: inspectorTokenFrom(env),
     windowClosedTemplate: windowClosedTemplateFromEnv(env),
   };
+}
+
+/** INSPECTOR_TOKEN when set (empty is unset); the inspector takes no token shorter than 16 characters. */
+function inspectorTokenFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.INSPECTOR_TOKEN;
+  if (!token) return undefined;
+  if (token.length < 16)
+    throw new Error(
+      `INSPECTOR_TOKEN must be at least 16 characters (it has ${token.length}), e.g. from: openssl rand -hex 24`,
+    );
+  return token;
 }
 
 function loadDotEnv(): NodeJS.ProcessEnv {

@@ -13,7 +13,7 @@ import { type Route, serveRoutes } from './http-json.js';
 import { registerCrmSync } from './register-crm-sync.js';
 
 export const WEBHOOK_PATH = '/webhooks';
-/** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
+/** The delivery inspector: what arrived, its attempts and errors, Replay. This machine only, or with INSPECTOR_TOKEN. */
 const INSPECTOR_PATH = '/_inspector';
 
 export interface CrmSyncAppOptions {
@@ -66,7 +66,7 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     receiver.listener(req, res);
     return true;
   };
-  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
+  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
   const inspect: Route = async (req, res) => inspector(req, res);
   const server = createServer(
     serveRoutes(

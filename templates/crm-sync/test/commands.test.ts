@@ -15,7 +15,7 @@ function runEntry(
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^(CONVO_KIT_|WINDOW_CLOSED_TEMPLATE_)/.test(key) && key !== 'CRM_DB_PATH',
+      ([key]) => !/^(CONVO_KIT_|WINDOW_CLOSED_TEMPLATE_|INSPECTOR_TOKEN)/.test(key) && key !== 'CRM_DB_PATH',
     ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: PROJECT_ROOT, env: { ...clean, ...env } });
@@ -41,18 +41,26 @@ describe('the commands', () => {
     );
   });
 
-  it('npm start names a malformed fallback template setting in one line', async () => {
+  it.each([
+    [
+      'a malformed fallback template setting',
+      { WINDOW_CLOSED_TEMPLATE_ID: 'tpl_reply_waiting', WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":' },
+      'WINDOW_CLOSED_TEMPLATE_VARIABLES is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})',
+    ],
+    [
+      'an INSPECTOR_TOKEN too short to guard the inspector, without printing it,',
+      { INSPECTOR_TOKEN: 'hunter2' },
+      'INSPECTOR_TOKEN must be at least 16 characters (it has 7), e.g. from: openssl rand -hex 24',
+    ],
+  ])('npm start names %s in one line', async (_what, env, message) => {
     const result = await runEntry('src/main.ts', {
       CONVO_KIT_BASE_URL: 'http://127.0.0.1:9',
       CONVO_KIT_API_KEY: 'svc_live_unused',
       CONVO_KIT_WEBHOOK_SECRET: 'whsec_unused',
-      WINDOW_CLOSED_TEMPLATE_ID: 'tpl_reply_waiting',
-      WINDOW_CLOSED_TEMPLATE_VARIABLES: '{"1":',
+      ...env,
     });
     expect(result.status).not.toBe(0);
-    expect(result.stderr.trim()).toBe(
-      'WINDOW_CLOSED_TEMPLATE_VARIABLES is not valid JSON (expected an object such as {"1":"Convo Kit Shop"})',
-    );
+    expect(result.stderr.trim()).toBe(message);
   });
 
   describe('npm run backfill', () => {

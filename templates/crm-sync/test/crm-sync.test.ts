@@ -235,6 +235,19 @@ describe('crm-sync against the emulator', () => {
     expect(rebound).toBe(403);
   });
 
+  it('opens the inspector with INSPECTOR_TOKEN set only to requests presenting it, from this machine too', async () => {
+    const token = 'a-token-for-the-proxied-inspector';
+    await h.close();
+    h = await startHarness({ inspectorToken: token });
+    const list = `${h.app.inspectorUrl}/api/deliveries`;
+    expect((await fetch(list)).status).toBe(403);
+    expect((await fetch(list, { headers: { authorization: 'Bearer not-the-token-at-all' } })).status).toBe(403);
+    expect((await fetch(list, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const page = await fetch(`${h.app.inspectorUrl}/?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
   it('answers bad API input with a 4xx that names the problem', async () => {
     const patch = (body: string, type = 'application/json') =>
       fetch(`${h.app.url}/api/contacts/ct_delivered`, { method: 'PATCH', headers: { 'content-type': type }, body });

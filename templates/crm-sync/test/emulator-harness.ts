@@ -24,7 +24,8 @@ export interface Harness {
 
 const SETTLE_ROUNDS = 4; // a handler's own API writes raise events of their own, delivered in the next round
 
-export async function startHarness(): Promise<Harness> {
+/** `inspectorToken`: as INSPECTOR_TOKEN would set it. */
+export async function startHarness(options: { inspectorToken?: string } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-sync-test-'));
   const emulator = await createEmulator({});
   const server = await emulator.listen(0);
@@ -37,6 +38,7 @@ export async function startHarness(): Promise<Harness> {
     port: 0,
     crmDbPath: join(dir, 'crm.db'),
     deliveriesDbPath: join(dir, 'deliveries.db'),
+    inspectorToken: options.inspectorToken,
   };
   const app = await startCrmSync(config, { secrets: () => secret });
   ({ secret } = await post<{ secret: string }>('/v1/webhooks', {

@@ -9,6 +9,11 @@ export interface AppConfig {
   rulesPath: string;
   /** The receiver's delivery inbox. @default './data/deliveries.db' */
   deliveriesDbPath: string;
+  /**
+   * Opens the delivery inspector to requests that present it (`Authorization: Bearer …` or `?token=…`); set it
+   * wherever the app runs behind a proxy (README). @default none: the inspector answers this machine only
+   */
+  inspectorToken?: string;
 }
 
 /** Settings the app cannot start without; `npm start` prints its message as one line. */
@@ -35,7 +40,19 @@ export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
     port,
     rulesPath: env.ROUTING_RULES ?? './routing-rules.json',
     deliveriesDbPath: env.DELIVERIES_DB_PATH ?? './data/deliveries.db',
+    inspectorToken: inspectorTokenFrom(env),
   };
+}
+
+/** INSPECTOR_TOKEN when set (empty is unset); the inspector takes no token shorter than 16 characters. */
+function inspectorTokenFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.INSPECTOR_TOKEN;
+  if (!token) return undefined;
+  if (token.length < 16)
+    throw new Error(
+      `INSPECTOR_TOKEN must be at least 16 characters (it has ${token.length}), e.g. from: openssl rand -hex 24`,
+    );
+  return token;
 }
 
 function loadDotEnv(): NodeJS.ProcessEnv {

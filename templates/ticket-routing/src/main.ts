@@ -1,8 +1,9 @@
-import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
+import { readConfig, type AppConfig } from './app-config.js';
 import { startTicketRouting } from './ticket-routing-app.js';
 
 // `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C.
-const app = await startTicketRouting(config());
+const settings = config();
+const app = await startTicketRouting(settings);
 console.log(`Routing state:  ${app.url}/api/routing`);
 // Under `npm run dev`, convo-kit dev registered the webhook itself and names the URL here; run alone, that is yours to do.
 const registeredByDev = process.env.CONVO_KIT_DEV_WEBHOOK_URL;
@@ -10,16 +11,21 @@ const registration = registeredByDev
   ? `registered by convo-kit dev for this run${registeredByDev === app.webhookUrl ? '' : ` as ${registeredByDev}`}`
   : 'register it with POST /v1/webhooks';
 console.log(`Webhook URL:    ${app.webhookUrl}  (${registration}, events ticket.* conversation.assigned)`);
-console.log(`Deliveries:     ${app.inspectorUrl}  (the inspector: attempts, errors, replay; this machine only)`);
+// The token itself is never printed: logs get copied around.
+const inspectorAccess = settings.inspectorToken
+  ? 'open with INSPECTOR_TOKEN as ?token= or a Bearer token'
+  : 'this machine only';
+console.log(`Deliveries:     ${app.inspectorUrl}  (the inspector: attempts, errors, replay; ${inspectorAccess})`);
 process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
 
-/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
+/** The settings, or one line naming what is missing or wrong and how to fix it (no stack trace). */
 function config(): AppConfig {
   try {
     return readConfig();
   } catch (error) {
-    if (!(error instanceof MissingSettingsError)) throw error;
+    // Every error readConfig throws is about a setting, and its message names it.
+    if (!(error instanceof Error)) throw error;
     console.error(error.message);
     process.exit(1);
   }

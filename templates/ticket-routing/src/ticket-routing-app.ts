@@ -13,7 +13,7 @@ import { registerTicketRouting } from './register-ticket-routing.js';
 import { type Escalation, startSlaWatch } from './sla-watch.js';
 
 export const WEBHOOK_PATH = '/webhooks';
-/** The delivery inspector: what arrived, its attempts and errors, Replay. It answers this machine only. */
+/** The delivery inspector: what arrived, its attempts and errors, Replay. This machine only, or with INSPECTOR_TOKEN. */
 const INSPECTOR_PATH = '/_inspector';
 const RECENT_OUTCOMES = 100;
 
@@ -68,7 +68,7 @@ export async function startTicketRouting(
     ctx,
   );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
-  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector());
+  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);

@@ -22,7 +22,10 @@ export interface Harness {
 
 const SETTLE_ROUNDS = 4; // routing's own PATCHes raise ticket events, delivered in the next round
 
-export async function startHarness(options: { subscribe?: boolean; now?: () => Date } = {}): Promise<Harness> {
+/** `inspectorToken`: as INSPECTOR_TOKEN would set it. */
+export async function startHarness(
+  options: { subscribe?: boolean; now?: () => Date; inspectorToken?: string } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'ticket-routing-test-'));
   const emulator = await createEmulator({});
   const server = await emulator.listen(0);
@@ -35,6 +38,7 @@ export async function startHarness(options: { subscribe?: boolean; now?: () => D
     port: 0,
     rulesPath: RULES_PATH,
     deliveriesDbPath: join(dir, 'deliveries.db'),
+    inspectorToken: options.inspectorToken,
   };
   const app = await startTicketRouting(config, {
     secrets: () => secret,

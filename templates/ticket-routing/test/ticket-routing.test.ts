@@ -63,6 +63,18 @@ describe('ticket-routing against the emulator', () => {
     expect(await page.text()).toContain(created!.id);
   });
 
+  it('opens the inspector with INSPECTOR_TOKEN set only to requests presenting it, from this machine too', async () => {
+    const token = 'a-token-for-the-proxied-inspector';
+    h = await startHarness({ inspectorToken: token });
+    const list = `${h.app.inspectorUrl}/api/deliveries`;
+    expect((await fetch(list)).status).toBe(403);
+    expect((await fetch(list, { headers: { authorization: 'Bearer not-the-token-at-all' } })).status).toBe(403);
+    expect((await fetch(list, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const page = await fetch(`${h.app.inspectorUrl}/?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
   it('changes nothing when every delivery arrives twice', async () => {
     h = await startHarness();
     const first = await handoff({ conversation_id: 'conv_delivered' });
