@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSPECTOR_MAX_ROWS } from '../../src/console/inspector/inspector-api.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 import { deliver, listening, refreshes, SECRET, setup } from './inspector-harness.js';
@@ -206,4 +207,80 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     expect(s.state.handled).toHaveLength(120);
     await page.close();
   }, 60_000);
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page over a few thousand deliveries, in Chromium', () => {
+  const STORED = 3000;
+  let browser: Browser;
+  let s: ReturnType<typeof setup>;
+  let app: Awaited<ReturnType<typeof listening>>;
+  /** Ids newest first, each received a second after the one before it. */
+  const newest: string[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    s = setup();
+    app = await listening(s);
+    // Stored straight into the receiver's store (its worker is not started: the page only reads).
+    // On whole seconds, as the jump's input is to the second: it starts right after the last row shown.
+    const start = (Math.floor(Date.now() / 1000) - STORED - 60) * 1000;
+    const body = new TextEncoder().encode('{"event":"contact.updated","data":{}}');
+    for (let i = 0; i < STORED; i++) {
+      const id = `dlv_bulk_${String(i).padStart(5, '0')}`;
+      const receivedAt = start + i * 1000;
+      const timestamp = String(Math.floor(receivedAt / 1000));
+      await s.receiver.store.record({
+        id,
+        eventId: null,
+        event: 'contact.updated',
+        body,
+        signature: 'sha256=00',
+        timestamp,
+        receivedAt,
+      });
+      newest.unshift(id);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await browser.close();
+    await app.close();
+  });
+
+  it(`holds at most ${INSPECTOR_MAX_ROWS} rows through its refreshes, then offers the filters and a jump by time`, async () => {
+    const page = await browser.newPage();
+    const listed: number[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/api/deliveries')) listed.push(Number(url.searchParams.get('limit')));
+    });
+    await page.goto(`http://127.0.0.1:${app.port}/_inspector/`);
+    const count = () => page.locator('#rows tr').count();
+    await expect.poll(count).toBe(50);
+    for (let shown = 50; shown < INSPECTOR_MAX_ROWS; shown += 50) {
+      await page.locator('#more').click();
+      await expect.poll(count).toBe(shown + 50);
+    }
+    expect(await page.locator('#more').isHidden()).toBe(true);
+    await expect.poll(() => page.locator('#capped').isVisible()).toBe(true);
+    expect(await page.locator('#capped').textContent()).toMatch(
+      new RegExp(`at most ${INSPECTOR_MAX_ROWS} deliveries, and more match\\. Narrow the filters`),
+    );
+    // A refresh reloads the rows it holds and no more.
+    listed.length = 0;
+    await refreshes(page, 2);
+    expect(listed.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 * INSPECTOR_MAX_ROWS);
+    expect(await page.locator('#rows tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.id))).toEqual(
+      newest.slice(0, INSPECTOR_MAX_ROWS),
+    );
+    await screenshot(page, 'inspector-capped');
+
+    // The jump lists on from the last row shown, none skipped, and the address keeps it.
+    await page.locator('#older').click();
+    await expect.poll(() => page.locator('#rows tr').first().getAttribute('data-id')).toBe(newest[INSPECTOR_MAX_ROWS]);
+    expect(await count()).toBe(50);
+    expect(page.url()).toMatch(/[?&]before=\d{4}-/);
+    await page.reload();
+    await expect.poll(() => page.locator('#rows tr').first().getAttribute('data-id')).toBe(newest[INSPECTOR_MAX_ROWS]);
+    expect(await page.locator('#before').inputValue()).not.toBe('');
+    await page.close();
+  }, 120_000);
 });

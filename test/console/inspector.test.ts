@@ -53,7 +53,7 @@ describe('the delivery inspector over HTTP', () => {
     await request(s.app).get('/_inspector/api/deliveries/dlv_nope').expect(404);
   });
 
-  it('takes limit and within in plain decimal digits only, naming the filter otherwise', async () => {
+  it('takes limit and within in plain decimal digits only and before as an ISO time, naming the filter otherwise', async () => {
     for (const [name, bad] of [
       ['limit', '1e1'],
       ['limit', '0x10'],
@@ -66,6 +66,18 @@ describe('the delivery inspector over HTTP', () => {
       expect([name, bad, res.status, res.body.error?.code]).toEqual([name, bad, 400, 'VALIDATION_FAILED']);
       expect(res.body.error.message).toMatch(new RegExp(`^${name}: expected an integer`));
     }
+    for (const bad of ['yesterday', '2026-11-26', '1764125000']) {
+      const res = await request(s.app).get(`/_inspector/api/deliveries?before=${bad}`).expect(400);
+      expect([bad, res.body.error.message]).toEqual([bad, expect.stringMatching(/^before: /)]);
+    }
+    // Received before a time: none before the first delivery, the delivery itself a minute after it.
+    const received = Date.parse(
+      (await request(s.app).get('/_inspector/api/deliveries').expect(200)).body.data[0].received_at,
+    );
+    const before = (ms: number) =>
+      request(s.app).get(`/_inspector/api/deliveries?before=${new Date(ms).toISOString()}`);
+    expect((await before(received).expect(200)).body.data).toHaveLength(0);
+    expect((await before(received + 60_000).expect(200)).body.data).toHaveLength(1);
     const ok = await request(s.app).get('/_inspector/api/deliveries?limit=1&within=15').expect(200);
     expect(ok.body.data).toHaveLength(1);
     expect((await request(s.app).get('/_inspector/api/deliveries').expect(200)).body.data).toHaveLength(1);

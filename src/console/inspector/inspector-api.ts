@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from '../../api/schemas/common.js';
+import { queryInteger, Timestamp } from '../../api/schemas/common.js';
 import { isEventPattern } from '../../events/index.js';
 import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { redactedBody } from '../../internal/redact-body.js';
@@ -17,9 +17,17 @@ export const InspectorListQuery = z.strictObject({
     .default(''),
   /** Received within the last this-many minutes. */
   within: queryInteger(1, 525_600).optional(),
+  /** Received before this time: how the page jumps past the rows it holds (INSPECTOR_MAX_ROWS). */
+  before: Timestamp.optional(),
   limit: queryInteger(1, 200).default(50),
   cursor: z.string().max(200).optional(),
 });
+
+/**
+ * At most this many rows in the page's list (its "Older deliveries" clicks stop there): every refresh reloads them
+ * all, so the page stays quick with any number stored. Past it the page offers the filters and a jump by time.
+ */
+export const INSPECTOR_MAX_ROWS = 500;
 
 /** At most this many deliveries replayed by one click, so one request never runs unbounded work. */
 export const REPLAY_MAX_IDS = 100;
@@ -68,6 +76,7 @@ export async function listDeliveries(source: InspectorSource, query: z.output<ty
     status: query.status === 'all' ? undefined : query.status,
     eventPattern: query.event || undefined,
     since: query.within === undefined ? undefined : now - query.within * 60_000,
+    until: query.before === undefined ? undefined : Date.parse(query.before),
     limit: query.limit,
     cursor: query.cursor,
   });

@@ -1,6 +1,6 @@
 import { html } from '../html.js';
 import type { Page } from '../page-shell.js';
-import { REPLAY_MAX_IDS, type InspectorRow } from './inspector-api.js';
+import { INSPECTOR_MAX_ROWS, REPLAY_MAX_IDS, type InspectorRow } from './inspector-api.js';
 
 const STATUSES = ['all', 'pending', 'processing', 'failed', 'dead', 'done'] as const;
 const WINDOWS = [
@@ -50,6 +50,7 @@ export function inspectorPage(input: {
             ${WINDOWS.map(([v, label]) => html`<option value="${v}">${label}</option>`)}
           </select></label
         >
+        <label>Received before <input id="before" type="datetime-local" step="1" /></label>
         <button id="replay-selected" disabled>Replay selected</button>
         <span id="live" class="muted">live</span>
         <span id="notice" class="notice" role="status" hidden></span>
@@ -79,6 +80,10 @@ export function inspectorPage(input: {
           <code>convo-kit trigger ticket.created --to &lt;your webhook URL&gt; --secret &lt;its secret&gt;</code>
         </p>
         <button id="more" ${input.first.next_cursor ? '' : 'hidden'}>Older deliveries</button>
+        <p id="capped" class="muted" hidden>
+          The list holds at most ${INSPECTOR_MAX_ROWS} deliveries, and more match. Narrow the filters above, or
+          <button id="older">show the ones received before the last shown</button>
+        </p>
       </section>
       <section id="detail">
         <h2>Delivery</h2>
@@ -115,6 +120,7 @@ export function inspectorPage(input: {
       token: input.token ?? null,
       nextCursor: input.first.next_cursor,
       replayMax: REPLAY_MAX_IDS,
+      maxRows: INSPECTOR_MAX_ROWS,
     },
     script: SCRIPT,
   };
@@ -139,10 +145,10 @@ const SCRIPT = `
 const data = pageData;
 const headers = data.token ? { authorization: 'Bearer ' + data.token } : {};
 const PAGE_SIZE = 50;
-const FILTERS = ['status', 'event', 'within'];
+const FILTERS = ['status', 'event', 'within', 'before'];
 let selected = null;
 let nextCursor = data.nextCursor;
-// Rows the list holds: a page more for each "Older deliveries", and every refresh loads as many again.
+// Rows the list holds: a page more for each "Older deliveries" up to data.maxRows, and every refresh loads as many again.
 let wanted = PAGE_SIZE;
 // The open delivery as last drawn: a refresh redraws it only when it changed (a selection in its body stays).
 let detail = null;
@@ -225,7 +231,16 @@ function filters() {
   if ($('status').value !== 'all') q.set('status', $('status').value);
   if ($('event').value.trim()) q.set('event', $('event').value.trim());
   if ($('within').value) q.set('within', $('within').value);
+  const before = $('before').value && new Date($('before').value);
+  if (before && !isNaN(before)) q.set('before', before.toISOString());
   return q;
+}
+/** An ISO time as a datetime-local input takes it: this browser's zone, to the second. */
+function inputTime(iso) {
+  const d = new Date(iso);
+  const two = (n) => String(n).padStart(2, '0');
+  return d.getFullYear() + '-' + two(d.getMonth() + 1) + '-' + two(d.getDate()) + 'T' + two(d.getHours()) + ':'
+    + two(d.getMinutes()) + ':' + two(d.getSeconds());
 }
 /** The filters the address names, so a reload or a shared link shows the same list. */
 function filtersFromAddress() {
@@ -238,8 +253,9 @@ function filtersFromAddress() {
     $('within').append(option);
   }
   for (const name of FILTERS) {
-    const value = q.get(name);
+    let value = q.get(name);
     if (value === null) continue;
+    if (name === 'before') value = isNaN(Date.parse(value)) ? '' : inputTime(value);
     if ($(name).tagName !== 'SELECT' || [...$(name).options].some((o) => o.value === value)) $(name).value = value;
   }
 }
@@ -288,7 +304,7 @@ async function refresh() {
     if (mine !== generation) return;
     render(rows);
     nextCursor = cursor;
-    $('more').hidden = !nextCursor;
+    showMore();
     retime();
     $('live').textContent = 'live, updated ' + localTime(new Date());
     const listed = rows.find((d) => d.id === selected);
@@ -309,16 +325,32 @@ function gone(error) {
   $('detail-body').hidden = true;
   $('detail-empty').hidden = false;
 }
+/** "Older deliveries" while the list has room; at data.maxRows, the way on: narrower filters or a jump by time. */
+function showMore() {
+  const full = $('rows').children.length >= data.maxRows;
+  $('more').hidden = !nextCursor || full;
+  $('capped').hidden = !nextCursor || !full;
+}
 async function more() {
+  const room = data.maxRows - $('rows').children.length;
+  if (room <= 0) return showMore();
   generation++;
   const q = filters();
-  q.set('limit', String(PAGE_SIZE));
+  q.set('limit', String(Math.min(PAGE_SIZE, room)));
   q.set('cursor', nextCursor);
   const page = await api('/api/deliveries?' + q);
   $('rows').append(...page.data.map(rowFor));
   wanted = $('rows').children.length;
   nextCursor = page.next_cursor;
-  $('more').hidden = !nextCursor;
+  showMore();
+}
+/** Lists from the last row shown on: received before it, rounded up to its second (the input's step), so none is skipped. */
+function older() {
+  const last = $('rows').lastElementChild;
+  if (!last) return;
+  const at = new Date(Math.ceil(Date.parse(last.querySelector('[data-at]').dataset.at) / 1000) * 1000);
+  $('before').value = inputTime(at.toISOString());
+  filtered();
 }
 async function show(id, quiet) {
   selected = id;
@@ -412,6 +444,7 @@ $('rows').addEventListener('keydown', (event) => {
 $('replay-selected').addEventListener('click', () => replay([...picked]));
 $('d-replay').addEventListener('click', () => selected && replay([selected]));
 $('more').addEventListener('click', () => more().catch((error) => notice(error.message, true)));
+$('older').addEventListener('click', older);
 function filtered() {
   wanted = PAGE_SIZE;
   toAddress();
