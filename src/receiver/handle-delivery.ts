@@ -15,6 +15,7 @@ import type { DeliveryStore } from '../store/index.js';
 import { reject, type ReceiverResponse } from './receiver-response.js';
 import { decodeBody } from './decode-body.js';
 import type { ResolvedOptions } from './receiver-options.js';
+import { jsonProblem } from '../internal/json-problem.js';
 
 export type { HeaderInput };
 
@@ -119,7 +120,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     try {
       parsed = JSON.parse(decodeBody(body));
     } catch (error) {
-      return refuse(reject(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`), {
+      return refuse(reject(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${jsonProblem(error)}`), {
         deliveryId,
       });
     }

@@ -13,6 +13,7 @@ import {
 import { strictUtf8 } from '../internal/strict-utf8.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
+import { jsonProblem } from '../internal/json-problem.js';
 
 /** What `endpoint.handle` takes: the headers and the exact bytes that arrived (a string is UTF-8 encoded). */
 export type ReplyRequestInput = RequestInHand;
@@ -92,7 +93,7 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
     try {
       parsed = JSON.parse(strictUtf8(body));
     } catch (error) {
-      return refuse(refusal(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${(error as Error).message}`));
+      return refuse(refusal(400, 'MALFORMED_JSON', `Body is not valid UTF-8 JSON: ${jsonProblem(error)}`));
     }
     const request = CustomReplyRequest.safeParse(parsed);
     if (!request.success)

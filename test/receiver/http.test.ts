@@ -220,6 +220,15 @@ describe('a rejected request writes no row and calls no handler', () => {
     expect(log.records().some((r) => r.code === code && String(r.msg).startsWith('rejected delivery'))).toBe(true);
   });
 
+  it('malformed JSON is answered and logged without quoting the body (it may hold a secret)', async () => {
+    // V8 quotes a short input whole, a long one by its first 10 characters.
+    const body = 'pw=sk_live_42'; // form-encoded by mistake
+    const res = await post(app, signedDelivery({ secret: SECRET, envelope: body })).expect(400);
+    expect(res.body.error.message).toMatch(/^Body is not valid UTF-8 JSON: Unexpected token/);
+    expect(JSON.stringify(res.body)).not.toContain('sk_live');
+    expect(log.text()).not.toContain('sk_live');
+  });
+
   it('a GET is 405 with Allow: POST', async () => {
     const app2 = express().use('/webhooks', receiver.middleware());
     const res = await request(app2).get('/webhooks').expect(405);
