@@ -89,7 +89,7 @@ export class ConnectionError extends ConvoKitError<'CONNECTION_REFUSED' | 'CONNE
       code === 'CONNECTION_REFUSED'
         ? 'the request was not sent'
         : cutOff
-          ? `the server answered HTTP ${cutOff.status} (request ${cutOff.requestId ?? 'without id'}), then the body was cut off`
+          ? `the server ${answered(cutOff)}, then the body was cut off`
           : 'the request may have reached the server';
     super(code, `${endpoint} failed after ${attempts} attempt(s): ${reason} (${sent})`, { cause });
     this.endpoint = endpoint;
@@ -105,6 +105,9 @@ export interface CutOffAnswer {
   requestId: string | null;
 }
 
+const answered = ({ status, requestId }: CutOffAnswer) =>
+  `answered HTTP ${status} (request ${requestId ?? 'without id'})`;
+
 /** No complete answer within `timeoutMs` (per attempt); the request may have reached the server. */
 export class TimeoutError extends ConvoKitError<'TIMEOUT'> {
   readonly endpoint: string;
@@ -117,9 +120,7 @@ export class TimeoutError extends ConvoKitError<'TIMEOUT'> {
   readonly requestId: string | null;
 
   constructor(endpoint: string, attempts: number, timeoutMs: number, cutOff: CutOffAnswer | null = null) {
-    const what = cutOff
-      ? `answered HTTP ${cutOff.status} (request ${cutOff.requestId ?? 'without id'}) but its body did not complete`
-      : 'got no answer';
+    const what = cutOff ? `${answered(cutOff)} but its body did not complete` : 'got no answer';
     super('TIMEOUT', `${endpoint} ${what} within ${timeoutMs} ms (after ${attempts} attempt(s))`);
     this.endpoint = endpoint;
     this.attempts = attempts;

@@ -6,7 +6,7 @@ import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { PANELS } from '../../src/console/emulator-console/console-panels.js';
 import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
 import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
-import { createEmulator, SEED_IDS, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, SEED_IDS, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
 
 let emulator: Emulator;
@@ -511,15 +511,38 @@ describe.skipIf(!HAS_CHROMIUM)('the console asks only for what is on screen', ()
   }, 60_000);
 });
 
+/**
+ * The console of an emulator of the test's own (a plan of its own, or one the test stops), open in Chromium
+ * with the admin key; everything is closed after `use`, the server too unless the test closed it.
+ */
+async function withOwnConsole(
+  options: EmulatorOptions,
+  use: (page: Page, server: { url: string; close(): Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const own = await createEmulator(options);
+  const ownServer = await own.listen(0);
+  let serverOpen = true;
+  const closeServer = async () => {
+    if (!serverOpen) return;
+    serverOpen = false;
+    await ownServer.close();
+  };
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${ownServer.url}/_emulator/console#key=${own.adminKey}`);
+    await page.locator('#console').waitFor({ state: 'visible' });
+    await use(page, { url: ownServer.url, close: closeServer });
+  } finally {
+    await browser.close();
+    await closeServer();
+    await own.close();
+  }
+}
+
 describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', () => {
   it('waits out Retry-After once refused, keeping the rows it has', async () => {
-    const free = await createEmulator({ plan: 'free' });
-    const freeServer = await free.listen(0);
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${freeServer.url}/_emulator/console#key=${free.adminKey}`);
-      await page.locator('#console').waitFor({ state: 'visible' });
+    await withOwnConsole({ plan: 'free' }, async (page) => {
       const rows = page.locator('#panel-conversations tbody tr');
       await expect.poll(() => rows.count()).toBeGreaterThan(1);
       const shown = await rows.count();
@@ -538,11 +561,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console on a plan with a small rate limit', 
       expect(await rows.count()).toBeGreaterThanOrEqual(shown);
       expect(await page.locator('#panel-conversations tbody').textContent()).not.toContain('RATE_LIMITED');
       await screenshot(page, 'emulator-console-rate-limited');
-    } finally {
-      await browser.close();
-      await freeServer.close();
-      await free.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -578,20 +597,11 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console with hostile data, in Chrom
   }, 60_000);
 
   it('says in words that the emulator stopped answering', async () => {
-    const own = await createEmulator({});
-    const ownServer = await own.listen(0);
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${ownServer.url}/_emulator/console#key=${own.adminKey}`);
-      await page.locator('#console').waitFor({ state: 'visible' });
+    await withOwnConsole({}, async (page, ownServer) => {
       await ownServer.close();
       await expect
         .poll(() => page.getByRole('status').textContent(), { timeout: 15_000 })
         .toBe('The emulator did not answer (is it still running?)');
-    } finally {
-      await browser.close();
-      await own.close();
-    }
+    });
   }, 60_000);
 });
