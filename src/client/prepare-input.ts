@@ -1,5 +1,6 @@
 import { type z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
+import { IdempotencyKey } from '../api/schemas/common.js';
 import { unknownKeys } from '../api/unknown-keys.js';
 import { closestName } from '../internal/closest-name.js';
 import { buildPath } from './build-path.js';
@@ -18,8 +19,6 @@ export interface PreparedInput {
   idempotencyKey: string | null;
 }
 
-/** Spec, Send behavior 6. */
-const IDEMPOTENCY_KEY_MAX = 200;
 /**
  * What a header carries unchanged: fetch throws on a line break, NUL or a character above U+00FF (after
  * the retries, as if the request had been lost) and trims outer spaces, which would send another key.
@@ -96,17 +95,13 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
     const header = headerByOption.get(key);
     if (header !== undefined) headerInput[header] = value;
     else if (key === 'idempotencyKey' && def.idempotencyKey === 'required') {
-      if (
-        typeof value === 'string' &&
-        value.length >= 1 &&
-        value.length <= IDEMPOTENCY_KEY_MAX &&
-        HEADER_SAFE.test(value)
-      )
-        idempotencyKey = value;
+      // The contract's length rule (spec, Send behavior 6), and what a header carries as it is.
+      const checked = IdempotencyKey.safeParse(value);
+      if (checked.success && HEADER_SAFE.test(checked.data)) idempotencyKey = checked.data;
       else
         issues.push({
           path: key,
-          message: `expected a string of 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (spaces inside allowed)`,
+          message: `expected a string of 1 to ${IdempotencyKey.maxLength} visible ASCII characters (spaces inside allowed)`,
         });
     } else if (declares(def.params, key)) parts.params[key] = value;
     else if (declares(def.query, key)) parts.query[key] = value;
