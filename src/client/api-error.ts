@@ -70,7 +70,7 @@ export class ValidationFailedError extends ApiError {
   }
 }
 
-/** 429: over the per-minute limit; `retryAfter` in seconds when the service said. */
+/** 429: over the per-minute limit; `retryAfter` in whole seconds when `Retry-After` was readable, else `null`. */
 export class RateLimitError extends ApiError {
   readonly retryAfter: number | null;
 

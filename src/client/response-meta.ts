@@ -1,5 +1,5 @@
 import { type BodyProblem } from './read-body.js';
-import { parseRetryAfterSeconds } from './retry-policy.js';
+import { parseRetryAfterSeconds } from './retry-after.js';
 
 /** What the transport hands back for one answered call. */
 export interface RawResponse {

@@ -30,16 +30,6 @@ export function backoffDelayMs(retry: number, settings: BackoffSettings, random:
   return Math.floor(random() * ceiling);
 }
 
-/** `Retry-After` as seconds (decimal seconds or an HTTP date); `null` when absent or unreadable. */
-export function parseRetryAfterSeconds(value: string | null, now: number = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  // An HTTP date names its day and month; without that guard Date.parse reads `-3` as a year.
-  const date = /[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
-  return Number.isNaN(date) ? null : Math.max(0, (date - now) / 1000);
-}
-
 /**
  * Error codes that mean the connection never carried the request (DNS failure, nothing listening,
  * unreachable, connect timeout). Anything else (reset, socket closed mid-way) may have reached the server.

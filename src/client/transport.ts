@@ -95,9 +95,11 @@ function answerRetryDelay(
   if (!RETRYABLE_STATUSES.has(raw.status)) return null;
   // A 429 is refused before any handling, so even a non-idempotent POST did nothing; a 5xx from a gateway may have.
   if (raw.status !== 429 && !req.replaySafe) return null;
+  // The same whole seconds a RateLimitError carries as `retryAfter`. Zero (a date already past) would send
+  // the retry at once, in step with every other client told the same: the usual backoff spreads them.
   const retryAfter = retryAfterOf(raw.headers);
-  if (retryAfter === null) return backoffDelayMs(retry, s);
-  const ms = Math.ceil(retryAfter * 1000);
+  if (retryAfter === null || retryAfter === 0) return backoffDelayMs(retry, s);
+  const ms = retryAfter * 1000;
   return ms > s.maxRetryAfterMs ? null : ms;
 }
 

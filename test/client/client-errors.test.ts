@@ -89,6 +89,21 @@ describe('error mapping', () => {
     expect(limited.retryAfter).toBe(7);
   });
 
+  it('gives Retry-After as whole seconds (an HTTP date counted from now) or null when it is neither', async () => {
+    const retryAfter = async (header: string) =>
+      (
+        (await failureOf((_req, res) =>
+          fail(res, 429, 'RATE_LIMITED', { headers: { 'retry-after': header } }),
+        )) as RateLimitError
+      ).retryAfter;
+    const inTwoMinutes = await retryAfter(new Date(Date.now() + 120_500).toUTCString());
+    expect(Number.isInteger(inTwoMinutes)).toBe(true);
+    expect(inTwoMinutes).toBeGreaterThan(100);
+    expect(inTwoMinutes).toBeLessThanOrEqual(121);
+    expect(await retryAfter(new Date(Date.now() - 60_000).toUTCString())).toBe(0);
+    for (const garbage of ['1.5', 'abc 2020', 'Mon 1', '-3']) expect(await retryAfter(garbage)).toBeNull();
+  });
+
   it('still yields an ApiError with code UNKNOWN for a body without the envelope', async () => {
     const error = await failureOf((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': 'req_proxy' });

@@ -67,7 +67,7 @@ describe('retries', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('reads Retry-After as an HTTP date, and waits nothing for one in the past or a negative number', async () => {
+  it('reads Retry-After as an HTTP date, and takes the usual backoff for one in the past or a negative number', async () => {
     const soon = new Date(Date.now() + 1_000).toUTCString();
     const past = new Date(Date.now() - 60_000).toUTCString();
     const after = [soon, past, '-5'];

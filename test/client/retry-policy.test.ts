@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, failedBeforeSending, parseRetryAfterSeconds } from '../../src/client/retry-policy.js';
+import { parseRetryAfterSeconds } from '../../src/client/retry-after.js';
+import { backoffDelayMs, failedBeforeSending } from '../../src/client/retry-policy.js';
 
 const settings = { backoffBaseMs: 500, backoffMaxMs: 8_000, maxRetryAfterMs: 60_000 };
 
@@ -15,15 +16,16 @@ describe('backoff with full jitter', () => {
 });
 
 describe('Retry-After', () => {
-  it('reads seconds and HTTP dates, and nothing else', () => {
-    const now = Date.parse('2026-11-21T00:00:00Z');
-    expect(parseRetryAfterSeconds('7', now)).toBe(7);
-    expect(parseRetryAfterSeconds(' 1.5 ', now)).toBe(1.5);
+  it('reads whole seconds and HTTP dates (as whole seconds from now, never negative), and nothing else', () => {
+    const now = Date.parse('2026-11-21T00:00:00.250Z');
+    expect(parseRetryAfterSeconds(' 7 ', now)).toBe(7);
     expect(parseRetryAfterSeconds('Sat, 21 Nov 2026 00:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfterSeconds('Saturday, 21-Nov-26 00:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfterSeconds('Sat Nov 21 00:00:30 2026', now)).toBe(30);
     expect(parseRetryAfterSeconds('Fri, 20 Nov 2026 23:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfterSeconds('soon', now)).toBeNull();
-    expect(parseRetryAfterSeconds('-3', now)).toBeNull();
-    expect(parseRetryAfterSeconds(null, now)).toBeNull();
+    expect(parseRetryAfterSeconds('9'.repeat(400), now)).toBe(2 ** 31);
+    for (const garbage of ['1.5', '-3', '', 'soon', 'abc 2020', 'Mon 1', 'Sat, 31 Nov 2026 00:00:30 GMT', null])
+      expect(parseRetryAfterSeconds(garbage, now)).toBeNull();
   });
 });
 
