@@ -28,24 +28,40 @@ function hostName(host: string | undefined): string {
 }
 
 /**
- * Is this request one the page may answer? In loopback mode the peer must be this machine AND the Host
- * header a loopback name: a web page elsewhere that points a DNS name at 127.0.0.1 (DNS rebinding)
- * arrives with its own host name and is refused. A script on another origin's page that asks 127.0.0.1
- * directly arrives with the right Host but its own Origin, and is refused too: the app the page is
- * mounted in may answer CORS for everyone (cors() does by default), which would let it read the answer.
+ * Is this request one the page (`inspector`, `console`) may answer (undefined), or why not, as its 403 says?
+ * In both modes it must not come from another site's page ({@link fromThisOrigin}): the app the page is
+ * mounted in may answer CORS for everyone (cors() does by default), which would let that page read the
+ * answer, and a token does not change that (a browser may hold it, README "The delivery inspector").
+ * In loopback mode the peer must be this machine AND the Host header a loopback name: a web page elsewhere
+ * that points a DNS name at 127.0.0.1 (DNS rebinding) arrives with its own host name and is refused. In
+ * token mode the request must present the token.
  */
-export function allowedPeer(req: IncomingMessage, access: PageAccess, token?: string): boolean {
-  if (access.kind === 'token') return token !== undefined && safeEqual(token, access.token);
-  return (
+export function pageRefusal(
+  req: IncomingMessage,
+  page: string,
+  access: PageAccess,
+  token?: string,
+): string | undefined {
+  if (!fromThisOrigin(req)) {
+    return `The ${page} answers its own page only: a request from another site's page is refused, with a token too`;
+  }
+  if (access.kind === 'token') {
+    return token !== undefined && safeEqual(token, access.token) ? undefined : `A valid ${page} token is needed`;
+  }
+  const local =
     isLoopbackAddress(req.socket.remoteAddress) &&
     LOOPBACK_NAMES.has(hostName(req.headers.host)) &&
-    PROXY_HEADERS.every((name) => req.headers[name] === undefined) &&
-    sameOrigin(req)
-  );
+    PROXY_HEADERS.every((name) => req.headers[name] === undefined);
+  return local ? undefined : `The ${page} answers this machine only (open it on localhost or 127.0.0.1)`;
 }
 
-/** True unless the browser says the request comes from another origin (`Origin: null` included). */
-function sameOrigin(req: IncomingMessage): boolean {
+/**
+ * True unless the browser says the request comes from another origin's page: an Origin other than this
+ * Host (`Origin: null` included), or `Sec-Fetch-Site: cross-site`, which the browser sends where it sends
+ * no Origin (a link, an image, a plain GET from a script). Clients that are no browser send neither.
+ */
+function fromThisOrigin(req: IncomingMessage): boolean {
+  if (req.headers['sec-fetch-site'] === 'cross-site') return false;
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   try {
@@ -61,7 +77,7 @@ function sameOrigin(req: IncomingMessage): boolean {
  */
 export function sameOriginJson(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' && sameOrigin(req);
+  return type === 'application/json' && fromThisOrigin(req);
 }
 
 /** Constant time whatever the lengths: both sides are hashed first. */

@@ -99,6 +99,8 @@ describe('the emulator controls index and resend', () => {
     expect(page.text).not.toContain(emulator.adminKey);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     await request(emulator.app).get('/_emulator/console').set('host', 'rebound.example').expect(403);
+    // Nor a link or a script on another site's page.
+    await request(emulator.app).get('/_emulator/console').set('sec-fetch-site', 'cross-site').expect(403);
   });
 });
 

@@ -168,6 +168,41 @@ describe('the delivery inspector over HTTP', () => {
     expect(() => s.receiver.inspector({ token: 'short' })).toThrow(/at least 16 characters/);
   });
 
+  it("refuses another site's page with or without a token: its Origin, or Sec-Fetch-Site: cross-site", async () => {
+    const app = express();
+    app.use('/inspect', s.receiver.inspector({ token: 'a-long-inspector-token' }));
+    const bearer = 'Bearer a-long-inspector-token';
+    for (const [name, value] of [
+      ['origin', 'http://evil.example'],
+      ['origin', 'null'],
+      ['sec-fetch-site', 'cross-site'],
+    ] as const) {
+      const tokened = await request(app)
+        .get('/inspect/api/deliveries')
+        .set('host', 'ops.example')
+        .set('authorization', bearer)
+        .set(name, value);
+      expect([name, value, tokened.status, tokened.body.error?.code]).toEqual([name, value, 403, 'FORBIDDEN']);
+      expect(tokened.body.error.message).toContain("another site's page");
+      const local = await request(s.app).get('/_inspector/api/deliveries').set(name, value);
+      expect([name, value, local.status]).toEqual([name, value, 403]);
+    }
+    // The inspector's own page (same origin, or opened from the address bar) is answered in both modes.
+    for (const [name, value] of [
+      ['origin', 'http://ops.example'],
+      ['sec-fetch-site', 'same-origin'],
+      ['sec-fetch-site', 'none'],
+    ] as const) {
+      await request(app)
+        .get('/inspect/api/deliveries')
+        .set('host', 'ops.example')
+        .set('authorization', bearer)
+        .set(name, value)
+        .expect(200);
+    }
+    await request(s.app).get('/_inspector/api/deliveries').set('sec-fetch-site', 'same-origin').expect(200);
+  });
+
   it('links its own requests under the mount path, with or without a slash after it', async () => {
     const base = (text: string) => /"base":"([^"]*)"/.exec(text)?.[1];
     expect(base((await request(s.app).get('/_inspector').expect(200)).text)).toBe('/_inspector');

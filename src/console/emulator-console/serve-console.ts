@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allowedPeer } from '../local-only.js';
+import { pageRefusal } from '../local-only.js';
 import { sendError, sendPage } from '../serve-page.js';
 import { consolePage } from './console-page.js';
 
@@ -8,13 +8,7 @@ import { consolePage } from './console-page.js';
  * key), and it answers this machine only, whatever interface the emulator listens on.
  */
 export function serveConsole(req: IncomingMessage, res: ServerResponse): void {
-  if (!allowedPeer(req, { kind: 'loopback' })) {
-    return sendError(
-      res,
-      403,
-      'FORBIDDEN',
-      'The console answers this machine only (open it on localhost or 127.0.0.1)',
-    );
-  }
+  const refused = pageRefusal(req, 'console', { kind: 'loopback' });
+  if (refused !== undefined) return sendError(res, 403, 'FORBIDDEN', refused);
   sendPage(res, consolePage());
 }

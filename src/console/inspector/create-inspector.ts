@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodError, type z } from 'zod';
-import { allowedPeer, sameOriginJson, type PageAccess } from '../local-only.js';
+import { pageRefusal, sameOriginJson, type PageAccess } from '../local-only.js';
 import { mountPath, readJsonBody, sendError, sendJson, sendPage } from '../serve-page.js';
 import {
   InspectorListQuery,
@@ -85,16 +85,10 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
     const { base, path, query } = mountPath(req);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? query.get('token') ?? undefined;
-    if (!allowedPeer(req, access, token)) {
+    const refused = pageRefusal(req, 'inspector', access, token);
+    if (refused !== undefined) {
       req.resume();
-      return sendError(
-        res,
-        403,
-        'FORBIDDEN',
-        access.kind === 'loopback'
-          ? 'The inspector answers this machine only (open it on localhost or 127.0.0.1)'
-          : 'A valid inspector token is needed',
-      );
+      return sendError(res, 403, 'FORBIDDEN', refused);
     }
     if (req.method === 'GET' && (path === '/' || path === '')) {
       const pageToken = access.kind === 'token' ? token : undefined;
