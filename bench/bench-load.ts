@@ -1,37 +1,45 @@
-// The load: signed unique 1 KiB deliveries from CONNECTIONS keep-alive connections. Given several ports
-// (receiver processes sharing one inbox), autocannon deals the connections out round-robin, as a load
-// balancer would, and keeps one latency histogram for all of them.
-import autocannon, { type Result } from 'autocannon';
-import { sampleEvent } from '../src/events/index.js';
-import { signedHeaders } from '../src/signature/index.js';
-import { BENCH_SECRET, BODY_BYTES, CONNECTIONS } from './bench-config.js';
+// The load: signed unique 1 KiB deliveries (signed-deliveries.ts) from CONNECTIONS keep-alive
+// connections, from wrk where it is installed, else from autocannon in this process.
+import { autocannonLoad } from './load-autocannon.js';
+import { prepareWrkLoad, wrkAvailable } from './load-wrk.js';
 
-/** A 1 KiB envelope with a placeholder event id, replaced per request so every body is unique. */
-const PLACEHOLDER = 'evt_000000000000000000000000';
-const template = (() => {
-  const base = JSON.stringify(sampleEvent('message.received', { id: PLACEHOLDER, data: { content: '' } }));
-  return base.replace('"content":""', `"content":"${'x'.repeat(BODY_BYTES - base.length)}"`);
-})();
-
-/** Unique across every run and process of the benchmark, so no delivery is ever a duplicate. */
-let counter = 0;
-function setupRequest(request: { method?: string; path?: string; headers?: Record<string, string> }) {
-  const n = String(++counter).padStart(24, '0');
-  const body = template.replace(PLACEHOLDER, `evt_${n}`);
-  return {
-    ...request,
-    method: 'POST',
-    path: '/webhooks',
-    body,
-    // The event is given, so the 1 KiB body is not parsed per request to find it.
-    headers: signedHeaders({ secret: BENCH_SECRET, body, deliveryId: `dlv_${n}`, event: 'message.received' }),
-  };
+/** One measured run, whichever generator sent it. */
+export interface LoadResult {
+  /** 2xx answers: acked deliveries, for a receiver. */
+  ok: number;
+  seconds: number;
+  /** Non-2xx answers, socket errors and timeouts. */
+  failures: number;
+  /** Latency in ms. */
+  p50: number;
+  p99: number;
+  /** Requests answered in all. */
+  sent: number;
+  /** The load generator's CPU time for the run. */
+  loaderCpuMicros: number;
 }
 
-export const load = (ports: readonly number[], duration: number): Promise<Result> =>
-  autocannon({
-    url: ports.map((port) => `http://127.0.0.1:${port}`),
-    connections: CONNECTIONS,
-    duration,
-    requests: [{ setupRequest }],
-  });
+/** A load ready to send: what it sends is prepared beforehand, outside the measured time. */
+export type PreparedLoad = () => Promise<LoadResult>;
+
+export type Loader = 'wrk' | 'autocannon';
+
+/** `BENCH_LOADER=wrk|autocannon` chooses; by default wrk when it is installed. */
+export async function chooseLoader(): Promise<Loader> {
+  const asked = process.env.BENCH_LOADER;
+  if (asked !== undefined && asked !== '' && asked !== 'wrk' && asked !== 'autocannon')
+    throw new TypeError(`Expected BENCH_LOADER to be wrk or autocannon, got \`${asked}\``);
+  if (asked === 'autocannon') return 'autocannon';
+  if (await wrkAvailable()) return 'wrk';
+  if (asked === 'wrk') throw new Error('BENCH_LOADER=wrk, but wrk is not installed (apt-get install -y wrk)');
+  return 'autocannon';
+}
+
+/**
+ * @param unique every request must be a new delivery (a receiver's run); a bare server, which only reads
+ *   the body, may be sent repeats.
+ */
+export function prepareLoad(loader: Loader, ports: readonly number[], seconds: number, unique: boolean): PreparedLoad {
+  if (loader === 'wrk') return prepareWrkLoad(ports, seconds, unique);
+  return () => autocannonLoad(ports, seconds);
+}

@@ -3,7 +3,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchStore, ServerKind, ServerStats } from './bench-config.js';
-import { load } from './bench-load.js';
+import { prepareLoad, type Loader } from './bench-load.js';
 import { backendCpuMicros } from './bench-postgres.js';
 
 export interface TargetSpec {
@@ -77,20 +77,21 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
 
 const askAll = <T>(target: Target, message: string) => Promise.all(target.children.map((c) => ask<T>(c, message)));
 
-export async function warmUp(target: Target, seconds: number): Promise<void> {
+export async function warmUp(target: Target, seconds: number, loader: Loader): Promise<void> {
+  const load = prepareLoad(loader, target.ports, seconds, isReceiver(target));
   await askAll(target, 'resume');
-  await load(target.ports, seconds);
+  await load();
   await askAll(target, 'pause');
 }
 
-export async function measure(target: Target, seconds: number): Promise<Sample> {
+export async function measure(target: Target, seconds: number, loader: Loader): Promise<Sample> {
+  // Prepared while the target is paused: the requests' signing is never part of a measurement.
+  const load = prepareLoad(loader, target.ports, seconds, isReceiver(target));
   await askAll(target, 'resume');
   await askAll(target, 'reset');
   const dbCpu = () => (target.store === 'postgres' ? backendCpuMicros(target.where) : undefined);
   const dbBefore = await dbCpu();
-  const loaderCpu = process.cpuUsage();
-  const result = await load(target.ports, seconds);
-  const loader = process.cpuUsage(loaderCpu);
+  const result = await load();
   const dbAfter = await dbCpu();
   const stats = await askAll<ServerStats>(target, 'stats');
   await askAll(target, 'pause');
@@ -100,17 +101,17 @@ export async function measure(target: Target, seconds: number): Promise<Sample> 
     sum((s) => s.requests),
   );
   return {
-    rps: result['2xx'] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
+    rps: result.ok / result.seconds,
+    p50: result.p50,
+    p99: result.p99,
+    failures: result.failures,
     cpuMicrosPerRequest: sum((s) => s.cpuMicros) / requests,
-    loaderCpuMicrosPerRequest: (loader.user + loader.system) / Math.max(1, result.requests.total),
+    loaderCpuMicrosPerRequest: result.loaderCpuMicros / Math.max(1, result.sent),
     loopCpuMicrosPerRequest: stats.every((s) => s.loopCpuMicros !== undefined)
       ? sum((s) => s.loopCpuMicros!) / requests
       : undefined,
     dbCpuMicrosPerRequest:
-      dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / Math.max(1, result['2xx']),
+      dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / Math.max(1, result.ok),
     maxRssMiB: Math.max(...stats.map((s) => s.maxRssMiB)),
   };
 }

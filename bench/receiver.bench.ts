@@ -1,4 +1,4 @@
-// `npm run bench`: signed unique 1 KiB deliveries, 50 connections, against servers each in its own
+// `npm run bench`: signed unique 1 KiB deliveries, 50 connections (wrk, else autocannon), against servers each in its own
 // process: receiver in Express, bare Express, receiver on node:http, bare node:http, the two receivers
 // with the other durability, and 1, 2 and 4 receiver processes sharing one PostgreSQL inbox. Prints
 // acked req/s, CPU per request (and the PostgreSQL backends' CPU per ack), the ratios, ack latency and
@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chooseLoader, type Loader } from './bench-load.js';
 import { commitCosts } from './commit-cost.js';
 import {
   BODY_BYTES,
@@ -151,12 +152,20 @@ function reportPostgres(summary: Row[], bare: Row | undefined): void {
   );
 }
 
+function loaderNote(loader: Loader): string {
+  if (loader === 'wrk') return 'wrk';
+  if (process.env.BENCH_LOADER === 'autocannon') return 'autocannon in this process (BENCH_LOADER=autocannon)';
+  return 'autocannon in this process: wrk is not installed (apt-get install -y wrk; it takes less of the CPU the servers share)';
+}
+
 async function main(): Promise<void> {
   const parts = selectedParts();
+  const loader = await chooseLoader();
   console.log(
     `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ` +
       `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; the SQLite store ${SQLITE_THREAD ? 'on its own thread (BENCH_SQLITE_THREAD=true)' : 'on the event loop'}; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown` +
       (process.env.BENCH_DIST ? `; the receivers of ${process.env.BENCH_DIST} (BENCH_DIST)` : '') +
+      `; load from ${loaderNote(loader)}` +
       '\n',
   );
   if (parts.has('commit')) await commitCosts();
@@ -166,14 +175,14 @@ async function main(): Promise<void> {
   try {
     // Started together; should one fail, the others end with this process (bench-server.ts exits on disconnect).
     targets = await Promise.all(specs.map(startTarget));
-    for (const t of targets) await warmUp(t, WARMUP_SECONDS);
+    for (const t of targets) await warmUp(t, WARMUP_SECONDS, loader);
     const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
     // Each round starts one target later: none is always measured right after the same neighbour
     // (after the PostgreSQL runs, the server is still writing back what they stored).
     for (let round = 0; round < ROUNDS; round++)
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(round + i) % targets.length]!;
-        samples.get(t)!.push(await measure(t, DURATION_SECONDS));
+        samples.get(t)!.push(await measure(t, DURATION_SECONDS, loader));
       }
     const summary = targets.map((t) => summarize(t, samples.get(t)!));
     console.table(

@@ -1,0 +1,37 @@
+// The deliveries of the load: signed 1 KiB envelopes, each with its own delivery and event id, so no
+// request is ever a duplicate (a duplicate is answered without a write, which would flatter a receiver).
+import { sampleEvent } from '../src/events/index.js';
+import { signedHeaders } from '../src/signature/index.js';
+import { BENCH_SECRET, BODY_BYTES } from './bench-config.js';
+
+/** A 1 KiB envelope with a placeholder event id, replaced per request so every body is unique. */
+const PLACEHOLDER = 'evt_000000000000000000000000';
+const template = (() => {
+  const base = JSON.stringify(sampleEvent('message.received', { id: PLACEHOLDER, data: { content: '' } }));
+  return base.replace('"content":""', `"content":"${'x'.repeat(BODY_BYTES - base.length)}"`);
+})();
+
+/** Unique across every run and process of the benchmark. */
+let counter = 0;
+
+export interface SignedDelivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+export function nextDelivery(): SignedDelivery {
+  const n = String(++counter).padStart(24, '0');
+  const body = template.replace(PLACEHOLDER, `evt_${n}`);
+  // The event is given, so the 1 KiB body is not parsed per request to find it.
+  return {
+    body,
+    headers: signedHeaders({ secret: BENCH_SECRET, body, deliveryId: `dlv_${n}`, event: 'message.received' }),
+  };
+}
+
+/** The delivery as the bytes of one HTTP/1.1 request, for a load generator that sends raw requests. */
+export function rawRequest({ body, headers }: SignedDelivery): string {
+  let head = 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n';
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  return `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
