@@ -123,6 +123,7 @@ async function perform(
     {
       ...settings,
       timeoutMs: options.timeoutMs ?? settings.timeoutMs,
+      totalTimeoutMs: options.totalTimeoutMs ?? settings.totalTimeoutMs,
       maxRetries: options.maxRetries ?? settings.maxRetries,
     },
     options.signal,

@@ -108,23 +108,41 @@ export interface CutOffAnswer {
 const answered = ({ status, requestId }: CutOffAnswer) =>
   `answered HTTP ${status} (request ${requestId ?? 'without id'})`;
 
-/** No complete answer within `timeoutMs` (per attempt); the request may have reached the server. */
+/**
+ * No complete answer within `timeoutMs` (per attempt), or the call's `totalTimeoutMs` ran out (`overall`);
+ * the request may have reached the server.
+ */
 export class TimeoutError extends ConvoKitError<'TIMEOUT'> {
   readonly endpoint: string;
   readonly attempts: number;
+  /** The bound that ran out: the attempt's `timeoutMs`, or the call's `totalTimeoutMs` when `overall`. */
   readonly timeoutMs: number;
+  /** True when the call's overall deadline (`totalTimeoutMs`) ended it, during an attempt or before the next. */
+  readonly overall: boolean;
 
   /** The status of an answer whose headers came and whose body did not complete in time, else `null`. */
   readonly status: number | null;
   /** That answer's `X-Request-ID`. */
   readonly requestId: string | null;
 
-  constructor(endpoint: string, attempts: number, timeoutMs: number, cutOff: CutOffAnswer | null = null) {
+  constructor(
+    endpoint: string,
+    attempts: number,
+    timeoutMs: number,
+    cutOff: CutOffAnswer | null = null,
+    overall: { lastOutcome?: string } | null = null,
+  ) {
     const what = cutOff ? `${answered(cutOff)} but its body did not complete` : 'got no answer';
-    super('TIMEOUT', `${endpoint} ${what} within ${timeoutMs} ms (after ${attempts} attempt(s))`);
+    super(
+      'TIMEOUT',
+      overall
+        ? `${endpoint} reached its overall deadline of ${timeoutMs} ms (totalTimeoutMs) after ${attempts} attempt(s); the last attempt ${overall.lastOutcome ?? what}`
+        : `${endpoint} ${what} within ${timeoutMs} ms (after ${attempts} attempt(s))`,
+    );
     this.endpoint = endpoint;
     this.attempts = attempts;
     this.timeoutMs = timeoutMs;
+    this.overall = overall !== null;
     this.status = cutOff?.status ?? null;
     this.requestId = cutOff?.requestId ?? null;
   }

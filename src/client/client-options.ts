@@ -18,6 +18,13 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean;
   /** Per attempt, from sending to the last byte of the answer. @default 30000 */
   timeoutMs?: number;
+  /**
+   * The whole call: every attempt and every wait between them. When it runs out (or a wait would end past
+   * it) the call throws TimeoutError with `overall: true`, naming the attempts made. Without it a call may
+   * take `maxRetries + 1` attempts of `timeoutMs` plus the waits.
+   * @default none
+   */
+  totalTimeoutMs?: number;
   /** Further attempts after the first, where a retry is safe. @default 2 */
   maxRetries?: number;
   /** First backoff ceiling; doubles per retry (full jitter draws below it). @default 500 */
@@ -49,13 +56,22 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** @default the client's `timeoutMs` */
   timeoutMs?: number;
+  /** @default the client's `totalTimeoutMs` */
+  totalTimeoutMs?: number;
   /** @default the client's `maxRetries` */
   maxRetries?: number;
   /** Extra request headers (e.g. `X-Request-ID` for correlation), as a record or a `Headers`. */
   headers?: Record<string, string> | Headers;
 }
 
-export type ClientSettings = Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>> & { apiKey: string; baseUrl: string };
+export type ClientSettings = Required<Omit<ClientOptions, 'apiKey' | 'baseUrl' | 'totalTimeoutMs'>> & {
+  apiKey: string;
+  baseUrl: string;
+  totalTimeoutMs: number | undefined;
+};
+
+/** Eleven attempts of the longest `timeoutMs`: above it the bound would never be the one that ends a call. */
+const TOTAL_TIMEOUT_MAX_MS = 11 * 600_000;
 
 const KEY_PREFIXES = ['svc_live_', 'svc_test_'] as const;
 const DEFAULTS = {
@@ -96,8 +112,16 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
       'Expected `apiKey` to be a non-empty string of visible ASCII characters (svc_live_… or svc_test_…)',
     );
   }
-  const s = { ...DEFAULTS, fetch: globalThis.fetch, logger: silentLogger, ...stripUndefined(options), apiKey };
+  const s = {
+    ...DEFAULTS,
+    fetch: globalThis.fetch,
+    logger: silentLogger,
+    totalTimeoutMs: undefined as number | undefined,
+    ...stripUndefined(options),
+    apiKey,
+  };
   checkInteger('timeoutMs', s.timeoutMs, 1, 600_000);
+  if (s.totalTimeoutMs !== undefined) checkInteger('totalTimeoutMs', s.totalTimeoutMs, 1, TOTAL_TIMEOUT_MAX_MS);
   checkInteger('maxRetries', s.maxRetries, 0, 10);
   checkInteger('backoffBaseMs', s.backoffBaseMs, 0, 60_000);
   checkInteger('backoffMaxMs', s.backoffMaxMs, 0, 600_000);
@@ -124,6 +148,8 @@ export function checkRequestOptions(options: RequestOptions): RequestOptions & {
     throw new ConvoKitError('INVALID_OPTION', `Expected the call options to be an object, got ${typeof options}`);
   }
   if (options.timeoutMs !== undefined) checkInteger('timeoutMs', options.timeoutMs, 1, 600_000);
+  if (options.totalTimeoutMs !== undefined)
+    checkInteger('totalTimeoutMs', options.totalTimeoutMs, 1, TOTAL_TIMEOUT_MAX_MS);
   if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, 10);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new ConvoKitError(

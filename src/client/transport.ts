@@ -35,6 +35,8 @@ export interface TransportSettings extends BackoffSettings {
   fetch: typeof globalThis.fetch;
   logger: ClientLogger;
   timeoutMs: number;
+  /** The whole call, attempts and waits between them; `undefined`: no bound beyond those of the attempts. */
+  totalTimeoutMs: number | undefined;
   maxRetries: number;
   maxResponseBytes: number;
 }
@@ -44,9 +46,14 @@ type Outcome =
   | { kind: 'timeout'; cutOff: CutOffAnswer | null }
   | { kind: 'network'; error: unknown; sent: boolean; cutOff: CutOffAnswer | null };
 
-async function attempt(req: WireRequest, s: TransportSettings, signal: AbortSignal | undefined): Promise<Outcome> {
+async function attempt(
+  req: WireRequest,
+  s: TransportSettings,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<Outcome> {
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
   let cutOff: CutOffAnswer | null = null;
   try {
@@ -105,14 +112,20 @@ function answerRetryDelay(
 
 /**
  * Sends one call: one attempt, then up to `maxRetries` more with backoff where a retry cannot make the
- * service act twice. Answers of any status come back as RawResponse; transport failures throw
- * TimeoutError or ConnectionError; a caller's abort throws the signal's reason.
+ * service act twice, all within `totalTimeoutMs` when set. Answers of any status come back as RawResponse;
+ * transport failures and the overall deadline throw TimeoutError or ConnectionError; a caller's abort
+ * throws the signal's reason.
  */
 export async function send(req: WireRequest, s: TransportSettings, signal?: AbortSignal): Promise<RawResponse> {
   const route = new URL(req.url).pathname;
+  const deadline = s.totalTimeoutMs === undefined ? Infinity : Date.now() + s.totalTimeoutMs;
+  const overdue = (attempts: number, cutOff: CutOffAnswer | null, lastOutcome?: string) =>
+    new TimeoutError(req.endpoint, attempts, s.totalTimeoutMs ?? 0, cutOff, { lastOutcome });
   for (let attempts = 1; ; attempts++) {
     s.logger.debug({ endpoint: req.endpoint, method: req.method, path: route, attempt: attempts }, 'convo-kit request');
-    const outcome = await attempt(req, s, signal);
+    // The attempt gets what is left of the call when that is less than its own timeoutMs.
+    const timeoutMs = Math.max(1, Math.min(s.timeoutMs, deadline - Date.now()));
+    const outcome = await attempt(req, s, signal, timeoutMs);
     const mayRetry = attempts <= s.maxRetries;
     let delay: number | null;
     let reason: string;
@@ -129,6 +142,7 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       }
       reason = `HTTP ${outcome.raw.status}`;
     } else if (outcome.kind === 'timeout') {
+      if (timeoutMs < s.timeoutMs) throw overdue(attempts, outcome.cutOff);
       if (!mayRetry || !req.replaySafe) throw new TimeoutError(req.endpoint, attempts, s.timeoutMs, outcome.cutOff);
       delay = backoffDelayMs(attempts - 1, s);
       reason = 'timeout';
@@ -144,6 +158,10 @@ export async function send(req: WireRequest, s: TransportSettings, signal?: Abor
       }
       delay = backoffDelayMs(attempts - 1, s);
       reason = outcome.sent ? 'connection lost' : 'connection refused';
+    }
+    // Waiting past the deadline would only end in its TimeoutError later, and with no attempt to show for it.
+    if (Date.now() + delay >= deadline) {
+      throw overdue(attempts, null, `ended in ${reason}${requestId ? ` (request ${requestId})` : ''}`);
     }
     s.logger.warn(
       { endpoint: req.endpoint, attempt: attempts, reason, requestId, delayMs: delay },

@@ -12,7 +12,7 @@ afterEach(async () => {
 /** A client with a tiny backoff so retries happen at once (no wall-clock in these tests). */
 async function setup(
   script: Script,
-  options: { timeoutMs?: number; maxRetries?: number; maxRetryAfterMs?: number } = {},
+  options: { timeoutMs?: number; totalTimeoutMs?: number; maxRetries?: number; maxRetryAfterMs?: number } = {},
 ) {
   const server = await startScripted(script);
   servers.push(server);
@@ -141,6 +141,40 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).attempts).toBe(2);
     expect(server.seen).toHaveLength(2);
+  });
+
+  it('ends a call at totalTimeoutMs, attempts and waits included, naming the attempts made', async () => {
+    const { server, client } = await setup(() => undefined, { timeoutMs: 200, totalTimeoutMs: 500, maxRetries: 10 });
+    const error = await client.things.get({ id: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    const { attempts, overall, timeoutMs, message } = error as TimeoutError;
+    expect(overall).toBe(true);
+    expect(timeoutMs).toBe(500);
+    expect(attempts).toBe(server.seen.length);
+    expect(attempts).toBeLessThan(11);
+    expect(message).toContain(`reached its overall deadline of 500 ms (totalTimeoutMs) after ${attempts} attempt(s)`);
+  });
+
+  it('fails at once with TimeoutError when the wait before a retry would end past totalTimeoutMs (per call too)', async () => {
+    const { server, client } = await setup(
+      (_req, res) => fail(res, 503, 'SERVICE_UNAVAILABLE', { headers: { 'retry-after': '30' } }),
+      { maxRetryAfterMs: 60_000 },
+    );
+    const error = await client.things.get({ id: 'x' }, { totalTimeoutMs: 5_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).attempts).toBe(1);
+    expect((error as TimeoutError).message).toContain(
+      'after 1 attempt(s); the last attempt ended in HTTP 503 (request req_service_unavailable)',
+    );
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('refuses a totalTimeoutMs that is not a positive integer, naming the option', async () => {
+    const { client } = await setup(() => undefined);
+    expect(() => createApiClient(testTable, { apiKey, totalTimeoutMs: 0 })).toThrow(
+      'Expected `totalTimeoutMs` to be an integer from 1 to 6600000, got `0`',
+    );
+    await expect(client.things.get({ id: 'x' }, { totalTimeoutMs: 1.5 })).rejects.toThrow(/`totalTimeoutMs`/);
   });
 
   it('does not retry a timed-out POST without Idempotency-Key', async () => {
