@@ -1,4 +1,5 @@
 import { ConvoKitError } from '../errors.js';
+import { redactText } from '../internal/redact-text.js';
 
 /**
  * The origin (plus any prefix such as `/api`) that table paths (`/v1/...`) are appended to. Accepts the
@@ -38,7 +39,7 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
 
 /** A key given as the address (swapped settings) must not be printed in the error that refuses it. */
 function hideKeys(text: string): string {
-  return text.slice(0, 200).replace(/svc_(live|test)_[^\s/@:?#]*/g, 'svc_$1_[redacted]');
+  return redactText(text.slice(0, 200));
 }
 
 /**

@@ -1,22 +1,15 @@
-const REDACTED = '[redacted]';
+import { hideSecrets } from '../internal/redact-text.js';
 
-/** Shorter than any key the service issues (`svc_live_` + 32): replacing it would garble the text, not hide a key. */
-const MIN_SECRET_CHARS = 12;
-
-/** `text` with every occurrence of `secret` (as is, or as escaped inside a JSON string) replaced. */
+/** `text` with every occurrence of the client's key (as is, or as escaped inside a JSON string) replaced. */
 export function redact(text: string, secret: string): string {
-  if (secret.length < MIN_SECRET_CHARS) return text;
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  const out = text.replaceAll(secret, REDACTED);
-  return escaped === secret ? out : out.replaceAll(escaped, REDACTED);
+  return hideSecrets(text, [secret]);
 }
 
 /** A copy of `headers` whose values hide `secret`, or the same object when none holds it. */
 export function redactHeaders(headers: Headers, secret: string): Headers {
-  if (secret.length < MIN_SECRET_CHARS) return headers;
   let found = false;
   headers.forEach((value) => {
-    found ||= value.includes(secret);
+    found ||= redact(value, secret) !== value;
   });
   if (!found) return headers;
   const out = new Headers();

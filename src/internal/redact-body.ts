@@ -1,3 +1,5 @@
+import { REDACTED } from './redact-text.js';
+
 /**
  * What every printout of a stored delivery hides (the delivery inspector, `convo-kit deliveries show`): a body is
  * shown to people and copied around, while a replay sends the stored bytes themselves (the signature covers them).
@@ -11,7 +13,6 @@ const SECRET_VALUE = /^(Bearer|Basic) [\w.~+/-]{16,}=*$|^whsec_\S+$/;
 const MAX_DEPTH = 20;
 /** A body that is not JSON is shown by its first this-many characters. */
 const MAX_TEXT_CHARS = 64 * 1024;
-export const REDACTED = '[redacted]';
 
 /** A copy of a parsed body with every secret-looking key's value replaced; bounded in depth. */
 export function redactSecrets(value: unknown, depth = 0): unknown {

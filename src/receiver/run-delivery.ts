@@ -6,6 +6,7 @@ import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
 import type { ErrorListener, EventContext } from './event-handler.js';
 import type { EventHandlerRegistry } from './event-handler-registry.js';
 import { isPermanent, ReceiverError } from './receiver-error.js';
+import { knownSecrets, recordedFailure } from './recorded-failure.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { renewLease } from './renew-lease.js';
 
@@ -32,16 +33,17 @@ function problem(error: { issues: { path: PropertyKey[]; message: string }[] }):
 const LOGGED_ISSUES = 20;
 
 /**
- * What the log says of a failure. A schema failure's cause is a ZodError whose message is its issues as
- * pretty JSON, and whose stack is zod's: logged whole, one dead delivery took about 8 KB. Its issues go in
- * once, compactly; the error still reaches onError listeners with its cause.
+ * What the log says of a failure, given its redacted copy (recorded-failure.ts). A schema failure's cause is a
+ * ZodError whose message is its issues as pretty JSON, and whose stack is zod's: logged whole, one dead
+ * delivery took about 8 KB. Its issues go in once, compactly; the error still reaches onError listeners
+ * with its cause.
  */
-function logged(failure: ReceiverError): Record<string, unknown> {
-  if (!(failure.cause instanceof z.core.$ZodError)) return { err: failure };
+function logged(failure: ReceiverError, shown: ReceiverError): Record<string, unknown> {
+  if (!(failure.cause instanceof z.core.$ZodError)) return { err: shown };
   const { issues } = failure.cause;
   return {
     // The same error without its cause, so the log's error serializer leaves the ZodError out.
-    err: Object.assign(new ReceiverError(failure.code, failure.message), { stack: failure.stack }),
+    err: Object.assign(new ReceiverError(shown.code, shown.message), { stack: shown.stack }),
     issues: issues.slice(0, LOGGED_ISSUES).map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
     ...(issues.length > LOGGED_ISSUES && { moreIssues: issues.length - LOGGED_ISSUES }),
   };
@@ -167,13 +169,16 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
       return { outcome: 'failed', retryAt: options.now() };
     }
     const dead = isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts;
+    // The store and the log get the message with its secrets hidden: the store never holds them.
+    const shown = recordedFailure(failure, await knownSecrets(options.secrets));
+    const recorded = shown.message;
     const now = options.now();
     const retryAt = now + deps.backoff(attempt);
     try {
       await store.fail(
         record.id,
         owner,
-        dead ? { error: failure.message, dead: true, now } : { error: failure.message, retryAt, now },
+        dead ? { error: recorded, dead: true, now } : { error: recorded, retryAt, now },
       );
     } catch (storeError) {
       log.error(
@@ -182,10 +187,10 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
       );
     }
     if (!dead) {
-      log.warn({ ...logged(failure), retryInMs: retryAt - now }, `attempt ${attempt} failed; retrying`);
+      log.warn({ ...logged(failure, shown), retryInMs: retryAt - now }, `attempt ${attempt} failed; retrying`);
       return { outcome: 'failed', retryAt };
     }
-    log.error(logged(failure), `delivery is dead after attempt ${attempt}: ${failure.message}`);
+    log.error(logged(failure, shown), `delivery is dead after attempt ${attempt}: ${recorded}`);
     for (const listener of deps.errorListeners) {
       try {
         await listener(failure, { deliveryId: record.id, event: record.event, attempt });
