@@ -1,6 +1,6 @@
 export { createReceiver, type Receiver, type ReplayOutcome } from './create-receiver.js';
 export { type ReceiverOptions } from './receiver-options.js';
-export { type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
+export { INSPECTOR_PATH, type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';
 export { type DeliveryInput, type HeaderInput } from './handle-delivery.js';
 export {

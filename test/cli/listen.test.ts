@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
+import { INSPECTOR_PATH } from '../../src/receiver/index.js';
 import { createSqliteStore } from '../../src/store/index.js';
 import {
   escapeRegExp,
@@ -70,18 +71,20 @@ describe('convo-kit listen', () => {
   it('serves the delivery inspector beside the webhook path, to this machine only', async () => {
     const { listen, url } = await startListen();
     const [, inspector] = await listen.waitFor(/inspector: (http:\/\/\S+)/);
+    // Where the starters mount it too: one exported path.
+    expect(new URL(inspector!).pathname).toBe(INSPECTOR_PATH);
     const id = await trigger('ticket.created', url);
     await listen.waitFor(new RegExp(`${escapeRegExp(id)}  stored 200`));
     const listed = (await (await fetch(`${inspector}/api/deliveries?event=ticket.*`)).json()) as {
       data: { id: string }[];
     };
     expect(listed.data.map((d) => d.id)).toEqual([id]);
-    // The address exactly as printed, no slash after it: the page's own requests still go under /_inspector.
+    // The address exactly as printed, no slash after it: the page's own requests still go under it.
     const page = await fetch(inspector!);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain(id);
-    expect(html).toContain('"base":"/_inspector"');
+    expect(html).toContain(`"base":"${INSPECTOR_PATH}"`);
   });
 
   it('prints a rejected delivery with its reason and stores nothing for it', async () => {

@@ -6,7 +6,7 @@ import express from 'express';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import { createReceiver, INSPECTOR_PATH, type Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { silent } from '../receiver/harness.js';
 
@@ -27,7 +27,7 @@ export function setup(before?: express.RequestHandler) {
   const app = express();
   if (before) app.use(before);
   app.post('/webhooks', receiver.middleware());
-  app.use('/_inspector', receiver.inspector());
+  app.use(INSPECTOR_PATH, receiver.inspector());
   return { dir, state, receiver, app };
 }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pino } from 'pino';
 import {
   createReceiver,
+  INSPECTOR_PATH,
   mountAt,
   type HeaderInput,
   type Receiver,
@@ -32,8 +33,6 @@ export interface ListenOptions {
   json?: boolean;
 }
 
-/** Where `listen` serves the delivery inspector, beside the webhook path. */
-const INSPECTOR_PATH = '/_inspector';
 /** Retries double from --retry-delay up to this, so a long outage of the app is retried about once a minute. */
 const MAX_RETRY_DELAY_MS = 60_000;
 

@@ -14,6 +14,9 @@ import { DELIVERY_ID } from '../../receiver/handle-delivery.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage, queryErrorPage } from './inspector-page.js';
 
+/** Where `convo-kit listen` and the starters mount the inspector (an app of your own may mount it anywhere). */
+export const INSPECTOR_PATH = '/_inspector';
+
 export interface InspectorOptions {
   /**
    * Lets other machines open the inspector when they present this token (`Authorization: Bearer …`, or

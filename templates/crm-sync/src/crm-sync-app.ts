@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { createReceiver, INSPECTOR_PATH, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { type CrmContext } from './crm-context.js';
 import { openCrmDatabase } from './crm-database.js';
@@ -13,8 +13,6 @@ import { type Route, serveRoutes } from './http-json.js';
 import { registerCrmSync } from './register-crm-sync.js';
 
 export const WEBHOOK_PATH = '/webhooks';
-/** The delivery inspector: what arrived, its attempts and errors, Replay. This machine only, or with INSPECTOR_TOKEN. */
-const INSPECTOR_PATH = '/_inspector';
 
 export interface CrmSyncAppOptions {
   /** Overrides the config's secret, e.g. a provider for a secret known only after the webhook is registered. */

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import { createReceiver, INSPECTOR_PATH, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { AssignmentBook } from './assignment-book.js';
 import { loadRoutingConfig } from './routing-config.js';
@@ -13,8 +13,6 @@ import { registerTicketRouting } from './register-ticket-routing.js';
 import { type Escalation, startSlaWatch } from './sla-watch.js';
 
 export const WEBHOOK_PATH = '/webhooks';
-/** The delivery inspector: what arrived, its attempts and errors, Replay. This machine only, or with INSPECTOR_TOKEN. */
-const INSPECTOR_PATH = '/_inspector';
 const RECENT_OUTCOMES = 100;
 
 export interface TicketRoutingApp {
