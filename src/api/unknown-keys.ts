@@ -28,7 +28,10 @@ function objectAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodObject 
   return at instanceof z.ZodObject ? at : undefined;
 }
 
-function hint(key: string, declared: readonly string[] | undefined, noun: string, atRoot: boolean): string {
+/** What a refused key is called: a key of a JSON body (at any depth), or of the query string. */
+export type UnknownKeyNoun = 'field' | 'query parameter';
+
+function hint(key: string, declared: readonly string[] | undefined, noun: UnknownKeyNoun, atRoot: boolean): string {
   if (declared === undefined) return '';
   if (declared.length === 0) {
     if (!atRoot) return '; this object takes none';
@@ -41,18 +44,32 @@ function hint(key: string, declared: readonly string[] | undefined, noun: string
 }
 
 /**
+ * The one wording of a key nothing declares, in the service's answers and the client's InvalidInputError
+ * alike: `unknown field; did you mean caption?`, `unknown query parameter; expected one of limit, cursor`,
+ * or a note that the place takes no key at all. `declared` is undefined where the place is not an object.
+ */
+export function unknownKeyMessage(
+  key: string,
+  declared: readonly string[] | undefined,
+  noun: UnknownKeyNoun,
+  atRoot: boolean,
+): string {
+  return `unknown ${noun}${hint(key, declared, noun, atRoot)}`;
+}
+
+/**
  * zod reports a strict object's unknown keys as one issue at the object; this names each key at its own
  * path, as any other refused field is named (docs/errors.md), with the declared name it likely meant.
  */
 export function unknownKeys(
   schema: z.ZodType,
   issue: Pick<z.core.$ZodIssueUnrecognizedKeys, 'keys' | 'path'>,
-  noun: 'field' | 'query parameter',
+  noun: UnknownKeyNoun,
 ): UnknownKey[] {
   const object = objectAt(schema, issue.path);
   const declared = object && Object.keys(object.shape);
   return issue.keys.slice(0, MAX_NAMED).map((key) => ({
     path: [...issue.path, key],
-    message: `unknown ${noun}${hint(key, declared, noun, issue.path.length === 0)}`,
+    message: unknownKeyMessage(key, declared, noun, issue.path.length === 0),
   }));
 }

@@ -1,8 +1,7 @@
 import { type z } from 'zod';
 import { type EndpointDef } from '../api/endpoint.js';
 import { IdempotencyKey } from '../api/schemas/common.js';
-import { unknownKeys } from '../api/unknown-keys.js';
-import { closestName } from '../internal/closest-name.js';
+import { unknownKeyMessage, unknownKeys } from '../api/unknown-keys.js';
 import { buildPath } from './build-path.js';
 import { type FieldIssue, issuePath, InvalidInputError } from './client-errors.js';
 import { headerOptionName } from './header-options.js';
@@ -108,11 +107,10 @@ export function prepareInput(id: string, def: EndpointDef, input: unknown): Prep
     else if (def.body && (declares(def.body, key) || (acceptsUnknownKeys(def.body) && key !== '__proto__')))
       parts.body[key] = value;
     else {
-      const meant = closestName(key, inputNames(def, headerByOption.keys()));
-      issues.push({
-        path: key,
-        message: `unknown field for ${def.method} ${def.path}${meant === undefined ? '' : `; did you mean ${meant}?`}`,
-      });
+      // Worded as the service words the same key (a body's field, or a query parameter where the route
+      // takes no body), with the hint drawn from every name the input object takes.
+      const noun = def.body ? 'field' : 'query parameter';
+      issues.push({ path: key, message: unknownKeyMessage(key, inputNames(def, headerByOption.keys()), noun, true) });
     }
   }
 

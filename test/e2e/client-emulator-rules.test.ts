@@ -285,8 +285,43 @@ describe('the wire through the client', () => {
     const typo = await rejection(t.client.templates.list({ stauts: 'approved' } as never));
     expect(typo).toBeInstanceOf(InvalidInputError);
     expect((typo as InvalidInputError).issues).toEqual([
-      { path: 'stauts', message: 'unknown field for GET /v1/templates; did you mean status?' },
+      { path: 'stauts', message: 'unknown query parameter; did you mean status?' },
     ]);
+  });
+
+  it('words an unknown key of the input as the emulator words it in its 400, hint included', async () => {
+    /** The client's issue for `key` (nothing sent) and the emulator's detail for it (sent raw). */
+    const bothSay = async (
+      name: 'create' | 'list',
+      input: Record<string, unknown>,
+      key: string,
+      raw: () => Promise<{ status: number; body: unknown }>,
+    ) => {
+      const refused = await rejection(methodOf(t.client, 'templates', name)(input));
+      expect(refused).toBeInstanceOf(InvalidInputError);
+      const answer = await raw();
+      expect(answer.status).toBe(400);
+      const details = (answer.body as { error: { details: { path: string; message: string }[] } }).error.details;
+      return {
+        client: (refused as InvalidInputError).issues.filter((i) => i.path === key),
+        service: details.filter((d) => d.path === key).map(({ path, message }) => ({ path, message })),
+      };
+    };
+    const draft = { name: 'welcome_back', category: 'UTILITY', body: 'Hi {{1}}' };
+    for (const [key, value] of [
+      ['langauge', 'en'],
+      ['zzz', 1],
+    ] as const) {
+      const input = { ...draft, [key]: value };
+      const { client, service } = await bothSay('create', input, key, () => t.api('POST', '/v1/templates', input));
+      expect(client).toHaveLength(1);
+      expect(client).toEqual(service);
+    }
+    const query = await bothSay('list', { stauts: 'approved' }, 'stauts', () =>
+      t.api('GET', '/v1/templates?stauts=approved'),
+    );
+    expect(query.client).toHaveLength(1);
+    expect(query.client).toEqual(query.service);
   });
 
   it('refuses a field a message send has not inside media before sending, naming it', async () => {
