@@ -158,3 +158,44 @@ receiver.on('ticket.created', ({ deliveryId }) => { throw new Error(thrown[deliv
     }
   }, 90_000);
 });
+
+describe('what is kept of a long error, and secrets from a provider', () => {
+  const other = tempDir('convo-kit-error-redaction-provider-');
+  afterAll(() => other.remove());
+
+  it('hides a provided secret and a credential cut by the 2000-character bound, keeping the bound', async () => {
+    const provided = 'vault-provided-secret-without-prefix-91b2';
+    const cutKey = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const thrown = {
+      dlv_provided: `the CRM echoed ${provided} back`,
+      // With the message's prefix the key starts 19 characters before the bound: cut first, its first part would show.
+      dlv_long: `${'x'.repeat(1940)} key=${cutKey}`,
+    };
+    const provider = testReceiver(other.path('inbox.db'), {
+      secrets: async () => [provided],
+      secret: undefined,
+      maxAttempts: 1,
+    });
+    provider.on('ticket.created', ({ deliveryId }) => {
+      throw new Error(thrown[deliveryId as keyof typeof thrown]);
+    });
+    await provider.start();
+    try {
+      for (const deliveryId of Object.keys(thrown))
+        await post(
+          expressApp(provider),
+          signedDelivery({ secret: provided, event: 'ticket.created', deliveryId }),
+        ).expect(200);
+      await provider.idle();
+      expect((await provider.store.get('dlv_provided'))?.lastError).toBe(
+        'A handler for ticket.created threw: the CRM echoed [redacted] back',
+      );
+      const long = (await provider.store.get('dlv_long'))!.lastError!;
+      expect(long).toMatch(/x key=\[redacted\]$/);
+      expect(long.length).toBeLessThanOrEqual(2000);
+      expect(long).not.toContain(cutKey.slice(0, 8));
+    } finally {
+      await provider.close();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { redactText } from '../../internal/redact-text.js';
 import { type EventHandler } from '../../receiver/index.js';
 import { type DeliveryStore } from '../../store/index.js';
 import { postSigned } from '../post-signed.js';
@@ -36,7 +37,9 @@ export function forwarder(options: ForwarderOptions): EventHandler {
         );
       options.log({ event, deliveryId, outcome: 'forwarded', status: result.status });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      // The app's answer or a network error may quote a credential (the secret, a token in the URL): this
+      // line is printed, and the error thrown is the one onError prints and the store keeps.
+      const reason = redactText(error instanceof Error ? error.message : String(error), [options.secret]);
       // The last attempt is reported by onError as dead; earlier ones say a retry is coming.
       if (attempt < options.maxAttempts && !signal.aborted) {
         options.log({
@@ -46,7 +49,7 @@ export function forwarder(options: ForwarderOptions): EventHandler {
           detail: `attempt ${attempt}/${options.maxAttempts}: ${reason}; retrying`,
         });
       }
-      throw error;
+      throw new Error(reason, { cause: error });
     }
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Receiver } from '../../receiver/index.js';
 import { prefixedId } from '../../internal/prefixed-id.js';
+import { redactText } from '../../internal/redact-text.js';
 import { newDeliveryId } from '../../signature/index.js';
 import { type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { postSigned } from '../post-signed.js';
@@ -95,7 +96,9 @@ export function urlTarget(options: UrlTargetOptions): ReplayTarget {
     } catch (failure) {
       error = failure instanceof Error ? failure.message : String(failure);
     }
-    await options.store.fail(id, owner, { error: `replay: ${error}`, dead: true });
-    return { id, event, outcome: 'dead', error, ...(options.newIds && { sentAs }) };
+    // The app's answer or a network error may quote a credential; what is kept and printed hides it.
+    const shown = redactText(error, [options.secret]);
+    await options.store.fail(id, owner, { error: `replay: ${shown}`, dead: true });
+    return { id, event, outcome: 'dead', error: shown, ...(options.newIds && { sentAs }) };
   };
 }
