@@ -1,6 +1,7 @@
-import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, type ErrorBody, type HttpAnswer } from './http-answer.js';
+import type { Logger } from 'pino';
+import { errorAnswer, logRefusal, type ErrorBody, type HttpAnswer } from './http-answer.js';
 
 /** A request Node's HTTP parser refused before any handler saw it, in the terms an answer needs. */
 export type ParserRefusal =
@@ -85,4 +86,14 @@ export function endpointParserAnswer(refusal: ParserRefusal): HttpAnswer<ErrorBo
     case 'malformed':
       return errorAnswer(400, 'MALFORMED_REQUEST', malformedMessage(refusal.parserCode));
   }
+}
+
+/**
+ * A node:http server for one of our endpoints (not yet listening): `listener` serves its requests, and
+ * what Node's parser refuses is answered in the endpoint's envelope and logged as its own refusals are.
+ */
+export function envelopedServer(listener: RequestListener, log: Logger, what: string): Server {
+  const server = createServer(listener);
+  answerParserRefusals(server, endpointParserAnswer, (answer) => logRefusal(log, answer, what));
+  return server;
 }

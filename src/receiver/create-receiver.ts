@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import { createDeliveryHandler, type DeliveryInput, type HeaderInput } from './h
 import { EventHandlerRegistry } from './event-handler-registry.js';
 import type { ErrorListener, EventHandler } from './event-handler.js';
 import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
+import { envelopedServer } from '../internal/parser-refusals.js';
 import { receiverLogger } from './receiver-logger.js';
 import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
 import { accept, reject, type ReceiverResponse } from './receiver-response.js';
@@ -40,6 +41,14 @@ export interface Receiver {
   readonly fetch: (request: Request) => Promise<Response>;
   /** A node:http listener: `http.createServer(receiver.listener)`. */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * A node:http server, not yet listening, that serves `listener` (by default this receiver's own, for
+   * every path; or your Express app with the receiver mounted in it) and answers what Node's HTTP parser
+   * refuses (a broken request line, headers over Node's limit, a request too slow to arrive) in the
+   * receiver's error envelope, logged like its other refusals, where a server of Node's own writes a bare
+   * status. @example receiver.createServer().listen(3000)
+   */
+  createServer(listener?: RequestListener): Server;
   /** Starts the worker: claims due rows (also those a dead process left behind) now and periodically. */
   start(): Promise<void>;
   /** Resolves when nothing is due and no handler is running (future retries do not count). */
@@ -191,6 +200,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return (await store.get(deliveryId)) ? 'busy' : 'missing';
   }
 
+  const listener = nodeListener(core, adapter);
   const receiver: Receiver = {
     on(pattern, handler) {
       registry.add(pattern, handler);
@@ -209,7 +219,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,
     fetch: fetchHandler(core, adapter),
-    listener: nodeListener(core, adapter),
+    listener,
+    createServer: (serve = listener) => envelopedServer(serve, log, 'delivery'),
     async start() {
       if (closing) throw new Error('This receiver is closed; create a new one');
       started = true;

@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { BodyBudget } from '../internal/body-budget.js';
 import { fetchHandler } from '../internal/fetch-handler.js';
 import { errorAnswer } from '../internal/http-answer.js';
 import { nodeListener, type NodeListenerOptions } from '../internal/node-listener.js';
+import { envelopedServer } from '../internal/parser-refusals.js';
 import { redactedLogger } from '../internal/redacted-logger.js';
 import { createReplyRequestHandler, type ReplyRequestInput } from './handle-reply-request.js';
 import type { ReplyEndpointAnswer } from './reply-answer.js';
@@ -19,6 +20,11 @@ export interface ReplyEndpoint {
   readonly fetch: (request: Request) => Promise<Response>;
   /** A node:http listener: `http.createServer(endpoint.listener)`. */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * A node:http server, not yet listening, that serves `listener` (by default this endpoint's own) and
+   * answers what Node's HTTP parser refuses in the endpoint's error envelope (see Receiver.createServer).
+   */
+  createServer(listener?: RequestListener): Server;
   readonly log: Logger;
 }
 
@@ -57,11 +63,13 @@ export function createReplyEndpoint(options: ReplyEndpointOptions): ReplyEndpoin
     mountHelp: MOUNT_HELP,
     unexpected: errorAnswer(500, 'REPLY_FAILED', 'Unexpected reply endpoint failure (the log says why)'),
   };
+  const listener = nodeListener(core, adapter);
   return {
     handle: core.handleWhole,
     middleware: () => nodeListener(core, { ...adapter, express: true }) as RequestHandler,
     fetch: fetchHandler(core, adapter),
-    listener: nodeListener(core, adapter),
+    listener,
+    createServer: (serve = listener) => envelopedServer(serve, log, 'reply request'),
     log,
   };
 }

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { INSPECTOR_PATH } from '../../src/receiver/index.js';
@@ -15,6 +14,7 @@ import {
 import { CliProcess, killAllCli, runCli } from './run-cli.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { heldPost } from '../receiver/held-post.js';
+import { expectEnvelopedRefusal, rawExchange, UNPARSABLE_REQUESTS } from '../support/raw-http.js';
 
 const SECRET = 'whsec_listen_test_secret_0123456789';
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -142,45 +142,8 @@ describe('convo-kit listen', () => {
   it("answers what Node cannot parse in the receiver's JSON envelope, prints it, and keeps serving", async () => {
     const { listen, url } = await startListen('--json');
     const { port } = new URL(url);
-    /** Bytes no HTTP client would send, written on a socket; the answer read to its end. */
-    const raw = (bytes: string) =>
-      new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
-        const chunks: Buffer[] = [];
-        socket.on('data', (c: Buffer) => chunks.push(c));
-        socket.on('close', () => {
-          const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-          resolve({ status: Number(head.split(' ')[1]), headers: head, body });
-        });
-        socket.on('error', reject);
-      });
-    const cases = [
-      ['a broken request line', 'NOT HTTP AT ALL\r\n\r\n', 400, 'MALFORMED_REQUEST', /not valid HTTP\/1\.1 \(HPE_/],
-      [
-        'a header with invalid characters',
-        'POST /webhooks HTTP/1.1\r\nHost: x\r\nX-Service-Event: ticket\u0001created\r\n\r\n',
-        400,
-        'MALFORMED_REQUEST',
-        /not valid HTTP\/1\.1 \(HPE_INVALID_HEADER_TOKEN\)/,
-      ],
-      [
-        'an oversized header block',
-        `POST /webhooks HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20 * 1024)}\r\n\r\n`,
-        431,
-        'REQUEST_HEADERS_TOO_LARGE',
-        /over 16384 bytes/,
-      ],
-    ] as const;
-    for (const [what, bytes, status, code, message] of cases) {
-      const answer = await raw(bytes);
-      expect(answer.status, what).toBe(status);
-      expect(answer.headers, what).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
-      expect(answer.headers, what).toMatch(/\r\nConnection: close/);
-      const body = JSON.parse(answer.body) as { error: { code: string; message: string } };
-      expect(Object.keys(body.error).sort(), what).toEqual(['code', 'message']);
-      expect(body.error.code, what).toBe(code);
-      expect(body.error.message, what).toMatch(message);
-    }
+    const cases = UNPARSABLE_REQUESTS;
+    for (const unparsable of cases) expectEnvelopedRefusal(await rawExchange(Number(port), unparsable[1]), unparsable);
     await waitUntil(
       async () => ((listen.stdout.match(/"outcome":"rejected"/g)?.length ?? 0) === cases.length ? true : undefined),
       'a printed line per refused request',

@@ -9,6 +9,7 @@ import { createSqliteStore } from '../../src/store/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
 import { capturingLogger, expressApp, post, SECRET, silent, testReceiver } from './harness.js';
+import { expectEnvelopedRefusal, rawExchange, UNPARSABLE_REQUESTS } from '../support/raw-http.js';
 
 let dir: ReturnType<typeof tempDir>;
 let receiver: Receiver;
@@ -20,6 +21,10 @@ afterEach(async () => {
   await receiver.close();
   dir.remove();
 });
+
+/** A signed delivery sent over a real socket to a server listening here. */
+const fetchDelivery = (port: number, delivery: ReturnType<typeof signedDelivery>, path = '/webhooks') =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: delivery.headers, body: delivery.body });
 
 describe('Express middleware', () => {
   it('mounted after express.json() answers 500 saying how to mount it, and stores nothing', async () => {
@@ -83,11 +88,7 @@ describe('node:http listener', () => {
 
   it('accepts a signed delivery', async () => {
     const delivery = signedDelivery({ secret: SECRET, event: 'contact.opted_out' });
-    const res = await fetch(`http://127.0.0.1:${port}/anything`, {
-      method: 'POST',
-      headers: delivery.headers,
-      body: delivery.body,
-    });
+    const res = await fetchDelivery(port, delivery, '/anything');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ delivery_id: delivery.deliveryId, duplicate: false });
   });
@@ -109,6 +110,46 @@ describe('node:http listener', () => {
     });
     expect(status).toBe(413);
     expect((await receiver.store.list()).data).toEqual([]);
+  });
+});
+
+describe('receiver.createServer', () => {
+  const servers: Server[] = [];
+  afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve)))));
+  async function listening(server: Server): Promise<number> {
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  }
+
+  it("answers what Node cannot parse in the receiver's envelope, logs it, and still takes deliveries", async () => {
+    const { logger, records } = capturingLogger();
+    const logged = testReceiver(dir.path('logged.db'), { logger });
+    const port = await listening(logged.createServer());
+    for (const unparsable of UNPARSABLE_REQUESTS)
+      expectEnvelopedRefusal(await rawExchange(port, unparsable[1]), unparsable);
+    const refusals = records().filter((r) => String(r.msg).startsWith('rejected delivery'));
+    expect(refusals.map((r) => [r.status, r.code])).toEqual(UNPARSABLE_REQUESTS.map((c) => [c[2], c[3]]));
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await fetchDelivery(port, delivery);
+    expect(res.status).toBe(200);
+    expect((await logged.store.list()).data.map((d) => d.id)).toEqual([delivery.deliveryId]);
+    await logged.close();
+  });
+
+  it('serves an Express app given to it, with the same envelope for what Node cannot parse', async () => {
+    const port = await listening(receiver.createServer(expressApp(receiver)));
+    expectEnvelopedRefusal(await rawExchange(port, UNPARSABLE_REQUESTS[0][1]), UNPARSABLE_REQUESTS[0]);
+    const delivery = signedDelivery({ secret: SECRET, event: 'ticket.created' });
+    const res = await fetchDelivery(port, delivery);
+    expect(res.status).toBe(200);
+  });
+
+  it("differs from a server of Node's own, which answers a bare status", async () => {
+    const port = await listening(createServer(receiver.listener));
+    const answer = await rawExchange(port, UNPARSABLE_REQUESTS[0][1]);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toBe('');
   });
 });
 

@@ -14,6 +14,7 @@ import {
 import { sampleReplyRequest, signedReplyRequest, type SignedReplyRequest } from '../../src/testing/index.js';
 import { capturingLogger, silent } from '../receiver/harness.js';
 import { heldPost } from '../receiver/held-post.js';
+import { expectEnvelopedRefusal, rawExchange, UNPARSABLE_REQUESTS } from '../support/raw-http.js';
 
 const SECRET = 'rsec_5bC8qY2wVt0LmN4pR7sK1dF6';
 
@@ -283,11 +284,11 @@ describe('what the function answers', () => {
   });
 });
 
-describe('node:http listener and fetch handler', () => {
+describe('node:http server (endpoint.createServer) and fetch handler', () => {
   let server: Server;
   let url: string;
   beforeEach(async () => {
-    server = createServer(endpoint({ maxBodyBytes: 4096 }).listener);
+    server = endpoint({ maxBodyBytes: 4096 }).createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/reply`;
   });
@@ -298,6 +299,12 @@ describe('node:http listener and fetch handler', () => {
     const res = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ reply: 'Hello!' });
+  });
+
+  it("answers what Node cannot parse in the endpoint's envelope", async () => {
+    const port = Number(new URL(url).port);
+    for (const unparsable of UNPARSABLE_REQUESTS)
+      expectEnvelopedRefusal(await rawExchange(port, unparsable[1]), unparsable);
   });
 
   it('answers 413 to a body over maxBodyBytes, declared or streamed', async () => {

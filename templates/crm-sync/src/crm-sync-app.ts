@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
@@ -66,7 +65,8 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
   };
   const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
   const inspect: Route = async (req, res) => inspector(req, res);
-  const server = createServer(
+  // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
+  const server = receiver.createServer(
     serveRoutes(
       [
         webhook,

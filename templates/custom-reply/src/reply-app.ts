@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReplyEndpoint, type ReplyEndpoint } from 'convo-kit/reply';
 import type { AppConfig } from './app-config.js';
@@ -35,7 +34,8 @@ export async function startReplyApp(config: AppConfig, host = '127.0.0.1'): Prom
       return reply;
     },
   });
-  const server = createServer((req, res) => {
+  // What Node's HTTP parser refuses is answered in the endpoint's error envelope too.
+  const server = endpoint.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/reply') return endpoint.listener(req, res);
     req.resume();

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
@@ -67,7 +66,8 @@ export async function startTicketRouting(
   );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
   const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
-  const server = createServer((req, res) => {
+  // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
+  const server = receiver.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);
     if (inspector(req, res)) return;
