@@ -6,7 +6,7 @@ import express from 'express';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { createReceiver, INSPECTOR_PATH, type Receiver } from '../../src/receiver/index.js';
+import { createReceiver, INSPECTOR_PATH, type InspectorOptions, type Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { silent } from '../receiver/harness.js';
 
@@ -14,9 +14,10 @@ export const SECRET = `whsec_${'k'.repeat(32)}`;
 
 /**
  * A receiver whose ticket handler fails until it is "fixed", in an Express app with the inspector mounted.
- * `before` runs first on every request (an app's own middleware, such as a permissive CORS one).
+ * `before` runs first on every request (an app's own middleware, such as a permissive CORS one); `inspector`
+ * is the inspector's options (its token).
  */
-export function setup(before?: express.RequestHandler) {
+export function setup(before?: express.RequestHandler, inspector: InspectorOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
   const state = { fixed: false, handled: [] as string[] };
   const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1, logger: silent });
@@ -27,7 +28,7 @@ export function setup(before?: express.RequestHandler) {
   const app = express();
   if (before) app.use(before);
   app.post('/webhooks', receiver.middleware());
-  app.use(INSPECTOR_PATH, receiver.inspector());
+  app.use(INSPECTOR_PATH, receiver.inspector(inspector));
   return { dir, state, receiver, app };
 }
 

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { INSPECTOR_PATH } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { KEPT_FIELDS, SECRET_FIELDS } from '../support/secret-fields.js';
 import { deliver, listening, refreshes, SECRET, setup, teardown } from './inspector-harness.js';
@@ -16,6 +17,27 @@ const permissiveCors = (req: { method: string }, res: Response, next: () => void
   res.setHeader('access-control-allow-methods', 'GET,POST');
   res.status(204).end();
 };
+
+/** cors({ origin: true, credentials: true }): any origin may read, cookies included. */
+const credentialedCors = (req: Request, res: Response, next: NextFunction) => {
+  if (req.headers.origin) {
+    res.setHeader('access-control-allow-origin', req.headers.origin);
+    res.setHeader('access-control-allow-credentials', 'true');
+  }
+  if (req.method !== 'OPTIONS') return next();
+  res.setHeader('access-control-allow-headers', 'content-type, authorization');
+  res.setHeader('access-control-allow-methods', 'GET,POST');
+  res.status(204).end();
+};
+
+const TOKEN = 'tok-inspector-0123456789-abcdef';
+
+/** A page of another origin, on 127.0.0.1 at a port of its own: it serves "hi", its script is the test's. */
+async function anotherOrigin(): Promise<{ port: number; close(): void }> {
+  const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('hi'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, close: () => server.close() };
+}
 
 describe('the delivery inspector over HTTP, asked badly', () => {
   const s = setup();
@@ -220,13 +242,12 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
     const s = setup(permissiveCors);
     await s.receiver.start();
     const app = await listening(s);
-    const evil: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('hi'));
-    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const evil = await anotherOrigin();
     try {
       const deadId = await deliver(s.app, s.receiver);
       const page = await browser.newPage();
       // Another origin (localhost, not 127.0.0.1) whose script asks the inspector at 127.0.0.1 directly.
-      await page.goto(`http://localhost:${(evil.address() as { port: number }).port}/`);
+      await page.goto(`http://localhost:${evil.port}/`);
       const seen = await page.evaluate(
         async ({ base, id }) => {
           const attempt = (url: string, init?: RequestInit) =>
@@ -256,6 +277,59 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector against a hostile page, i
       await page.goto(`http://127.0.0.1:${app.port}/_inspector/`);
       await expect.poll(() => page.locator(`tr[data-id="${deadId}"]`).count()).toBe(1);
       await page.close();
+    } finally {
+      evil.close();
+      await app.close();
+    }
+  }, 60_000);
+
+  it('opened with ?token=, takes the token out of the address, keeps loading its data, and a reload still opens it', async () => {
+    const s = setup(credentialedCors, { token: TOKEN });
+    await s.receiver.start();
+    const app = await listening(s);
+    // Another origin on the same site (another port of 127.0.0.1): the browser sends it the inspector's cookie.
+    const evil = await anotherOrigin();
+    try {
+      const deadId = await deliver(s.app, s.receiver);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const inspector = `http://127.0.0.1:${app.port}${INSPECTOR_PATH}`;
+      await page.goto(`${inspector}/?token=${TOKEN}&status=dead`);
+
+      await expect.poll(() => page.evaluate(() => location.search)).toBe('?status=dead');
+      // Replaced, not pushed: the tab's history holds about:blank and this address only, no entry with the token.
+      expect(await page.evaluate(() => history.length)).toBe(2);
+      expect(await page.content()).not.toContain(TOKEN);
+      // Its own requests still carry the token: the list refreshes and a delivery opens.
+      await refreshes(page, 1);
+      expect(await page.locator('#live').textContent()).toMatch(/^live, updated/);
+      await page.locator(`tr[data-id="${deadId}"]`).click();
+      await expect.poll(() => page.locator('#d-id').textContent()).toBe(deadId);
+      expect(page.url()).toBe(`${inspector}/?status=dead#${deadId}`);
+      // Kept where the page's script cannot read it, sent to the inspector's own path only.
+      const [cookie, ...others] = await context.cookies();
+      expect(others).toEqual([]);
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: INSPECTOR_PATH });
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+
+      await page.reload();
+      await refreshes(page, 1);
+      expect(await page.locator(`tr[data-id="${deadId}"]`).count()).toBe(1);
+
+      // A filter it cannot read: its page drops the token from the address too.
+      const refused = await page.goto(`${inspector}/?token=${TOKEN}&status=lost`);
+      expect(refused!.status()).toBe(400);
+      await expect.poll(() => page.evaluate(() => location.search)).toBe('?status=lost');
+
+      // A page of another origin in the same browser, which sends the cookie along, still reads nothing.
+      await page.goto(`http://127.0.0.1:${evil.port}/`);
+      const seen = await page.evaluate(async (base) => {
+        const r = await fetch(`${base}/api/deliveries`, { credentials: 'include' });
+        return `${r.status} ${await r.text()}`;
+      }, inspector);
+      expect(seen).toMatch(/^403 /);
+      expect(seen).not.toContain(deadId);
+      await context.close();
     } finally {
       evil.close();
       await app.close();

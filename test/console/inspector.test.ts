@@ -153,18 +153,33 @@ describe('the delivery inspector over HTTP', () => {
       .set('authorization', 'Bearer a-long-inspector-token')
       .expect(200);
     expect(ok.body.data).toHaveLength(1);
-    // The page's address carries the token, beside its filters: the token is no filter. A bad filter's page
-    // links on with the token, so the link works.
+    // The page's address carries the token, beside its filters: the token is no filter. The page keeps it in
+    // a cookie for its own requests (its address then drops it), and never writes it into the page.
     const page = await request(app)
       .get('/inspect/?token=a-long-inspector-token&status=dead')
       .set('host', 'ops.example');
     expect(page.status).toBe(200);
     expect(page.text).toContain('dead letter');
+    expect(page.text).not.toContain('a-long-inspector-token');
+    const cookie = 'convo_kit_inspector=a-long-inspector-token';
+    expect(page.headers['set-cookie']).toEqual([`${cookie}; Path=/inspect; HttpOnly; SameSite=Strict`]);
+    await request(app).get('/inspect/api/deliveries').set('host', 'ops.example').set('cookie', cookie).expect(200);
+    await request(app)
+      .get('/inspect/api/deliveries')
+      .set('host', 'ops.example')
+      .set('cookie', 'convo_kit_inspector=wrong-token-but-long')
+      .expect(403);
+    // A Bearer token is the caller's to keep: no cookie.
+    const bearerPage = await request(app).get('/inspect/').set('authorization', 'Bearer a-long-inspector-token');
+    expect([bearerPage.status, bearerPage.headers['set-cookie']]).toEqual([200, undefined]);
+    // A bad filter's page keeps the token too, and links on without it.
     const refused = await request(app)
       .get('/inspect/?token=a-long-inspector-token&status=lost')
       .set('host', 'ops.example');
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('<a href="/inspect/?token=a-long-inspector-token">Show every delivery</a>');
+    expect(refused.headers['set-cookie']).toEqual([`${cookie}; Path=/inspect; HttpOnly; SameSite=Strict`]);
+    expect(refused.text).toContain('<a href="/inspect/">Show every delivery</a>');
+    expect(refused.text).not.toContain('a-long-inspector-token');
     expect(() => s.receiver.inspector({ token: 'short' })).toThrow(/at least 16 characters/);
   });
 

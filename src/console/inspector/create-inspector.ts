@@ -13,6 +13,7 @@ import {
 import { DELIVERY_ID } from '../../receiver/handle-delivery.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage, queryErrorPage } from './inspector-page.js';
+import { tokenCookie, tokenFromCookie } from './token-cookie.js';
 
 /** Where `convo-kit listen` and the starters mount the inspector (an app of your own may mount it anywhere). */
 export const INSPECTOR_PATH = '/_inspector';
@@ -20,7 +21,8 @@ export const INSPECTOR_PATH = '/_inspector';
 export interface InspectorOptions {
   /**
    * Lets other machines open the inspector when they present this token (`Authorization: Bearer …`, or
-   * `?token=` on the page's address). Without it the inspector answers this machine only.
+   * `?token=` on the page's address, which the page then keeps in a cookie and drops from the address).
+   * Without it the inspector answers this machine only.
    */
   token?: string;
 }
@@ -87,16 +89,20 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
     const { base, path, query } = mountPath(req);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const token = bearer ?? query.get('token') ?? undefined;
+    const fromAddress = query.get('token') ?? undefined;
+    const token = bearer ?? fromAddress ?? tokenFromCookie(req);
     const refused = pageRefusal(req, 'inspector', access, token);
     if (refused !== undefined) {
       req.resume();
       return sendError(res, 403, 'FORBIDDEN', refused);
     }
     if (req.method === 'GET' && (path === '/' || path === '')) {
-      const pageToken = access.kind === 'token' ? token : undefined;
+      // The address's token goes on in a cookie, so the page can drop it from the address (token-cookie.ts).
+      const kept = access.kind === 'token' && bearer === undefined ? fromAddress : undefined;
+      const setCookie = kept === undefined ? undefined : tokenCookie(req, kept, base);
+      if (setCookie !== undefined) res.setHeader('set-cookie', setCookie);
       // A filter it cannot read is refused as the JSON side refuses it, never shown as the unfiltered list.
-      const refuse = (message: string) => sendPage(res, queryErrorPage({ base, message, token: pageToken }), 400);
+      const refuse = (message: string) => sendPage(res, queryErrorPage({ base, message }), 400);
       const parsed = listQueryIn(query);
       if (!parsed.success) return refuse(firstIssue(parsed.error));
       let first;
@@ -107,7 +113,7 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
         if (issue === undefined) throw error;
         return refuse(issue);
       }
-      return sendPage(res, inspectorPage({ base, first, token: pageToken }));
+      return sendPage(res, inspectorPage({ base, first }));
     }
     if (req.method === 'GET' && path === '/api/deliveries') {
       const parsed = listQueryIn(query);

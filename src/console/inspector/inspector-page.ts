@@ -33,7 +33,6 @@ function rowHtml(d: InspectorRow) {
 export function inspectorPage(input: {
   base: string;
   first: { data: InspectorRow[]; next_cursor: string | null };
-  token?: string;
 }): Page {
   const body = html` <section>
       <div class="row">
@@ -117,7 +116,6 @@ export function inspectorPage(input: {
     body,
     data: {
       base: input.base,
-      token: input.token ?? null,
       nextCursor: input.first.next_cursor,
       replayMax: REPLAY_MAX_IDS,
       maxRows: INSPECTOR_MAX_ROWS,
@@ -127,8 +125,8 @@ export function inspectorPage(input: {
 }
 
 /** What an address with a filter the inspector cannot read gets: the reason, as the JSON side names it, and a way on. */
-export function queryErrorPage(input: { base: string; message: string; token?: string }): Page {
-  const unfiltered = `${input.base}/${input.token ? `?${new URLSearchParams({ token: input.token })}` : ''}`;
+export function queryErrorPage(input: { base: string; message: string }): Page {
+  const unfiltered = `${input.base}/`;
   return {
     ...HEADING,
     body: html`<section>
@@ -136,14 +134,26 @@ export function queryErrorPage(input: { base: string; message: string; token?: s
       <p id="query-error" class="error">${input.message}</p>
       <p><a href="${unfiltered}">Show every delivery</a>, then choose the filters on the page.</p>
     </section>`,
-    script: '',
+    script: DROP_TOKEN,
   };
 }
 
+/**
+ * An address with ?token= (INSPECTOR_TOKEN): the server keeps the token in an HttpOnly cookie that the page's
+ * requests and a reload present (token-cookie.ts), so the address drops it, and no history entry, bookmark
+ * or Referer keeps it.
+ */
+const DROP_TOKEN = `{
+  const address = new URL(location.href);
+  if (address.searchParams.has('token')) {
+    address.searchParams.delete('token');
+    history.replaceState(null, '', address.pathname + address.search + address.hash);
+  }
+}`;
+
 // Plain browser JavaScript, no build step: DOM built with textContent only, so nothing from a body is ever markup.
-const SCRIPT = `
+const SCRIPT = `${DROP_TOKEN}
 const data = pageData;
-const headers = data.token ? { authorization: 'Bearer ' + data.token } : {};
 const PAGE_SIZE = 50;
 const FILTERS = ['status', 'event', 'within', 'before'];
 let selected = null;
@@ -260,19 +270,17 @@ function filtersFromAddress() {
   }
 }
 /**
- * The address keeps the filters (and a token it came with) and, after #, the open delivery (a fragment never
- * reaches the server), without adding a history entry per change.
+ * The address keeps the filters and, after #, the open delivery (a fragment never reaches the server),
+ * without adding a history entry per change.
  */
 function toAddress() {
   const q = filters();
-  const token = new URLSearchParams(location.search).get('token');
-  if (token) q.set('token', token);
   const open = selected ? '#' + encodeURIComponent(selected) : '';
   history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : '') + open);
 }
 async function api(path, init) {
   const { response, body } = await fetchJson(
-    data.base + path, { ...init, headers: { ...headers, ...(init && init.headers) } }, 'The app serving the inspector');
+    data.base + path, init, 'The app serving the inspector');
   if (!response.ok) {
     throw Object.assign(new Error(body.error ? body.error.message : 'HTTP ' + response.status), { status: response.status });
   }
