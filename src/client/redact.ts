@@ -1,11 +1,15 @@
-import { hideSecrets } from '../internal/redact-text.js';
+import { redactText } from '../internal/redact-text.js';
 
-/** `text` with every occurrence of the client's key (as is, or as escaped inside a JSON string) replaced. */
+/**
+ * `text` with the client's key hidden, whole or in pieces (cut short, or only its end), and every other
+ * credential-looking part (another key of the service, a bearer token, `key=…`): at most a key's type
+ * prefix stays readable (`svc_live_[redacted]`).
+ */
 export function redact(text: string, secret: string): string {
-  return hideSecrets(text, [secret]);
+  return redactText(text, [secret]);
 }
 
-/** A copy of `headers` whose values hide `secret`, or the same object when none holds it. */
+/** A copy of `headers` whose values hide `secret` (as `redact` does), or the same object when none holds it. */
 export function redactHeaders(headers: Headers, secret: string): Headers {
   let found = false;
   headers.forEach((value) => {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 async function failureOf(
   script: Script,
-  options: { validateResponses?: boolean; maxResponseBytes?: number } = {},
+  options: { validateResponses?: boolean; maxResponseBytes?: number; apiKey?: string } = {},
 ): Promise<unknown> {
   const server = await startScripted(script);
   servers.push(server);
@@ -295,6 +296,37 @@ describe('answers that misbehave', () => {
 });
 
 describe('the key never leaves in an error', () => {
+  it('an echo of part of the key (cut short, or only its end) leaves at most its type prefix', async () => {
+    const secretPart = 'Ab3dEf9hKm2nPq4rSt6uVw8xYz0a1B2c';
+    const key = `svc_live_${secretPart}`;
+    const echoes = {
+      [`Invalid API key ${key.slice(0, -1)}`]: 'Invalid API key svc_live_[redacted]',
+      [`Invalid API key ${key.slice(0, 20)}...`]: 'Invalid API key svc_live_[redacted]...',
+      [`key ending in ${key.slice(-8)} was revoked`]: 'key ending in [redacted] was revoked',
+      [`key ${secretPart} unknown`]: 'key [redacted] unknown',
+      [`other key svc_test_${'Q'.repeat(32)}`]: 'other key svc_test_[redacted]',
+    };
+    for (const [echo, shown] of Object.entries(echoes)) {
+      const error = await failureOf(
+        (_req, res) => {
+          res.writeHead(401, { 'content-type': 'text/plain', 'x-echo': echo });
+          res.end(echo);
+        },
+        { apiKey: key },
+      );
+      expect(error).toBeInstanceOf(AuthenticationError);
+      const e = error as AuthenticationError;
+      expect(e.message).toContain(shown);
+      expect(e.headers['x-echo']).toBe(shown);
+      for (const text of [e.message, JSON.stringify(e), JSON.stringify(e.body), e.stack ?? '']) {
+        for (let i = 0; i + 5 <= secretPart.length; i++) expect(text).not.toContain(secretPart.slice(i, i + 5));
+      }
+    }
+    const client = createApiClient(testTable, { apiKey: key });
+    for (const shown of [inspect(client, { depth: 5, showHidden: true }), JSON.stringify(client)])
+      expect(shown).not.toContain(secretPart.slice(0, 5));
+  });
+
   it('a server that echoes the key: message, String, JSON, body and headers of the error hide it', async () => {
     const error = await failureOf((req, res) => {
       const auth = String(req.headers.authorization);
