@@ -38,8 +38,8 @@ export interface EndpointDef {
   aliases?: readonly HttpMethod[];
 }
 
-/** The query of a route that declares none: it takes none. */
-const NO_QUERY = z.strictObject({});
+/** The query of a route that declares none: it takes none (the emulator's `/_emulator` controls too). */
+export const NO_QUERY = z.strictObject({});
 
 /**
  * Declares an endpoint, keeping its literal types so the client and emulator can be typed from it. Its query

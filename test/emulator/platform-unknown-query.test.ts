@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { PANELS } from '../../src/console/emulator-console/console-panels.js';
 import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
+import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
 import { as, cleanup, concretePath, emulator, frozen } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -75,6 +76,38 @@ describe("the console's own list calls", () => {
       // A detail panel's :id of no item is 404: the query passed before the item was looked for.
       const res = await as(e).get(concretePath(panel.list));
       expect([panel.list, res.status]).toEqual([panel.list, panel.list.includes(':') ? 404 : 200]);
+    }
+  });
+});
+
+describe('a query parameter an /_emulator route does not declare', () => {
+  it('is refused as on the contract routes, before the control runs', async () => {
+    const e = await emulator({ now: frozen });
+    const before = e.clock.iso();
+    const res = await as(e).post('/_emulator/clock?advance=60').send({ advance_seconds: 60 }).expect(400);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid query field advance: unknown query parameter; this route takes none',
+      details: [{ path: 'advance', in: 'query', message: 'unknown query parameter; this route takes none' }],
+    });
+    expect(e.clock.iso()).toBe(before);
+    await as(e).post('/_emulator/clock').send({ advance_seconds: 60 }).expect(200);
+
+    const index = await as(e).get('/_emulator?verbose=1').expect(400);
+    expect(index.body.error.details).toEqual([
+      { path: 'verbose', in: 'query', message: 'unknown query parameter; this route takes none' },
+    ]);
+    await as(e).get('/_emulator').expect(200);
+  });
+
+  it('is refused on every control, each named in the details', async () => {
+    const e = await emulator({ now: frozen });
+    for (const { path } of EMULATOR_CONTROLS) {
+      const url = `/_emulator${concretePath(path)}?zz_unknown=1&also_unknown=2`;
+      const res = await as(e).post(url).send({});
+      // An empty body without its channel is 422 INVALID_PLATFORM, as on the contract routes; its details still name the query.
+      const expected = res.body.error?.code === 'INVALID_PLATFORM' ? 422 : 400;
+      expect([path, res.status, unknownIn(res.body)]).toEqual([path, expected, ['zz_unknown', 'also_unknown']]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { NO_QUERY } from '../../api/endpoint.js';
 import type { ErrorCode } from '../../api/error-codes.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorClock } from '../clock.js';
@@ -75,11 +76,19 @@ function controlsIndex(platform: EmulatorServices, controls: readonly EmulatorCo
   };
 }
 
-/** Mounts the controls (POST only), each behind the emulator's admin key, and their index. */
+/**
+ * Mounts the controls (POST only), each behind the emulator's admin key, and their index. None takes a
+ * query: a parameter is refused by name as on the contract routes (NO_QUERY), never ignored.
+ */
 export function controlsRouter(platform: EmulatorServices, controls: readonly EmulatorControl[]): Router {
   const router = Router();
-  router.get('/', (_req, res) => {
-    res.json(controlsIndex(platform, controls));
+  router.get('/', (req, res) => {
+    try {
+      validateRequest({ query: NO_QUERY }, { params: {}, query: req.query, body: undefined, headers: {} });
+      res.json(controlsIndex(platform, controls));
+    } catch (error) {
+      sendFailure(res, asFailure(error).failure);
+    }
   });
   const ctx: ControlContext = {
     ...platform.ctx,
@@ -97,7 +106,10 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
           });
         }
         const raw = item.body ? await readJsonBody(req, res) : undefined;
-        const input = validateRequest(item, { params: req.params, query: {}, body: raw, headers: {} });
+        const input = validateRequest(
+          { ...item, query: NO_QUERY },
+          { params: req.params, query: req.query, body: raw, headers: {} },
+        );
         const result: unknown = await item.run(ctx, input as unknown as { params: never; body: never });
         res.status(item.status ?? 200).json(result ?? {});
       } catch (error) {
