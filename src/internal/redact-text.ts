@@ -114,3 +114,11 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
     hideSecrets(text, secrets),
   );
 }
+
+/**
+ * A stored error as the CLI and the inspector show it. The receiver stores errors redacted, but a row written
+ * by an earlier version, or by another program on the same store, may still hold a credential.
+ */
+export function shownError(error: string | null): string | null {
+  return error === null ? null : redactText(error);
+}

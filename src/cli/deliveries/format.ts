@@ -1,3 +1,4 @@
+import { shownError } from '../../internal/redact-text.js';
 import { type AttemptRecord, type DeliveryStatus, type DeliverySummary } from '../../store/index.js';
 import { out, table } from '../output.js';
 
@@ -36,7 +37,14 @@ export function deliveriesTable(rows: readonly DeliverySummary[]): string[] {
   const STATUS_COLUMN = 1;
   return table(
     ['RECEIVED', 'STATUS', 'EVENT', 'DELIVERY ID', 'ATTEMPTS', 'LAST ERROR'],
-    rows.map((r) => [formatTime(r.receivedAt), r.status, r.event, r.id, String(r.attempts), shorten(r.lastError, 60)]),
+    rows.map((r) => [
+      formatTime(r.receivedAt),
+      r.status,
+      r.event,
+      r.id,
+      String(r.attempts),
+      shorten(shownError(r.lastError), 60),
+    ]),
     (column, cell, padded) => (column === STATUS_COLUMN ? paintStatus(cell, padded) : padded),
   );
 }
@@ -50,7 +58,7 @@ export function attemptsTable(attempts: readonly AttemptRecord[]): string[] {
       formatTime(a.finishedAt),
       a.outcome ?? 'running',
       a.owner,
-      shorten(a.error, 80),
+      shorten(shownError(a.error), 80),
     ]),
     (column, cell, padded) => (column === 3 ? paintStatus(cell, padded) : padded),
   );
@@ -66,7 +74,7 @@ export function summaryJson(r: DeliverySummary): Record<string, unknown> {
     size: r.size,
     received_at: new Date(r.receivedAt).toISOString(),
     next_attempt_at: r.nextAttemptAt === null ? null : new Date(r.nextAttemptAt).toISOString(),
-    last_error: r.lastError,
+    last_error: shownError(r.lastError),
     updated_at: new Date(r.updatedAt).toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import { redactedBody } from '../../internal/redact-body.js';
+import { shownError } from '../../internal/redact-text.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
 import { type AttemptRecord, type DeliveryRecord } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
@@ -29,7 +30,7 @@ function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[]):
     ['attempts', String(record.attempts)],
     ['received', formatTime(record.receivedAt)],
     ['next attempt', formatTime(record.nextAttemptAt)],
-    ['last error', record.lastError ?? '-'],
+    ['last error', shownError(record.lastError) ?? '-'],
     ['size', `${record.size} bytes`],
   ];
   for (const [name, value] of facts) out.line(`  ${name.padEnd(13)}${value}`);
@@ -71,7 +72,7 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
         started_at: new Date(a.startedAt).toISOString(),
         finished_at: a.finishedAt === null ? null : new Date(a.finishedAt).toISOString(),
         outcome: a.outcome,
-        error: a.error,
+        error: shownError(a.error),
       })),
     });
   });

@@ -27,7 +27,7 @@ export function handlersTarget(receiver: Receiver): ReplayTarget {
   return async ({ id, event }) => {
     const outcome = await receiver.replay(id);
     const result: ReplayResult = { id, event, outcome };
-    if (outcome === 'dead') result.error = (await receiver.store.get(id))?.lastError ?? 'failed';
+    if (outcome === 'dead') result.error = redactText((await receiver.store.get(id))?.lastError ?? 'failed');
     if (outcome === 'busy')
       result.error = 'another worker holds it right now (is a receiver running on this database?)';
     return result;

@@ -3,6 +3,7 @@ import { queryInteger, Timestamp } from '../../api/schemas/common.js';
 import { isEventPattern } from '../../events/index.js';
 import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { redactedBody } from '../../internal/redact-body.js';
+import { shownError } from '../../internal/redact-text.js';
 
 /** The list filters the page sends; every one is optional, and each bad one is named in the error. */
 export const InspectorListQuery = z.strictObject({
@@ -65,7 +66,7 @@ function row(d: DeliverySummary) {
     received_at: new Date(d.receivedAt).toISOString(),
     updated_at: new Date(d.updatedAt).toISOString(),
     next_attempt_at: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
-    last_error: d.lastError,
+    last_error: shownError(d.lastError),
   };
 }
 export type InspectorRow = ReturnType<typeof row>;
@@ -102,7 +103,7 @@ export async function showDelivery(source: InspectorSource, id: string) {
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
       outcome: a.outcome,
-      error: a.error,
+      error: shownError(a.error),
       started_at: new Date(a.startedAt).toISOString(),
       finished_at: a.finishedAt === null ? null : new Date(a.finishedAt).toISOString(),
     })),
