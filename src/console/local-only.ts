@@ -43,7 +43,8 @@ export function pageRefusal(
   token?: string,
 ): string | undefined {
   if (!fromThisOrigin(req)) {
-    return `The ${page} answers its own page only: a request from another site's page is refused, with a token too`;
+    const even = access.kind === 'token' ? ', with a token too' : '';
+    return `The ${page} answers its own page only: a request from another site's page is refused${even}`;
   }
   if (access.kind === 'token') {
     return token !== undefined && safeEqual(token, access.token) ? undefined : `A valid ${page} token is needed`;
