@@ -113,15 +113,16 @@ function summarize(t: Target, s: Sample[]): Row {
 function reportSqlite(row: (kind: ServerKind, store: BenchStore) => Row | undefined, summary: Row[]): void {
   for (const store of ['sqlite full', 'sqlite normal'] as const) {
     for (const [receiver, bare, target] of [
-      ['express + receiver', 'bare express', 0.95],
-      ['node:http + receiver', 'bare node:http', 0.35],
+      ['express + receiver', 'bare express', 'target >= 0.95'],
+      // No lower than before the hardening, which BENCH_DIST measures in the same harness (README "Durability").
+      ['node:http + receiver', 'bare node:http', 'target: no lower than the pre-hardening build (BENCH_DIST)'],
     ] as const) {
       const r = row(receiver, store);
       const b = row(bare, 'sqlite full');
       if (!r || !b) continue;
       console.log(
         `${store.padEnd(13)} ${receiver.padEnd(20)} / ${bare.padEnd(14)}: req/s ratio ${(r.rps / b.rps).toFixed(2)}, ` +
-          `CPU-per-request ratio ${(b.cpu / r.cpu).toFixed(2)} (target >= ${target})`,
+          `CPU-per-request ratio ${(b.cpu / r.cpu).toFixed(2)} (${target})`,
       );
     }
   }
