@@ -158,6 +158,26 @@ receiver.on('ticket.created', ({ deliveryId }) => { throw new Error(thrown[deliv
       expectHidden(printed, id);
     }
   }, 90_000);
+
+  it('convo-kit replay --handlers with a handlers object hides the secret given with --secret', async () => {
+    // A plain handlers object has no receiver of the app's, so no secret of its: --secret names it.
+    const module = dir.path('handlers.ts');
+    writeFileSync(
+      module,
+      `export const handlers = {
+  'ticket.created': () => { throw new Error('HMAC with "${UNPREFIXED}" did not match'); },
+};
+`,
+    );
+    const replay = await runCli(
+      ['replay', '--status', 'dead', '--handlers', module, '--db', db, '--secret', UNPREFIXED],
+      { env: { LOG_LEVEL: 'warn' }, timeoutMs: 60_000 },
+    );
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/: 0 succeeded, 8 failed/);
+    expect(replay.stdout).toContain('HMAC with "[redacted]" did not match');
+    expect(replay.stdout + replay.stderr).not.toContain(UNPREFIXED);
+  }, 90_000);
 });
 
 describe('what is kept of a long error, and secrets from a provider', () => {

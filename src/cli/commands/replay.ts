@@ -30,7 +30,11 @@ export function registerReplay(program: Command): void {
       'a module exporting a configured receiver (default or `receiver`) or a `handlers` object',
     )
     .option('--to <url>', 'POST each delivery to this URL, re-signed', parseHttpUrl)
-    .addOption(secretOption('to re-sign with (with --to)'))
+    .addOption(
+      secretOption(
+        'to re-sign with (with --to); with --handlers and a handlers object, hidden from the handler errors kept and printed',
+      ),
+    )
     .option(
       '--new-ids',
       'with --to: send each under a fresh delivery id and event id, so the receiver does not deduplicate it',

@@ -19,7 +19,10 @@ export interface LoadedHandlers {
 
 type HandlerMap = Record<string, EventHandler>;
 
-/** Replay never verifies a request (the rows were verified when they arrived), but createReceiver wants a secret. */
+/**
+ * Replay never verifies a request (the rows were verified when they arrived), but createReceiver wants a
+ * secret; given one (--secret), the receiver made here also hides it in the handler errors it keeps and prints.
+ */
 const UNUSED_SECRET = 'whsec_replay_runs_stored_deliveries_only';
 
 function isReceiver(value: unknown): value is Receiver {
@@ -103,6 +106,7 @@ function reportUncaughtErrors(absolute: string): void {
 export async function loadHandlers(
   modulePath: string,
   openDbStore: () => Promise<DeliveryStore>,
+  secret?: string,
 ): Promise<LoadedHandlers> {
   const absolute = resolve(modulePath);
   if (!existsSync(absolute))
@@ -139,7 +143,7 @@ export async function loadHandlers(
     });
   const store = await openDbStore();
   const built = createReceiver({
-    secret: UNUSED_SECRET,
+    secret: secret ?? UNUSED_SECRET,
     store,
     logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)),
   });

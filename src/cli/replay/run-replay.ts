@@ -33,7 +33,7 @@ interface Setup {
 
 async function setUp(options: ReplayOptions): Promise<Setup> {
   if (options.handlers) {
-    const loaded = await loadHandlers(options.handlers, () => openExistingStore(options.db));
+    const loaded = await loadHandlers(options.handlers, () => openExistingStore(options.db), options.secret);
     if (loaded.ownStore && options.dbGiven)
       err.warn(`--db is ignored: the receiver exported by ${options.handlers} replays from its own store.`);
     return {
