@@ -1,4 +1,5 @@
 import { ConvoKitError } from '../errors.js';
+import { isLoopbackHost } from '../internal/address-policy.js';
 import { redactText } from '../internal/redact-text.js';
 
 /**
@@ -19,7 +20,7 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
   }
-  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isThisMachine(url.hostname)) {
     // The service is HTTPS; only the emulator is served over http, on this machine (README, Base URL).
     throw new ConvoKitError(
       'INVALID_OPTION',
@@ -43,16 +44,11 @@ function hideKeys(text: string): string {
 }
 
 /**
- * `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8 and ::1, as the URL parser writes them: it
- * already turns `http://2130706433` into `127.0.0.1` and `[0:0::1]` into `[::1]`.
+ * This machine: the loopback hosts the project already knows (address-policy.ts: `localhost`, 127.0.0.0/8,
+ * ::1), plus `*.localhost` (RFC 6761) and 127.x written as IPv4-mapped IPv6, which the URL parser turns
+ * `[::ffff:127.0.0.1]` into and an outbound policy refuses as a mapped form, but which cannot leave the machine.
  */
-function isLoopbackHost(hostname: string): boolean {
+function isThisMachine(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\.\d+\.\d+\.\d+$/.test(host) ||
-    host === '[::1]' ||
-    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
-  );
+  return host.endsWith('.localhost') || isLoopbackHost(host) || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
 }

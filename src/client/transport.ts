@@ -1,6 +1,7 @@
 import { type ClientLogger } from './client-logger.js';
 import { ConnectionError, type CutOffAnswer, TimeoutError } from './client-errors.js';
-import { redact, redactHeaders } from './redact.js';
+import { redactText } from '../internal/redact-text.js';
+import { redactHeaders } from './redact.js';
 import { BodyTooLarge, parseBody, readBody } from './read-body.js';
 import { type RawResponse, retryAfterOf } from './response-meta.js';
 import {
@@ -80,7 +81,7 @@ async function attempt(
       return { kind: 'answer', raw: { status: res.status, headers, body: undefined, bodyProblem } };
     }
     const parsed = parseBody(text);
-    const raw = failed || parsed.problem ? parseBody(redact(text, s.apiKey)) : parsed;
+    const raw = failed || parsed.problem ? parseBody(redactText(text, [s.apiKey])) : parsed;
     return { kind: 'answer', raw: { status: res.status, headers, body: raw.body, bodyProblem: raw.problem } };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;

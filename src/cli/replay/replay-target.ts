@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Receiver } from '../../receiver/index.js';
 import { prefixedId } from '../../internal/prefixed-id.js';
-import { redactText } from '../../internal/redact-text.js';
+import { redactText, shownError } from '../../internal/redact-text.js';
 import { newDeliveryId } from '../../signature/index.js';
 import { type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { postSigned } from '../post-signed.js';
@@ -27,7 +27,7 @@ export function handlersTarget(receiver: Receiver): ReplayTarget {
   return async ({ id, event }) => {
     const outcome = await receiver.replay(id);
     const result: ReplayResult = { id, event, outcome };
-    if (outcome === 'dead') result.error = redactText((await receiver.store.get(id))?.lastError ?? 'failed');
+    if (outcome === 'dead') result.error = shownError((await receiver.store.get(id))?.lastError ?? null) ?? 'failed';
     if (outcome === 'busy')
       result.error = 'another worker holds it right now (is a receiver running on this database?)';
     return result;
