@@ -80,8 +80,9 @@ async function attempt(
       const bodyProblem = { code: 'RESPONSE_TOO_LARGE', message: error.message } as const;
       return { kind: 'answer', raw: { status: res.status, headers, body: undefined, bodyProblem } };
     }
-    const parsed = parseBody(text);
-    const raw = failed || parsed.problem ? parseBody(redactText(text, [s.apiKey])) : parsed;
+    // A failure's body is redacted before it is parsed (once); a 2xx body only when it is no JSON (then quoted).
+    let raw = parseBody(failed ? redactText(text, [s.apiKey]) : text);
+    if (!failed && raw.problem) raw = parseBody(redactText(text, [s.apiKey]));
     return { kind: 'answer', raw: { status: res.status, headers, body: raw.body, bodyProblem: raw.problem } };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
