@@ -161,13 +161,31 @@ describe('the delivery inspector over HTTP', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('dead letter');
     expect(page.text).not.toContain('a-long-inspector-token');
-    const cookie = 'convo_kit_inspector=a-long-inspector-token';
+    const cookie = 'convo_kit_inspector_80=a-long-inspector-token';
     expect(page.headers['set-cookie']).toEqual([`${cookie}; Path=/inspect; HttpOnly; SameSite=Strict`]);
     await request(app).get('/inspect/api/deliveries').set('host', 'ops.example').set('cookie', cookie).expect(200);
     await request(app)
       .get('/inspect/api/deliveries')
       .set('host', 'ops.example')
-      .set('cookie', 'convo_kit_inspector=wrong-token-but-long')
+      .set('cookie', 'convo_kit_inspector_80=wrong-token-but-long')
+      .expect(403);
+    // Browsers do not keep cookies apart by port: the port names the cookie, so a second inspector on another
+    // port of this host, with its own token, neither overwrites this one's cookie nor is let in by it.
+    const other = express();
+    other.use('/inspect', s.receiver.inspector({ token: 'another-long-inspector-token' }));
+    const otherPage = await request(other)
+      .get('/inspect/?token=another-long-inspector-token')
+      .set('host', 'ops.example:4000');
+    expect(otherPage.headers['set-cookie']).toEqual([
+      'convo_kit_inspector_4000=another-long-inspector-token; Path=/inspect; HttpOnly; SameSite=Strict',
+    ]);
+    const both = `${cookie}; convo_kit_inspector_4000=another-long-inspector-token`;
+    await request(app).get('/inspect/api/deliveries').set('host', 'ops.example').set('cookie', both).expect(200);
+    await request(other).get('/inspect/api/deliveries').set('host', 'ops.example:4000').set('cookie', both).expect(200);
+    await request(other)
+      .get('/inspect/api/deliveries')
+      .set('host', 'ops.example:4000')
+      .set('cookie', cookie)
       .expect(403);
     // A Bearer token is the caller's to keep: no cookie.
     const bearerPage = await request(app).get('/inspect/').set('authorization', 'Bearer a-long-inspector-token');
