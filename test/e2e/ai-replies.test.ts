@@ -212,6 +212,23 @@ describe('any failure sends nothing and hands off', () => {
     expect(reply?.content).toBe("I've passed this on to our team.");
     expect(requests.at(-1)!.verified_tool_context.find((r) => r.tool === 'tickets')!.actions).toEqual(['handoff']);
   });
+
+  it('a resolved handoff ticket is done (ticket.closed): the next failure opens a new one, and no reply may claim it', async () => {
+    answer = () => null;
+    const from = '+14155550781';
+    const first = await customerWrites('hello?', from);
+    const [ticket] = await handoffs(first.conversationId);
+    await t.client.tickets.update({ id: ticket!.id, status: 'resolved' });
+    answer = () => "I've passed this on to our team.";
+    await customerWrites('still there?', from);
+    expect(requests.at(-1)!.verified_tool_context.find((r) => r.tool === 'tickets')).toMatchObject({
+      data: { open: [] },
+      actions: [],
+    });
+    expect(await aiMessages(first.conversationId)).toEqual([]);
+    const tickets = await handoffs(first.conversationId);
+    expect(tickets.map((x) => x.status).sort()).toEqual(['open', 'resolved']);
+  });
 });
 
 describe('the gates', () => {

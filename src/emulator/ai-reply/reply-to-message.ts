@@ -1,6 +1,6 @@
 import { REPLY_HISTORY_MAX, REPLY_MAX_CHARS, type HistoryMessage } from '../../api/schemas/custom-reply.js';
 import type { Channel, Conversation, Message } from '../../resources/index.js';
-import { groupKnowledge, handOff } from '../domain/index.js';
+import { groupKnowledge, handOff, ticketDone } from '../domain/index.js';
 import { sendMessage } from '../domain/send-message.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
@@ -35,10 +35,10 @@ function historyUpTo(s: Stores, message: Message): HistoryMessage[] {
   return (end === -1 ? [message] : oldestFirst.slice(0, end + 1)).slice(-REPLY_HISTORY_MAX).map(toHistory);
 }
 
-/** One open handoff ticket per conversation: repeated failures while people have not picked it up add none. */
+/** One open handoff ticket per conversation: repeated failures while people have not finished it add none. */
 function handOffOnce(ctx: EmulatorContext, conversation: Conversation, reason: string): void {
   const s = stores(ctx.db);
-  const open = s.tickets.all({ conversation_id: conversation.id, kind: 'handoff' }).some((t) => t.status !== 'closed');
+  const open = s.tickets.all({ conversation_id: conversation.id, kind: 'handoff' }).some((t) => !ticketDone(t));
   ctx.logger.info({ conversation_id: conversation.id, reason, ticket_already_open: open }, 'AI reply handed off');
   if (!open) handOff(ctx, { conversation_id: conversation.id, kind: 'handoff' });
 }

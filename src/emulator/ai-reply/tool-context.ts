@@ -1,5 +1,6 @@
 import type { VerifiedToolResult } from '../../api/schemas/custom-reply.js';
 import type { Conversation } from '../../resources/index.js';
+import { ticketDone } from '../domain/index.js';
 import type { Stores } from '../state/stores.js';
 
 /** Open tickets listed in the tool context, newest first: enough to know what is pending. */
@@ -14,7 +15,7 @@ export function verifiedToolContext(s: Stores, conversation: Conversation): Veri
   const contact = s.contacts.get(conversation.contact_id);
   const open = s.tickets
     .list({ where: { conversation_id: conversation.id }, limit: 50 })
-    .data.filter((t) => t.status !== 'closed')
+    .data.filter((t) => !ticketDone(t))
     .slice(0, TICKETS_SHOWN);
   return [
     {

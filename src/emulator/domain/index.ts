@@ -6,7 +6,7 @@ export { resolveTemplateSender } from './template-sender.js';
 export { sendMessage, preview, PREVIEW_CHARS } from './send-message.js';
 export { trackDelivery, catchUpDeliveries, SENT_AFTER_MS, FINAL_AFTER_MS } from './delivery-progress.js';
 export { checkIfMatch, ticketEtag } from './ticket-version.js';
-export { updateTicket } from './update-ticket.js';
+export { updateTicket, ticketDone } from './update-ticket.js';
 export { updateConversation } from './update-conversation.js';
 export { updateContact, requireStage } from './lead-stage.js';
 export { updateLead, moveLead } from './pipeline.js';

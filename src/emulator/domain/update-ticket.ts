@@ -8,6 +8,9 @@ import { checkIfMatch } from './ticket-version.js';
 
 const DONE: ReadonlySet<Ticket['status']> = new Set(['resolved', 'closed']);
 
+/** A ticket people have finished with (its move there fired ticket.closed): no longer open work. */
+export const ticketDone = (ticket: Pick<Ticket, 'status'>): boolean => DONE.has(ticket.status);
+
 /**
  * PATCH /v1/tickets/:id with optional optimistic concurrency. Every real change is +1 version and
  * ticket.updated (with changed_fields); an assignee change adds ticket.assigned, and reaching
