@@ -57,7 +57,12 @@ describe('every listed type, parsed by its own parser', () => {
     [
       'faq.md',
       () => '# Shipping\n\n* Free over **$50**\n* [Track](https://x.example) your order',
-      ['Free over $50', 'Track your order'],
+      ['Shipping', 'Free over $50', 'Track your order'],
+    ],
+    [
+      'sizes.md',
+      () => '| Size | Price |\n|---|---|\n| Small bag | 5 EUR |\n| Large bag | 9 EUR |\n',
+      ['Size | Price\nSmall bag | 5 EUR\nLarge bag | 9 EUR'],
     ],
     ['prices.csv', () => 'item,price\n"Mug, large",12\nTee,20\n', ['item | price', 'Mug, large | 12', 'Tee | 20']],
     ['stock.tsv', () => 'item\tcount\nMug\t4\n', ['item | count', 'Mug | 4']],
@@ -70,7 +75,13 @@ describe('every listed type, parsed by its own parser', () => {
       'about.html',
       () =>
         '<html><head><style>p{}</style><script>alert(1)</script></head><body><h1>About us</h1><p>Family run since 1990.</p></body></html>',
-      ['ABOUT US', 'Family run since 1990.'],
+      ['About us', 'Family run since 1990.'],
+    ],
+    [
+      // Headings and table cells keep the document's words: not upper-cased, not run together.
+      'prices.html',
+      () => '<h2>Prices</h2><table><tr><th>Size</th><th>Price</th></tr><tr><td>Small</td><td>5 EUR</td></tr></table>',
+      ['Prices\nSize | Price\nSmall | 5 EUR'],
     ],
     ['about.HTM', () => '<p>Upper-case extension</p>', ['Upper-case extension']],
     [
