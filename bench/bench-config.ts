@@ -40,6 +40,17 @@ export interface ServerStats {
   maxRssMiB: number;
 }
 
+/**
+ * The deliveries' ids: `random` (the default) as the service makes them, or `sequential` (a counter), which
+ * spares the store's indexes the random writes real ids cost (README "Durability").
+ */
+export const BENCH_IDS = benchIds(process.env.BENCH_IDS);
+function benchIds(value: string | undefined): 'random' | 'sequential' {
+  if (value === undefined || value === '' || value === 'random') return 'random';
+  if (value === 'sequential') return value;
+  throw new Error(`BENCH_IDS must be random or sequential, got ${JSON.stringify(value)}`);
+}
+
 /** `BENCH_SQLITE_THREAD=true` runs the receivers' SQLite store on a thread of its own (`thread: true`). */
 export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
 

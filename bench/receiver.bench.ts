@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chooseLoader, type Loader } from './bench-load.js';
 import { commitCosts } from './commit-cost.js';
 import {
+  BENCH_IDS,
   BODY_BYTES,
   CONNECTIONS,
   DURATION_SECONDS,
@@ -163,7 +164,8 @@ async function main(): Promise<void> {
   const parts = selectedParts();
   const loader = await chooseLoader();
   console.log(
-    `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries, ` +
+    `convo-kit receiver benchmark (${[...parts].join(', ')}): ${CONNECTIONS} connections, ${BODY_BYTES} B signed unique deliveries ` +
+      `with ${BENCH_IDS === 'random' ? "random ids, as the service's (BENCH_IDS=sequential for a counter)" : 'sequential ids (BENCH_IDS=sequential)'}, ` +
       `handlers sleep 50 ms, ${HANDLERS_IN_ALL} at once per run; the SQLite store ${SQLITE_THREAD ? 'on its own thread (BENCH_SQLITE_THREAD=true)' : 'on the event loop'}; ${ROUNDS} rounds of ${DURATION_SECONDS} s per server, medians shown` +
       (process.env.BENCH_DIST ? `; the receivers of ${process.env.BENCH_DIST} (BENCH_DIST)` : '') +
       `; load from ${loaderNote(loader)}` +

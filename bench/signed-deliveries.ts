@@ -1,8 +1,9 @@
 // The deliveries of the load: signed 1 KiB envelopes, each with its own delivery and event id, so no
 // request is ever a duplicate (a duplicate is answered without a write, which would flatter a receiver).
 import { sampleEvent } from '../src/events/index.js';
+import { prefixedId } from '../src/internal/prefixed-id.js';
 import { signedHeaders } from '../src/signature/index.js';
-import { BENCH_SECRET, BODY_BYTES } from './bench-config.js';
+import { BENCH_IDS, BENCH_SECRET, BODY_BYTES } from './bench-config.js';
 
 /** A 1 KiB envelope with a placeholder event id, replaced per request so every body is unique. */
 const PLACEHOLDER = 'evt_000000000000000000000000';
@@ -19,8 +20,15 @@ export interface SignedDelivery {
   headers: Record<string, string>;
 }
 
+/**
+ * The ids' 24 characters: random, as the service's are (`prefixedId`), or a counter. Random keys land all
+ * over the store's two unique indexes, a page written per row and index, where a counter's land on the last
+ * page (README "Durability").
+ */
+const idTail = (): string => (BENCH_IDS === 'random' ? prefixedId('x').slice(2) : String(++counter).padStart(24, '0'));
+
 export function nextDelivery(): SignedDelivery {
-  const n = String(++counter).padStart(24, '0');
+  const n = idTail();
   const body = template.replace(PLACEHOLDER, `evt_${n}`);
   // The event is given, so the 1 KiB body is not parsed per request to find it.
   return {
