@@ -377,3 +377,35 @@ describe('replacing the steps of a running journey with fewer', () => {
     expect(last.what_happened).toContain('steps were replaced');
   });
 });
+
+describe('a business event that several journeys answer, with room in the monthly quota for fewer', () => {
+  it('is refused whole (422 INVALID_STATE naming the quota): no journey enrolls the phone and nothing is sent', async () => {
+    const e = await emulator({ now: frozen, plan: 'dev_hobby' });
+    // Due at once, so an enrollment that started would have sent its first step already.
+    const steps = [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }];
+    for (const name of ['paid.first', 'paid.second']) {
+      const journey = (
+        await as(e)
+          .post('/v1/journeys')
+          .send({ name, trigger_name: name, steps, events: ['order.paid'] })
+          .expect(201)
+      ).body;
+      await as(e).post(`/v1/journeys/${journey.id}/status`).send({ status: 'active' }).expect(200);
+    }
+    await enrollMany(e, 'paid.first', PLAN_QUOTAS.dev_hobby.enrollments_per_month! - 1);
+    const phone = '+14155557123';
+    const res = await as(e)
+      .post('/v1/events')
+      .send({ event: 'order.paid', phone, metadata: { '1': 'A-1', '2': 'today' } })
+      .expect(422);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('this needs 2') });
+    const history = (
+      await as(e)
+        .get(`/v1/trigger/history?phone=${encodeURIComponent(phone)}`)
+        .expect(200)
+    ).body;
+    expect(history.data).toEqual([]);
+    const messages = (await as(e).get('/v1/messages?limit=100').expect(200)).body.data as { content: string }[];
+    expect(messages.filter((m) => m.content.includes('A-1'))).toEqual([]);
+  });
+});

@@ -50,13 +50,14 @@ export function enrollmentUsage(ctx: EmulatorContext): { used: number; quota: nu
   return { used, quota: PLAN_QUOTAS[ctx.plan].enrollments_per_month, resetsAt: period.end };
 }
 
-/** Why the plan's monthly enrollment quota refuses one more enrollment now, or null when it has room. */
-export function quotaRefusal(ctx: EmulatorContext): ApiFailure | null {
+/** Why the plan's monthly enrollment quota refuses `wanted` more enrollments now, or null when it has room. */
+export function quotaRefusal(ctx: EmulatorContext, wanted = 1): ApiFailure | null {
   const { used, quota, resetsAt } = enrollmentUsage(ctx);
-  if (quota === null || used < quota) return null;
+  if (quota === null || used + wanted <= quota) return null;
+  const state = used >= quota ? 'all are used' : `${used} are used, and this needs ${wanted}`;
   return new ApiFailure(
     'INVALID_STATE',
-    `The ${ctx.plan} plan allows ${quota} enrollments a month and all are used; the quota resets at ${resetsAt}`,
+    `The ${ctx.plan} plan allows ${quota} enrollments a month and ${state}; the quota resets at ${resetsAt}`,
     { details: [{ quota, used, period_resets_at: resetsAt }] },
   );
 }
