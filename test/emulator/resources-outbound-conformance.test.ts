@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
@@ -263,6 +263,7 @@ describe('the codes the OpenAPI document lists for these routes', () => {
   const listed = (method: string, path: string): string =>
     String((doc.paths[openapiPath(path)]?.[method.toLowerCase()] as { description: string }).description);
 
+  const inAnHour = new Date(frozen() + HOUR_MS).toISOString();
   type Case = [method: 'post' | 'patch', route: string, path: string, body: object | string, code: string];
   const cases: Case[] = [
     [
@@ -281,6 +282,14 @@ describe('the codes the OpenAPI document lists for these routes', () => {
     ],
     ['post', '/v1/campaigns', '/v1/campaigns', campaign({ integration_id: SEED_IDS.photo }), 'ACCOUNT_MISMATCH'],
     ['post', '/v1/campaigns/:id/send', '/v1/campaigns/:id/send', '', 'AMBIGUOUS_INTEGRATION'],
+    ['patch', '/v1/campaigns/:id', '/v1/campaigns/:id', { scheduled_at: inAnHour }, 'AMBIGUOUS_INTEGRATION'],
+    [
+      'post',
+      '/v1/campaigns',
+      '/v1/campaigns',
+      campaign({ template_id: SEED_IDS.templates.approvedUnpinned, scheduled_at: inAnHour }),
+      'AMBIGUOUS_INTEGRATION',
+    ],
     ['patch', '/v1/campaigns/:id', '/v1/campaigns/:id', { integration_id: SEED_IDS.photo }, 'ACCOUNT_MISMATCH'],
     [
       'post',
@@ -407,5 +416,53 @@ describe('a business event that several journeys answer, with room in the monthl
     expect(history.data).toEqual([]);
     const messages = (await as(e).get('/v1/messages?limit=100').expect(200)).body.data as { content: string }[];
     expect(messages.filter((m) => m.content.includes('A-1'))).toEqual([]);
+  });
+});
+
+describe('a scheduled campaign that could not be sent when it falls due', () => {
+  // An unpinned template, no integration_id, and the seed's two active numbers: POST …/send answers 409.
+  const unresolvable = () =>
+    campaign({ template_id: SEED_IDS.templates.approvedUnpinned, variables: { '1': 'Monday' } });
+
+  it('is refused when scheduled, at creation or by PATCH, with the 409 AMBIGUOUS_INTEGRATION its send gets', async () => {
+    const e = await emulator({ now: frozen });
+    const scheduled_at = new Date(e.clock.now() + HOUR_MS).toISOString();
+    const created = await as(e)
+      .post('/v1/campaigns')
+      .send({ ...unresolvable(), scheduled_at })
+      .expect(409);
+    expect(created.body.error.code).toBe('AMBIGUOUS_INTEGRATION');
+    const draft = (await as(e).post('/v1/campaigns').send(unresolvable()).expect(201)).body;
+    const patched = await as(e).patch(`/v1/campaigns/${draft.id}`).send({ scheduled_at }).expect(409);
+    expect(patched.body.error.code).toBe('AMBIGUOUS_INTEGRATION');
+    const named = await as(e)
+      .patch(`/v1/campaigns/${draft.id}`)
+      .send({ scheduled_at, integration_id: SEED_IDS.phoneSupport })
+      .expect(200);
+    expect(named.body.status).toBe('scheduled');
+  });
+
+  it('is canceled when due with the refusal its send would get as cancel_reason, and sends nothing', async () => {
+    const e = await emulator({ now: frozen });
+    const created = await as(e)
+      .post('/v1/campaigns')
+      .send(campaign({ scheduled_at: new Date(e.clock.now() + 60_000).toISOString() }))
+      .expect(201);
+    // The provider pauses the template before the schedule falls due.
+    await as(e)
+      .post(`/_emulator/templates/${SEED_IDS.templates.approved}/review`)
+      .send({ status: 'paused' })
+      .expect(200);
+    e.clock.advance(61);
+    const done = await vi.waitFor(
+      async () => {
+        const read = (await as(e).get(`/v1/campaigns/${created.body.id}`).expect(200)).body;
+        expect(read.status).not.toBe('scheduled');
+        return read;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(done).toMatchObject({ status: 'canceled', sent_at: null, stats: { recipients: 0, sent: 0, failed: 0 } });
+    expect(done.cancel_reason).toMatch(/^TEMPLATE_NOT_APPROVED: .*paused/);
   });
 });

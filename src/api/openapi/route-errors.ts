@@ -37,7 +37,8 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
 const SEND_REFUSALS: readonly ErrorCode[] = ['CONTACT_OPTED_OUT', 'SEND_FAILED'];
 // A trigger answers before or without sending: a step's refusal is its outcome at `status_url`, not the answer's.
 const JOURNEY_START: readonly ErrorCode[] = ['NOT_FOUND', 'INVALID_STATE'];
-const CAMPAIGN_SENDER: readonly ErrorCode[] = ['ACCOUNT_MISMATCH'];
+// A campaign's number: not a phone number, or (when it goes or is scheduled) not resolvable or disconnected.
+const CAMPAIGN_SENDER: readonly ErrorCode[] = ['ACCOUNT_MISMATCH', 'AMBIGUOUS_INTEGRATION', 'INVALID_STATE'];
 // Each step's template: unknown, not approved, or with no number to send it from (a disconnected one is INVALID_STATE).
 const JOURNEY_STEPS: readonly ErrorCode[] = [
   'NOT_FOUND',
@@ -81,7 +82,7 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'events.fire': ['INVALID_STATE'],
   'campaigns.create': ['NOT_FOUND', ...CAMPAIGN_SENDER],
   'campaigns.update': ['INVALID_STATE', ...CAMPAIGN_SENDER],
-  'campaigns.send': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED', 'AMBIGUOUS_INTEGRATION', ...CAMPAIGN_SENDER],
+  'campaigns.send': ['INVALID_STATE', 'TEMPLATE_NOT_APPROVED', ...CAMPAIGN_SENDER],
   // A pinned number that is unknown, not a phone number, or disconnected.
   'templates.create': ['NOT_FOUND', 'ACCOUNT_MISMATCH', 'INVALID_STATE'],
   'templates.submit': ['INVALID_STATE'],

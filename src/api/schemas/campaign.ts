@@ -33,7 +33,7 @@ export const Campaign = z.looseObject({
   scheduled_at: Timestamp.nullable(),
   /** When sending started. */
   sent_at: Timestamp.nullable(),
-  /** Why the service canceled it (a schedule that fell due with a template that was not approved); null otherwise. */
+  /** Why the service canceled a schedule that fell due: the refusal POST …/send would answer (`TEMPLATE_NOT_APPROVED: …`); null otherwise. */
   cancel_reason: z.string().nullable(),
   /**
    * Outcomes so far: `recipients` (audience size once sending starts), `sent` (accepted by the provider),

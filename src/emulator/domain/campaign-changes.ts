@@ -5,9 +5,7 @@ import type { EmulatorContext } from '../route-handler.js';
 import type { CampaignRecord } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 import { beginSending } from './campaign-sender.js';
-import { requireApproved } from './send-template.js';
-import { resolveTemplateSender } from './template-sender.js';
-import { fillTemplate } from './template-variables.js';
+import { requireCampaignReady } from './campaign-readiness.js';
 
 const EMPTY_STATS = { recipients: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 };
 
@@ -44,25 +42,17 @@ function checkReferences(
   }
 }
 
-/**
- * A campaign about to go (sent now, or scheduled) must set every variable its template uses: they are the
- * same for every recipient, so a gap (or a message over the content bound) would fail each send. Refused
- * up front (400 naming `variables.<n>`, or `variables`),
- * nothing sent; a draft may stay incomplete until then.
- */
-function requireCampaignVariables(s: Stores, campaign: Pick<CampaignRecord, 'template_id' | 'variables'>): void {
-  const template = s.templates.get(campaign.template_id);
-  // Filled once, as every recipient gets it: a missing variable or an over-long message is refused here.
-  if (template) fillTemplate(template.body, campaign.variables, 'variables', `template ${template.name}`);
-}
-
 /** POST /v1/campaigns: `draft`, or `scheduled` with a future `scheduled_at`. */
 export function createCampaign(ctx: EmulatorContext, body: z.output<typeof CampaignCreate>): CampaignRecord {
   const s = stores(ctx.db);
   checkReferences(s, { ...body, contact_ids: body.audience.contact_ids });
   if (body.scheduled_at !== undefined) {
     requireFuture(ctx, body.scheduled_at);
-    requireCampaignVariables(s, { template_id: body.template_id, variables: body.variables ?? {} });
+    requireCampaignReady(
+      s,
+      { template_id: body.template_id, integration_id: body.integration_id ?? null, variables: body.variables ?? {} },
+      { approved: false },
+    );
   }
   const now = ctx.clock.iso();
   return s.campaigns.insert({
@@ -122,7 +112,7 @@ export function updateCampaign(
     status: status ?? (schedule === null ? 'draft' : 'scheduled'),
     updated_at: ctx.clock.iso(),
   };
-  if (next.status === 'scheduled') requireCampaignVariables(s, next);
+  if (next.status === 'scheduled') requireCampaignReady(s, next, { approved: false });
   return s.campaigns.put(next);
 }
 
@@ -139,8 +129,6 @@ export function sendCampaign(ctx: EmulatorContext, id: string): CampaignRecord {
       },
     );
   }
-  const template = requireApproved(s.templates.get(campaign.template_id), campaign.template_id);
-  resolveTemplateSender(s, template, campaign.integration_id ?? undefined);
-  requireCampaignVariables(s, campaign);
+  requireCampaignReady(s, campaign, { approved: true });
   return beginSending(ctx, campaign);
 }

@@ -6,6 +6,7 @@ import { Collection } from '../state/collection.js';
 import type { CampaignRecord } from '../state/records.js';
 import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
+import { requireCampaignReady } from './campaign-readiness.js';
 import { sendTemplate } from './send-template.js';
 
 export const CAMPAIGN_RECIPIENTS_KIND = 'campaign_recipients';
@@ -171,16 +172,19 @@ export function runCampaignsChunk(ctx: EmulatorContext, deadline: number): boole
   return true;
 }
 
+/** A schedule that fell due: the campaign starts, or is canceled with the refusal POST …/send would answer. */
 function startScheduled(ctx: EmulatorContext, campaign: CampaignRecord): void {
-  const template = stores(ctx.db).templates.get(campaign.template_id);
-  if (template?.status === 'approved') {
-    beginSending(ctx, campaign);
+  try {
+    requireCampaignReady(stores(ctx.db), campaign, { approved: true });
+  } catch (error) {
+    if (!(error instanceof ApiFailure)) throw error;
+    stores(ctx.db).campaigns.put({
+      ...campaign,
+      status: 'canceled',
+      cancel_reason: `${error.code}: ${error.message}`,
+      updated_at: ctx.clock.iso(),
+    });
     return;
   }
-  stores(ctx.db).campaigns.put({
-    ...campaign,
-    status: 'canceled',
-    cancel_reason: `TEMPLATE_NOT_APPROVED: template ${campaign.template_id} was ${template?.status ?? 'deleted'} at the scheduled time`,
-    updated_at: ctx.clock.iso(),
-  });
+  beginSending(ctx, campaign);
 }
