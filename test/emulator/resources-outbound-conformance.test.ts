@@ -466,3 +466,28 @@ describe('a scheduled campaign that could not be sent when it falls due', () => 
     expect(done.cancel_reason).toMatch(/^TEMPLATE_NOT_APPROVED: .*paused/);
   });
 });
+
+describe('POST /v1/trigger/validate, a dry run', () => {
+  it('answers an unknown trigger and an inactive journey as issues (200), and its document lists neither 404 nor 422', async () => {
+    const e = await emulator({ now: frozen });
+    const created = await as(e)
+      .post('/v1/journeys')
+      .send({
+        name: 'Draft',
+        trigger_name: 'draft',
+        steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }],
+      })
+      .expect(201);
+    for (const trigger_name of ['nobody', 'draft']) {
+      const dry = (await as(e).post('/v1/trigger/validate').send({ trigger_name, phone: '+14155557001' }).expect(200))
+        .body;
+      expect(dry).toMatchObject({ valid: false, journey_id: trigger_name === 'draft' ? created.body.id : null });
+    }
+    const doc = openapi();
+    const description = String(
+      (doc.paths[openapiPath('/v1/trigger/validate')]?.post as { description: string }).description,
+    );
+    expect(description).not.toContain('`NOT_FOUND`');
+    expect(description).not.toContain('`INVALID_STATE`');
+  });
+});

@@ -77,7 +77,7 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'journeys.setStatus': ['INVALID_STATE', ...JOURNEY_STEPS],
   'trigger.enroll': JOURNEY_START,
   'trigger.batch': ['NOT_FOUND', 'INVALID_STATE'],
-  'trigger.validate': ['NOT_FOUND', 'INVALID_STATE'],
+  // trigger.validate: none. A dry run answers an unknown trigger, an inactive journey or a used-up quota as `issues`.
   // An event nothing listens to is accepted; the plan's enrollment quota is INVALID_STATE.
   'events.fire': ['INVALID_STATE'],
   'campaigns.create': ['NOT_FOUND', ...CAMPAIGN_SENDER],
