@@ -3,7 +3,7 @@ import { openapi, openapiPath } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
-import { enrollMany, SEED_IDS } from './resources-harness.js';
+import { enrollMany, SEED_IDS, subscribe } from './resources-harness.js';
 
 // The outbound routes (templates, journeys, triggers, business events, campaigns) held to the spec and
 // decisions where an earlier probe found them wrong; docs/outbound.md describes the behaviour.
@@ -489,5 +489,20 @@ describe('POST /v1/trigger/validate, a dry run', () => {
     );
     expect(description).not.toContain('`NOT_FOUND`');
     expect(description).not.toContain('`INVALID_STATE`');
+  });
+});
+
+describe("the provider's rejection of a template without a reason", () => {
+  it('announces the reason the template then reads back, not null beside it', async () => {
+    const e = await emulator({ now: frozen });
+    const hook = await subscribe(e);
+    const reviewed = await as(e)
+      .post(`/_emulator/templates/${SEED_IDS.templates.pending}/review`)
+      .send({ status: 'rejected' })
+      .expect(200);
+    expect(reviewed.body.rejection_reason).toEqual(expect.any(String));
+    expect(await hook.named('template.status_update')).toEqual([
+      expect.objectContaining({ status: 'rejected', reason: reviewed.body.rejection_reason }),
+    ]);
   });
 });

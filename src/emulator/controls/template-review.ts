@@ -30,7 +30,8 @@ export function reviewTemplate(ctx: EmulatorContext, templateId: string, body: T
     status: template.status,
     category: template.category,
     quality: template.quality,
-    reason: body.reason ?? null,
+    // A rejection without a reason gets a default one on the template; the event says the same.
+    reason: template.rejection_reason ?? body.reason ?? null,
   });
   return template;
 }
