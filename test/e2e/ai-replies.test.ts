@@ -258,6 +258,12 @@ describe('the gates', () => {
     expect(requests).toEqual([]);
     expect(await aiMessages(conversationId)).toEqual([]);
   });
+
+  it('never answers a start word, also from a contact who had not opted out', async () => {
+    const { conversationId } = await customerWrites(' start ');
+    expect(requests).toEqual([]);
+    expect(await aiMessages(conversationId)).toEqual([]);
+  });
 });
 
 describe('which provider answers', () => {

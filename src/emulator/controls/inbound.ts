@@ -129,12 +129,15 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
       created_at: now,
     });
     const word = body.content.trim().toUpperCase();
-    const optOut = STOP_WORDS.includes(word) && !contact.opted_out;
-    const optIn = START_WORDS.includes(word) && contact.opted_out;
+    const isStop = STOP_WORDS.includes(word);
+    const isStart = START_WORDS.includes(word);
+    const optOut = isStop && !contact.opted_out;
+    const optIn = isStart && contact.opted_out;
     if (optOut || optIn) contact = s.contacts.put({ ...contact, opted_out: optOut, updated_at: now });
-    return { contact, conversation, message, isNew: !open, keyword: optOut || optIn ? word : null };
+    const keyword = optOut || optIn ? word : null;
+    return { contact, conversation, message, isNew: !open, keyword, isWord: isStop || isStart };
   })();
-  const { isNew, keyword, ...answer } = result;
+  const { isNew, keyword, isWord, ...answer } = result;
   if (isNew) ctx.events.emit('conversation.created', { ...answer.conversation, origin: 'inbound' });
   ctx.events.emit('message.received', answer.message);
   if (keyword !== null)
@@ -142,8 +145,9 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
       ...answer.contact,
       keyword,
     });
-  // A stop or start word is not a question: AI answers everything else, when its gates let it.
-  if (keyword === null) startAiReply(ctx, answer.message, answer.conversation);
+  // A stop or start word is not a question, whether or not it changed anything: AI answers everything else,
+  // when its gates let it.
+  if (!isWord) startAiReply(ctx, answer.message, answer.conversation);
   return answer;
 }
 
