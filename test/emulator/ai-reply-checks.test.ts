@@ -14,6 +14,9 @@ describe('the action-claim table', () => {
     ['I have refunded your order.', 'refund'],
     ["We've issued a refund to your card", 'refund'],
     ['Your order has been refunded.', 'refund'],
+    ['We have issued a full refund.', 'refund'],
+    ['Your refund has been processed.', 'refund'],
+    ['Good news: your refund was approved', 'refund'],
     ['I cancelled the subscription for you', 'cancel'],
     ['Your booking has been canceled', 'cancel'],
     ['We just shipped it!', 'ship'],
@@ -29,6 +32,8 @@ describe('the action-claim table', () => {
 
   it.each([
     'Refunds reach your card within 5 working days.',
+    'Refunds are processed within 5 working days.',
+    'Your order has been processed and is on its way.',
     'You can cancel any time from your account page.',
     'We ship within 2 working days.',
     'Our size guide is at acme.example/sizes.',

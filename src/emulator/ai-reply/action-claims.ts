@@ -7,7 +7,12 @@ import type { VerifiedToolResult } from '../../api/schemas/custom-reply.js';
  * a plain statement of policy ("refunds take 5 days") claims nothing.
  */
 export const ACTION_CLAIMS: readonly { action: string; verbs: string }[] = [
-  { action: 'refund', verbs: 'refunded|issued (?:a|your|the) refund|processed (?:a|your|the) refund|credited' },
+  {
+    action: 'refund',
+    // "your refund has been processed": the refund is the subject, so the verb alone says it was done.
+    verbs:
+      'refunded|(?:issued|processed|approved) (?:a|your|the)(?: full| partial)? refund|credited|(?<=\\brefund\\s+(?:has|was|is)\\s+(?:been\\s+)?)(?:issued|processed|approved)',
+  },
   { action: 'cancel', verbs: 'cancell?ed|called off' },
   { action: 'ship', verbs: 'shipped|dispatched|sent out' },
   { action: 'order', verbs: 'placed (?:a|an|your|the) (?:new )?order|re-?ordered' },
