@@ -73,6 +73,14 @@ beforeEach(async () => {
 });
 
 describe('a comment no rule answers, with both AI switches on', () => {
+  it('counts the AI reply to a comment in usage.ai_replies, as one to a message', async () => {
+    const usage = async () => (await t.api('GET', '/v1/usage')).body as { usage: { ai_replies: number } };
+    const before = (await usage()).usage.ai_replies;
+    const { comment } = await customerComments('Do you ship to Spain?');
+    expect((await repliesOf(comment.id)).map((r) => r.source)).toEqual(['ai']);
+    expect((await usage()).usage.ai_replies).toBe(before + 1);
+  });
+
   it('gets the endpoint reply (task comment_reply, the comment as the one message), stored with source ai', async () => {
     const { comment, rule_id, ai_reply_queued } = await customerComments('Are you open on Sundays?');
     expect({ rule_id, ai_reply_queued }).toEqual({ rule_id: null, ai_reply_queued: true });
