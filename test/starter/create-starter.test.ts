@@ -82,6 +82,8 @@ describe('create-starter', () => {
     const result = await createStarter(['--no-install']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('missing the project directory');
+    // The usage line offers every template, as --help does.
+    expect(result.stderr).toContain(`[--template ${TEMPLATES.map((t) => t.name).join('|')}]`);
   });
 
   it('writes into an existing empty directory', async () => {

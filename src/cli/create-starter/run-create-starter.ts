@@ -14,7 +14,8 @@ interface Answers {
   install: boolean;
 }
 
-const TEMPLATE_NAMES = TEMPLATES.map((t) => t.name).join(', ');
+const TEMPLATE_NAME_LIST = TEMPLATES.map((t) => t.name);
+const TEMPLATE_NAMES = TEMPLATE_NAME_LIST.join(', ');
 
 /** Runs `create-starter` with the given arguments (without `node` and the script); resolves to the exit code. */
 export async function runCreateStarter(
@@ -53,7 +54,7 @@ type Given = { dir: string | undefined; template: string | undefined; install: b
 function fromFlags(given: Given): Answers {
   if (!given.dir)
     throw new CliError('USAGE', 'missing the project directory', {
-      hint: 'Usage: create-starter <dir> [--template crm-sync|ticket-routing] [--no-install]',
+      hint: `Usage: create-starter <dir> [--template ${TEMPLATE_NAME_LIST.join('|')}] [--no-install]`,
     });
   return { dir: given.dir, template: given.template ?? TEMPLATES[0].name, install: given.install ?? true };
 }
