@@ -72,6 +72,15 @@ describe('convo-kit emulator', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   });
+
+  it('refuses a --db in a directory that does not exist with exit 3, naming --db', async () => {
+    const result = await runCli(['emulator', '--port', '0', '--db', dir.file('missing/emulator.db')], {
+      timeoutMs: 30_000,
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/No directory .*missing for --db /);
+    expect(result.stderr).not.toMatch(/--admin-key/);
+  });
 });
 
 describe('convo-kit emulator --help', () => {
