@@ -259,6 +259,26 @@ describe('the gates', () => {
     expect(await aiMessages(conversationId)).toEqual([]);
   });
 
+  it.each([
+    ['the conversation is closed', (id: string) => t.client.conversations.update({ id, status: 'closed' })],
+    ['the account turns AI off', () => t.client.channels.update({ integration_id: ACCOUNT, ai_enabled: false })],
+  ])('sends nothing and hands off nothing when, while the endpoint thinks, %s', async (name, change) => {
+    const content = `Are you open today? (${name})`;
+    answer = async () => {
+      const { data } = await t.client.conversations.list({ status: 'active', limit: 100 });
+      await change(data.find((c) => c.last_message_preview === content)!.id);
+      return 'We open at 9:00.';
+    };
+    try {
+      const { conversationId } = await customerWrites(content);
+      expect(requests).toHaveLength(1);
+      expect(await aiMessages(conversationId)).toEqual([]);
+      expect(await handoffs(conversationId)).toEqual([]);
+    } finally {
+      await t.client.channels.update({ integration_id: ACCOUNT, ai_enabled: true });
+    }
+  });
+
   it('never answers a start word, also from a contact who had not opted out', async () => {
     const { conversationId } = await customerWrites(' start ');
     expect(requests).toEqual([]);

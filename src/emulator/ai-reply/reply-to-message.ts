@@ -21,6 +21,13 @@ export function aiRepliesOn(s: Stores, account: Account | undefined, channel: Ch
   return group.ai_enabled && group.brain_config.enabled_platforms?.[channel] !== false;
 }
 
+/** May the AI answer on this conversation now: open, the gates on, and a contact who has not opted out. */
+function mayAnswer(s: Stores, conversation: Conversation | undefined, message: Message): conversation is Conversation {
+  if (!conversation || conversation.status === 'closed') return false;
+  if (!aiRepliesOn(s, s.accounts.get(message.integration_id), message.channel)) return false;
+  return !s.contacts.get(conversation.contact_id)?.opted_out;
+}
+
 const toHistory = (m: Message): HistoryMessage => ({
   role: m.direction === 'received' ? 'customer' : 'business',
   content: m.content.slice(0, REPLY_MAX_CHARS),
@@ -51,9 +58,8 @@ export async function replyToMessage(ctx: EmulatorContext, messageId: string, si
   const s = stores(ctx.db);
   const message = s.messages.get(messageId);
   const conversation = message && s.conversations.get(message.conversation_id);
-  if (!message || !conversation || conversation.status === 'closed') return;
+  if (!message || !mayAnswer(s, conversation, message)) return;
   const account = s.accounts.get(message.integration_id);
-  if (!aiRepliesOn(s, account, message.channel) || s.contacts.get(conversation.contact_id)?.opted_out) return;
   const group = account!.group_id === null ? undefined : s.groups.get(account!.group_id);
   const parts = {
     task: 'reply' as const,
@@ -68,9 +74,10 @@ export async function replyToMessage(ctx: EmulatorContext, messageId: string, si
     resolve: ctx.resolveHost,
   });
   if (signal.aborted || outcome.kind === 'none') return;
-  // Read again: the conversation may have changed (closed, reassigned) while the endpoint thought.
+  // Ask again: while the endpoint thought, the conversation may have closed, AI been switched off or the
+  // contact opted out; a reply then goes nowhere, and no one needs a handoff for it.
   const current = s.conversations.get(conversation.id);
-  if (!current) return;
+  if (!mayAnswer(s, current, message)) return;
   if (outcome.kind === 'failed') return handOffOnce(ctx, current, outcome.reason);
   try {
     const sent = sendMessage(ctx, current, { content: outcome.reply }, 'ai');
