@@ -119,6 +119,30 @@ describe('a comment no rule answers, with both AI switches on', () => {
   });
 });
 
+describe('a switch that goes off while the endpoint thinks', () => {
+  it.each([
+    [
+      "the account's ai_comment_replies_enabled",
+      () => t.client.channels.update({ integration_id: PAGE, ai_comment_replies_enabled: false }),
+    ],
+    ["the workspace's ai_replies_enabled", () => t.client.comments.updateSettings({ ai_replies_enabled: false })],
+  ])('%s: nothing is posted and nothing handed off', async (_name, turnOff) => {
+    answer = async () => {
+      await turnOff();
+      return 'Yes! Sundays from 11 to 16.';
+    };
+    try {
+      const { comment, ai_reply_queued } = await customerComments('Open on Sunday?');
+      expect(ai_reply_queued).toBe(true);
+      expect(requests).toHaveLength(1);
+      expect(await repliesOf(comment.id)).toEqual([]);
+      expect(await commentHandoffs(comment.id)).toEqual([]);
+    } finally {
+      await t.client.channels.update({ integration_id: PAGE, ai_comment_replies_enabled: true });
+    }
+  });
+});
+
 describe('what comes before the AI', () => {
   it('a matching keyword rule answers, and the endpoint is not asked', async () => {
     const { comment, rule_id, ai_reply_queued } = await customerComments('How MUCH are the boots?');

@@ -3,7 +3,7 @@ import { Id, text } from '../../api/index.js';
 import { Comment, COMMENT_MAX_CHARS } from '../../api/schemas/comment.js';
 import { startCommentReply } from '../ai-reply/answer-comment.js';
 import { firstMatchingRule } from '../domain/comment-rules.js';
-import { addCommentReply, commentSettings, requireCommentAccount } from '../domain/comments.js';
+import { addCommentReply, aiCommentRepliesOn, commentSettings, requireCommentAccount } from '../domain/comments.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import { stores } from '../state/stores.js';
@@ -34,7 +34,8 @@ export type CommentResult = z.output<typeof CommentResult>;
 /**
  * A customer comments on a post (`POST /_emulator/comment`, docs/emulator.md): the comment is stored;
  * the first matching keyword rule replies (source `rule`); else, when the org-wide AI comment switch and
- * the account's `ai_comment_replies_enabled` are both on, an AI reply is queued (task `comment_reply`).
+ * the account's `ai_comment_replies_enabled` are both on and the account is connected, an AI reply is
+ * queued (task `comment_reply`).
  * No webhook event is sent: the service has none for comments.
  */
 export function receiveComment(ctx: EmulatorContext, body: CommentBody): CommentResult {
@@ -57,7 +58,7 @@ export function receiveComment(ctx: EmulatorContext, body: CommentBody): Comment
     const reply = addCommentReply(ctx, comment.id, rule.reply, 'rule');
     comment = { ...comment, replies: [reply] };
   }
-  const aiOn = !rule && settings.ai_replies_enabled && account.ai_comment_replies_enabled;
+  const aiOn = !rule && aiCommentRepliesOn(s, account, now);
   if (aiOn) startCommentReply(ctx, comment);
   return { comment, rule_id: rule?.id ?? null, ai_reply_queued: aiOn };
 }

@@ -78,6 +78,17 @@ export function updateCommentSettings(
 }
 
 /**
+ * May the AI reply to comments on this account now: both switches on (the workspace's
+ * `ai_replies_enabled` and the account's `ai_comment_replies_enabled`) and the account connected, as a
+ * reply through the API must be. Asked when a comment arrives and again when the endpoint has answered.
+ */
+export function aiCommentRepliesOn(s: Stores, account: Account | undefined, now: string): boolean {
+  return (
+    account?.status === 'active' && account.ai_comment_replies_enabled && commentSettings(s, now).ai_replies_enabled
+  );
+}
+
+/**
  * Adds a reply to a stored comment, in one transaction. At {@link COMMENT_REPLIES_MAX} replies the
  * comment takes no more: 422 INVALID_STATE.
  */
