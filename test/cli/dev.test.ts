@@ -263,6 +263,16 @@ describe('convo-kit dev', () => {
     }
   }, 120_000);
 
+  it.each([
+    ['http://tunnel.example.com', 'expected an https:// URL'],
+    ['https://localhost:3100', 'localhost is a loopback name'],
+  ])('refuses --public-url %s in one line naming the option, exit 2', async (url, reason) => {
+    const result = await runCli(['dev', '--public-url', url], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`option '--public-url <url>' argument '${url}' is invalid.`);
+    expect(result.stderr).toContain(reason);
+  });
+
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
     const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });

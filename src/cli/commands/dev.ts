@@ -1,6 +1,17 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { WebhookUrl } from '../../api/schemas/webhook-endpoint.js';
 import { type DevFlags } from '../dev/run-dev.js';
-import { parseHttpUrl, parsePort } from '../parse-options.js';
+import { parsePort } from '../parse-options.js';
+
+/** What the service registers (a public https:// URL), checked before anything starts rather than at registration. */
+function parsePublicUrl(value: string): string {
+  const checked = WebhookUrl.safeParse(value.trim());
+  if (!checked.success)
+    throw new InvalidArgumentError(
+      `Expected a public https:// URL of a tunnel to the app (${checked.error.issues[0]!.message}), got \`${value}\`.`,
+    );
+  return value.trim();
+}
 
 export function registerDev(program: Command): void {
   program
@@ -28,7 +39,7 @@ export function registerDev(program: Command): void {
     )
     .addOption(
       new Option('--public-url <url>', 'public https URL of the app (a tunnel), to register with a real service')
-        .argParser(parseHttpUrl)
+        .argParser(parsePublicUrl)
         .env('CONVO_KIT_PUBLIC_URL'),
     )
     .option('--no-watch', 'run the app once, without restarting it on changes')
