@@ -273,6 +273,13 @@ describe('convo-kit dev', () => {
     expect(result.stderr).toContain(reason);
   });
 
+  it('refuses a malformed --admin-key in one line naming the option, without echoing it, exit 2', async () => {
+    const result = await runCli(['dev', '--admin-key', 'svc_live_typo'], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--admin-key must be svc_live_ followed by 32 url-safe characters');
+    expect(result.stderr).not.toContain('svc_live_typo');
+  });
+
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
     const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });

@@ -66,11 +66,27 @@ describe('convo-kit emulator', () => {
   it.each([
     [['--plan', 'gold'], /--plan.*Allowed choices are free, creator/],
     [['--retry-delays', '1,soon'], /--retry-delays.*Expected up to 10 comma-separated whole seconds/],
-    [['--admin-key', 'svc_live_short'], /Expected `adminKey` to be svc_live_ followed by 32 url-safe characters/],
+    [
+      ['--admin-key', 'svc_live_short'],
+      /--admin-key must be svc_live_ followed by 32 url-safe characters \(a value of 14/,
+    ],
+    [['--test-key', `svc_live_${'a'.repeat(32)}`], /--test-key must be svc_test_ followed by 32 url-safe characters/],
   ])('refuses %j with exit 2', async (args, message) => {
     const result = await runCli(['emulator', '--port', '0', ...args], { timeoutMs: 30_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+    // A key is a secret: the error gives its length, never the value.
+    if (args[0]!.endsWith('-key')) expect(result.stderr).not.toContain(args[1]);
+  });
+
+  it('checks a key given in CONVO_KIT_EMULATOR_ADMIN_KEY the same way, naming the option', async () => {
+    const result = await runCli(['emulator', '--port', '0'], {
+      env: { CONVO_KIT_EMULATOR_ADMIN_KEY: 'svc_live_typo' },
+      timeoutMs: 30_000,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--admin-key must be svc_live_/);
+    expect(result.stderr).not.toContain('svc_live_typo');
   });
 
   it('refuses a --db in a directory that does not exist with exit 3, naming --db', async () => {

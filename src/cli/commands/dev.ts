@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { WebhookUrl } from '../../api/schemas/webhook-endpoint.js';
 import { type DevFlags } from '../dev/run-dev.js';
 import { parsePort } from '../parse-options.js';
+import { parseEmulatorKey } from './emulator.js';
 
 /** What the service registers (a public https:// URL), checked before anything starts rather than at registration. */
 function parsePublicUrl(value: string): string {
@@ -33,9 +34,9 @@ export function registerDev(program: Command): void {
         .default(4010),
     )
     .addOption(
-      new Option('--admin-key <svc_live_…>', "the emulator's admin key (default: generated)").env(
-        'CONVO_KIT_EMULATOR_ADMIN_KEY',
-      ),
+      new Option('--admin-key <svc_live_…>', "the emulator's admin key (default: generated)")
+        .argParser(parseEmulatorKey('--admin-key', 'live'))
+        .env('CONVO_KIT_EMULATOR_ADMIN_KEY'),
     )
     .addOption(
       new Option('--public-url <url>', 'public https URL of the app (a tunnel), to register with a real service')

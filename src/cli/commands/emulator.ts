@@ -1,6 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { allEndpoints } from '../../api/all-endpoints.js';
 import { PLAN_RATE_LIMITS, type Plan } from '../../api/plans.js';
+import { KEY_FORMAT } from '../../emulator/state/key-store.js';
+import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
 
 export interface EmulatorFlags {
@@ -27,6 +29,21 @@ function parseDelays(value: string): number[] {
   return delays.map(Number);
 }
 
+/**
+ * `--admin-key`/`--test-key`: checked before anything starts, and never echoed (commander's own message
+ * would quote the value, and a key is a secret), so the error says its length only.
+ */
+export function parseEmulatorKey(option: string, kind: 'live' | 'test'): (value: string) => string {
+  return (value) => {
+    if (KEY_FORMAT.test(value) && value.startsWith(`svc_${kind}_`)) return value;
+    throw new CliError(
+      'USAGE',
+      `${option} must be svc_${kind}_ followed by 32 url-safe characters (a value of ${value.length} characters arrived).`,
+      { hint: `Leave out ${option} (and its variable) to have a valid one generated.` },
+    );
+  };
+}
+
 export function registerEmulator(program: Command): void {
   const summary = `every /v1 route of the contract (${allEndpoints().length})`;
   program
@@ -41,10 +58,14 @@ export function registerEmulator(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .addOption(new Option('--db <file>', 'SQLite file that survives restarts (default: in memory)'))
     .addOption(
-      new Option('--admin-key <svc_live_…>', 'the admin key (default: generated)').env('CONVO_KIT_EMULATOR_ADMIN_KEY'),
+      new Option('--admin-key <svc_live_…>', 'the admin key (default: generated)')
+        .argParser(parseEmulatorKey('--admin-key', 'live'))
+        .env('CONVO_KIT_EMULATOR_ADMIN_KEY'),
     )
     .addOption(
-      new Option('--test-key <svc_test_…>', 'the test key (default: generated)').env('CONVO_KIT_EMULATOR_TEST_KEY'),
+      new Option('--test-key <svc_test_…>', 'the test key (default: generated)')
+        .argParser(parseEmulatorKey('--test-key', 'test'))
+        .env('CONVO_KIT_EMULATOR_TEST_KEY'),
     )
     .addOption(
       new Option('--plan <tier>', 'plan tier: rate limit and read-only rules')

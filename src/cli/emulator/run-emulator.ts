@@ -45,11 +45,6 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
         hint: 'Pick another with --port (0 picks a free one).',
       });
     }
-    if (error instanceof TypeError)
-      throw new CliError('USAGE', error.message, {
-        cause,
-        hint: 'Leave out --admin-key/--test-key to have valid ones generated.',
-      });
     throw new CliError('FAILED', `The emulator could not start: ${error.message}`, { cause });
   }
   if (flags.json)
