@@ -217,4 +217,18 @@ describe('convo-kit listen', () => {
       await relay.close();
     }
   }, 180_000);
+
+  it('names --host when it cannot listen there (an address of another machine), not a busy port', async () => {
+    const dir = tempDir('listen');
+    dirs.push(dir);
+    // 192.0.2.1 is TEST-NET-1: never an address of this machine, so binding fails without any lookup.
+    const result = await runCli(
+      ['listen', '--host', '192.0.2.1', '--port', '0', '--secret', SECRET, '--db', dir.file('d.db')],
+      { timeoutMs: 30_000 },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot listen on 192.0.2.1:0');
+    expect(result.stderr).toContain('Check --host');
+    expect(result.stderr).not.toContain('stop what runs there');
+  });
 });

@@ -87,10 +87,19 @@ function createListenServer(receiver: Receiver, path: string, log: (entry: LogEn
 function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const hint = 'Pick another port with --port (0 picks a free one), or stop what runs there.';
       if (error.code === 'EADDRINUSE')
-        fail(new CliError('FAILED', `Port ${port} on ${host} is already in use.`, { hint }));
-      else fail(new CliError('FAILED', `Cannot listen on ${host}:${port}: ${error.message}`, { hint, cause: error }));
+        fail(
+          new CliError('FAILED', `Port ${port} on ${host} is already in use.`, {
+            hint: 'Pick another port with --port (0 picks a free one), or stop what runs there.',
+          }),
+        );
+      else
+        fail(
+          new CliError('FAILED', `Cannot listen on ${host}:${port}: ${error.message}`, {
+            hint: 'Check --host (an address or name of this machine; 0.0.0.0 for every one) and --port.',
+            cause: error,
+          }),
+        );
     });
     server.listen(port, host, () => done((server.address() as { port: number }).port));
   });
