@@ -68,6 +68,16 @@ process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 `;
 
+/** An app that takes ticket events (the ticket-routing starter's kind): it prints each ticket it hears of. */
+const TICKET_APP = `
+import { createServer } from 'node:http';
+import { createReceiver } from ${src('receiver/index.ts')};
+const receiver = createReceiver({ secret: process.env.CONVO_KIT_WEBHOOK_SECRET, dbPath: ':memory:' });
+receiver.on('ticket.created', async ({ data }) => console.log('APP ticket: ' + data.conversation_id));
+await receiver.start();
+createServer(receiver.listener).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
 let project: string;
 beforeEach(() => {
   // Inside the checkout, so the project's tsx resolves from this repository's node_modules.
@@ -105,6 +115,8 @@ describe('convo-kit dev', () => {
     // The app is told what dev set up, so a starter's own banner need not ask the user to register it.
     await dev.waitFor(new RegExp(`APP told: webhook registered by dev at http://127\\.0\\.0\\.1:${port}/webhooks\\n`));
     expect(output).toMatch(/emulator: {2}http:\/\/127\.0\.0\.1:\d+/);
+    // A message app is not offered a handoff: a ticket would reach nothing of it.
+    expect(output).not.toContain('/_emulator/handoff');
     // The secret and the app's key are handed over, never printed; the generated admin key is (it plays the customer).
     expect(output).not.toMatch(/whsec_/);
     expect(
@@ -179,6 +191,28 @@ describe('convo-kit dev', () => {
     expect(output).not.toMatch(/rsec_|whsec_/);
     const result = await dev.stop('SIGINT');
     expect(result.code).toBe(0);
+  }, 120_000);
+
+  it("offers an app that takes ticket events the handoff of the sample's conversation, which reaches it", async () => {
+    const port = await freePort();
+    writeProject({ events: ['ticket.*'] }, '', TICKET_APP);
+    const dev = new CliProcess(['dev', '--emulator-port', '0', '--no-watch'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+    });
+    await dev.waitFor(/Try next/, 60_000);
+    const [, url, key, body] =
+      /curl -s (\S+\/_emulator\/handoff) -H "Authorization: Bearer (\S+)" .*\\\n {4}-d '(.+)'/.exec(dev.stderr)!;
+    const { conversation_id } = JSON.parse(body!) as { conversation_id: string };
+    const answer = await fetch(url!, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBe(201);
+    await dev.waitFor(new RegExp(`APP ticket: ${conversation_id}`), 30_000);
+    expect((await dev.stop('SIGINT')).code).toBe(0);
   }, 120_000);
 
   it('refuses a taken app port in one line that names it', async () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { matchesAny } from '../../events/subscription.js';
 import { CliError } from '../cli-error.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
@@ -111,23 +112,32 @@ export async function runDev(flags: DevFlags): Promise<void> {
         `  admin key: ${adminKeyGenerated ? adminKey : '(the one you gave)'}  (plays the customer through /_emulator)`,
         `  console:   ${url}/_emulator/console${adminKeyGenerated ? `#key=${adminKey}` : ''}`,
       );
+      let sampleConversation: string | undefined;
       if (flags.sample) {
-        await fetch(`${url}/_emulator/inbound`, {
+        const response = await fetch(`${url}/_emulator/inbound`, {
           method: 'POST',
           headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
           body: JSON.stringify(SAMPLE_INBOUND),
-        }).then((response) => {
-          if (!response.ok)
-            throw new CliError('FAILED', `The sample inbound message was refused (${response.status}).`);
         });
+        if (!response.ok) throw new CliError('FAILED', `The sample inbound message was refused (${response.status}).`);
+        sampleConversation = ((await response.json()) as { conversation?: { id?: string } }).conversation?.id;
         lines.push(`  sent:      "${SAMPLE_INBOUND.content}" from ${SAMPLE_INBOUND.from.name} (phone), as a customer`);
       }
+      const curl = (control: string) =>
+        `  curl -s ${url}/_emulator/${control} -H "Authorization: Bearer ${shownKey}" -H 'content-type: application/json' \\`;
       lines.push(
         '',
         'Try next:',
-        `  curl -s ${url}/_emulator/inbound -H "Authorization: Bearer ${shownKey}" -H 'content-type: application/json' \\`,
+        curl('inbound'),
         `    -d '{"channel":"phone","from":{"handle":"+14155550199","name":"Sam"},"content":"I want a refund"}'`,
       );
+      // A customer writing in opens no ticket: an app that takes ticket events sees one only at a handoff.
+      if (sampleConversation && matchesAny(settings.manifest.events, 'ticket.created'))
+        lines.push(
+          `  hand ${SAMPLE_INBOUND.from.name}'s conversation to a person (a ticket, ticket.created):`,
+          curl('handoff'),
+          `    -d '{"conversation_id":"${sampleConversation}","priority":"high"}'`,
+        );
     } else {
       lines.push(
         `  service:   ${service.baseUrl}`,
