@@ -317,6 +317,27 @@ describe('convo-kit replay --to', () => {
     expect(wet.stderr).toMatch(/pass --secret whsec_/);
   }, 60_000);
 
+  it('says which deliveries --limit kept: the newest, and how to reach the others (running again would not)', async () => {
+    const dry = await runCli([
+      'replay',
+      '--db',
+      db,
+      '--status',
+      'all',
+      '--limit',
+      '1',
+      '--to',
+      'http://127.0.0.1:9/x',
+      '--dry-run',
+    ]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(ids[1]);
+    expect(dry.stdout).not.toContain(ids[0]);
+    expect(dry.stderr).toContain('this run takes the newest 1 of them (oldest first)');
+    expect(dry.stderr).toContain('raise --limit or set --until');
+    expect(dry.stderr).not.toContain('Run again');
+  });
+
   it('marks a delivery dead with the answer when the URL refuses it, and exits 1', async () => {
     const second = await startTargetReceiver({ secret: 'whsec_some_other_secret', dbPath: dir.file('other.db') });
     targets.push(second);

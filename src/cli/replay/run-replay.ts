@@ -135,7 +135,7 @@ export async function runReplay(options: ReplayOptions): Promise<void> {
     const { rows, more } = await chooseDeliveries(setup.store, options);
     if (more)
       err.warn(
-        `more deliveries match than --limit ${options.limit}; this run takes the oldest ${options.limit} of the newest matches. Run again, or raise --limit.`,
+        `more deliveries match than --limit ${options.limit}; this run takes the newest ${options.limit} of them (oldest first). For the older ones, raise --limit or set --until.`,
       );
     if (options.dryRun) {
       if (options.json) out.json(rows.map(summaryJson));
