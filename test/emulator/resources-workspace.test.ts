@@ -49,6 +49,29 @@ describe('conversations', () => {
     expect((await as(e).patch(`/v1/conversations/${id}`).send({ status: 'archived' })).status).toBe(400);
   });
 
+  it('moves the contact, its leads and its conversations together when a conversation changes stage, and refuses an unknown stage', async () => {
+    const e = await emulator();
+    const hooks = await subscribe(e);
+    const { contact, conversation } = SEED_IDS.delivered;
+    const unknown = await as(e).patch(`/v1/conversations/${conversation}`).send({ stage: 'negotiating' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'stage', in: 'body' }] });
+    expect((await as(e).get(`/v1/conversations/${conversation}`)).body.stage).not.toBe('negotiating');
+    const moved = await as(e).patch(`/v1/conversations/${conversation}`).send({ stage: 'won' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.stage).toBe('won');
+    expect((await as(e).get(`/v1/contacts/${contact}`)).body.lead_stage).toBe('won');
+    const leads = (await as(e).get('/v1/pipeline/leads?limit=100')).body.data as {
+      contact_id: string;
+      stage: string;
+    }[];
+    expect(leads.filter((l) => l.contact_id === contact).map((l) => l.stage)).not.toContain('proposal');
+    expect(await hooks.named('contact.updated')).toEqual([
+      expect.objectContaining({ id: contact, lead_stage: 'won', changed_fields: ['lead_stage'], source: 'api' }),
+    ]);
+    expect((await as(e).patch('/v1/conversations/conv_nope').send({ stage: 'won' })).status).toBe(404);
+  });
+
   it('walks 250+ conversations with cursors without repeats or gaps while new ones arrive', async () => {
     const e = await emulator({ seed: 250 });
     const before = new Set<string>();
