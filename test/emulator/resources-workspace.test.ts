@@ -273,6 +273,15 @@ describe('channels', () => {
     expect((await as(e).post('/v1/channels/connect-sessions').send({ channel: 'fax' })).body.error.code).toBe(
       'INVALID_PLATFORM',
     );
+    // A channel that is missing or not a string names no channel: the body fails its schema (400), not 422.
+    for (const body of [{}, { channel: 5 }, { channel: null }]) {
+      const res = await as(e).post('/v1/channels/connect-sessions').send(body);
+      expect([res.status, res.body.error.code, res.body.error.details[0].path]).toEqual([
+        400,
+        'VALIDATION_FAILED',
+        'channel',
+      ]);
+    }
   });
 });
 

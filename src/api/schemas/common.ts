@@ -67,13 +67,19 @@ export function visibleText(max: number) {
   return text(max).refine((value) => value.trim() !== '', { message: 'expected text, not only blanks' });
 }
 
+/** Starts the message of every issue that is a wrong channel, so {@link isInvalidPlatformIssue} can tell. */
+const INVALID_PLATFORM_MESSAGE = 'INVALID_PLATFORM';
+
 /**
  * A channel or platform named in a request. Unlike a plain enum, a wrong value is the service's
  * 422 `INVALID_PLATFORM` (docs/resources.md); {@link isInvalidPlatformIssue} lets a server tell it apart.
  */
 export const Platform = z.enum(Channel.options, {
+  // Only a string names a channel: a missing one, or a number, fails the schema like any other field (400).
   error: (issue) =>
-    issue.code === 'invalid_value' ? `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}` : undefined,
+    issue.code === 'invalid_value' && typeof issue.input === 'string'
+      ? `${INVALID_PLATFORM_MESSAGE}: expected one of ${Channel.options.join(', ')}`
+      : undefined,
 });
 
 const isChannel = (value: string) => (Channel.options as readonly string[]).includes(value);
@@ -86,7 +92,7 @@ export function platformMap<V extends z.ZodType>(value: V) {
   const key = z
     .string()
     .refine(isChannel, {
-      message: `INVALID_PLATFORM: expected one of ${Channel.options.join(', ')}`,
+      message: `${INVALID_PLATFORM_MESSAGE}: expected one of ${Channel.options.join(', ')}`,
       params: { code: 'INVALID_PLATFORM' },
     })
     .meta({ enum: [...Channel.options] });
@@ -97,7 +103,11 @@ export function platformMap<V extends z.ZodType>(value: V) {
 export function isInvalidPlatformIssue(issue: z.core.$ZodIssue): boolean {
   switch (issue.code) {
     case 'invalid_value':
-      return issue.values.length === Channel.options.length && Channel.options.every((c) => issue.values.includes(c));
+      return (
+        issue.message.startsWith(INVALID_PLATFORM_MESSAGE) &&
+        issue.values.length === Channel.options.length &&
+        Channel.options.every((c) => issue.values.includes(c))
+      );
     case 'invalid_key':
       return issue.issues.some(isInvalidPlatformIssue);
     case 'custom':
