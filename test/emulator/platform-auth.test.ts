@@ -132,6 +132,24 @@ describe('keys lifecycle', () => {
       ).status,
     ).toBe(201);
   });
+
+  it('does not let a key rotate a key that holds scopes it lacks: the new value would hand them out', async () => {
+    const e = await emulator();
+    const broad = await createKey(e, ['tickets:read', 'keys:write']);
+    const limited = await createKey(e, ['keys:write', 'keys:read']);
+    const refused = await as(e, limited.key).post(`/v1/keys/${broad.id}/rotate`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: [{ required_scope: 'tickets:read' }],
+    });
+    expect(JSON.stringify(refused.body)).not.toMatch(/svc_live_/);
+    // Nothing changed: the broad key's value still works, and no second value exists.
+    expect((await as(e, broad.key).get('/v1/tickets')).status).toBe(200);
+    const peer = await createKey(e, ['keys:read']);
+    expect((await as(e, limited.key).post(`/v1/keys/${peer.id}/rotate`)).status).toBe(200);
+    expect((await as(e, broad.key).post(`/v1/keys/${broad.id}/rotate`)).status).toBe(200);
+  });
 });
 
 describe('scopes', () => {

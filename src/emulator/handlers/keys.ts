@@ -1,6 +1,7 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import { ApiFailure } from '../api-failure.js';
-import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
+import type { Scope } from '../../api/scopes.js';
+import type { AuthenticatedKey, EmulatorContext, RouteHandlers } from '../route-handler.js';
 import { KeyStore, type KeyRecord } from '../state/key-store.js';
 
 /** The ids of the emulator's own keys, set at start (`--admin-key`, `--test-key`); the API cannot rotate or revoke them. */
@@ -13,6 +14,19 @@ const keysOf = (ctx: EmulatorContext) => new KeyStore(ctx.db, ctx.clock);
 
 function view({ id, label, scopes, kind, last4, created_at, last_used_at }: KeyRecord) {
   return { id, label, scopes, kind, last4, created_at, last_used_at };
+}
+
+/**
+ * A key can hand out only what it holds itself, so keys:write is not a way to every scope: creating a key
+ * with more scopes, or rotating one (its new value is answered to the caller), is 403 naming what is missing.
+ */
+function requireHeldScopes(caller: AuthenticatedKey, scopes: readonly Scope[], what: string): void {
+  const missing = scopes.filter((s) => !caller.scopes.includes(s));
+  if (missing.length > 0) {
+    throw new ApiFailure('INSUFFICIENT_SCOPE', `A key cannot ${what} scopes it does not hold: ${missing.join(', ')}`, {
+      details: missing.map((required_scope) => ({ required_scope })),
+    });
+  }
 }
 
 function refuseEmulatorKey(id: string): void {
@@ -31,13 +45,7 @@ export const keysHandlers = {
   },
 
   create: ({ body, key }, ctx) => {
-    // A key can hand out only what it holds itself, so keys:write is not a way to every scope.
-    const missing = body.scopes.filter((s) => !key.scopes.includes(s));
-    if (missing.length > 0) {
-      throw new ApiFailure('INSUFFICIENT_SCOPE', `A key cannot grant scopes it does not hold: ${missing.join(', ')}`, {
-        details: missing.map((required_scope) => ({ required_scope })),
-      });
-    }
+    requireHeldScopes(key, body.scopes, 'grant');
     const keys = keysOf(ctx);
     if (keys.count() >= MAX_KEYS)
       throw new ApiFailure('INVALID_STATE', `A workspace has at most ${MAX_KEYS} active keys; revoke one first`);
@@ -50,9 +58,12 @@ export const keysHandlers = {
     return { ...view(created.record), key: created.key };
   },
 
-  rotate: ({ params }, ctx) => {
+  rotate: ({ params, key }, ctx) => {
     refuseEmulatorKey(params.id);
-    const rotated = keysOf(ctx).rotate(params.id);
+    const keys = keysOf(ctx);
+    const target = keys.get(params.id);
+    if (target) requireHeldScopes(key, target.scopes, 'rotate a key with');
+    const rotated = keys.rotate(params.id);
     return {
       ...view(rotated.record),
       key: rotated.key,
