@@ -182,6 +182,29 @@ describe('choosing the sending account', () => {
     expect(byContact.body.error.code).toBe('ACCOUNT_MISMATCH');
   });
 
+  it('refuses an integration_id longer than an id (100 characters) on both routes, for live and test keys, before echoing it', async () => {
+    const e = await emulator();
+    const long = `int_${'x'.repeat(97)}`;
+    for (const [path, body] of [
+      [convPath(SEED_IDS.delivered.conversation), { content: 'x', integration_id: long }],
+      ['/v1/messages', { conversation_id: SEED_IDS.delivered.conversation, content: 'x', integration_id: long }],
+    ] as const) {
+      for (const key of [e.adminKey, e.testKey]) {
+        const res = await as(e, key)
+          .post(path)
+          .set('Idempotency-Key', `long-${key.slice(4, 8)}-${path}`)
+          .send(body);
+        expect([path, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([
+          path,
+          400,
+          'VALIDATION_FAILED',
+          'integration_id',
+        ]);
+        expect(JSON.stringify(res.body)).not.toContain(long);
+      }
+    }
+  });
+
   it('is 409 ACCOUNT_REQUIRED for a contact chatting on two phone numbers, and sends once integration_id picks one', async () => {
     const e = await emulator();
     const ambiguous = await send(e, '/v1/messages', {

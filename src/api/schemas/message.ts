@@ -31,7 +31,7 @@ export const MessageContent = z.string().min(1).max(MESSAGE_CONTENT_MAX_CHARS);
  */
 export const MessageInput = z.strictObject({
   content: MessageContent,
-  integration_id: z.string().min(1).optional(),
+  integration_id: Id.optional(),
   media: Media.strict().optional(),
   buttons: Buttons.optional(),
   cta_url: CtaUrl.strict().optional(),
