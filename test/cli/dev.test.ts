@@ -314,6 +314,38 @@ describe('convo-kit dev', () => {
     expect(result.stderr).not.toContain('svc_live_typo');
   });
 
+  it('checks the service and key the settings name before starting the app: one line when either is wrong', async () => {
+    const service = await createEmulator({});
+    const server = await service.listen(0);
+    try {
+      const secret = `CONVO_KIT_WEBHOOK_SECRET=whsec_${'s'.repeat(32)}\n`;
+      const wrongKey = `svc_live_${'w'.repeat(32)}`;
+      for (const [env, reason] of [
+        [
+          `CONVO_KIT_BASE_URL=http://127.0.0.1:${await freePort()}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
+          /ECONNREFUSED|fetch failed/,
+        ],
+        [`CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${wrongKey}\n`, /UNAUTHENTICATED|401/],
+      ] as const) {
+        writeProject({ events: ['message.*'] }, env + secret);
+        const result = await runCli(['dev', '--no-watch'], {
+          cwd: project,
+          env: { PORT: String(await freePort()) },
+          timeoutMs: 60_000,
+        });
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain("did not take the settings' key");
+        expect(result.stderr).toMatch(reason);
+        expect(result.stderr).toContain('Check CONVO_KIT_BASE_URL and CONVO_KIT_API_KEY');
+        // Nothing started, and no key is printed.
+        expect(result.stdout + result.stderr).not.toMatch(/APP |svc_live_[\w-]{32}/);
+      }
+    } finally {
+      await server.close();
+      await service.close();
+    }
+  }, 120_000);
+
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
     const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });

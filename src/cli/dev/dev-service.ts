@@ -143,16 +143,8 @@ export interface ServiceChoice {
 
 /** Uses the service the settings name; registers the webhook for this run only when no secret is set. */
 export async function connectDevService(choice: ServiceChoice): Promise<DevService> {
-  if (choice.webhookSecret || choice.manifest.events.length === 0) {
-    return {
-      kind: 'service',
-      baseUrl: choice.baseUrl,
-      apiKey: choice.apiKey,
-      webhookSecret: choice.webhookSecret ?? '',
-      close: async () => undefined,
-    };
-  }
-  if (!choice.publicUrl) {
+  const registers = !choice.webhookSecret && choice.manifest.events.length > 0;
+  if (registers && !choice.publicUrl) {
     throw new CliError(
       'USAGE',
       'CONVO_KIT_WEBHOOK_SECRET is not set, and the service delivers only to a public https URL.',
@@ -162,7 +154,29 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
     );
   }
   const client = createClient({ baseUrl: choice.baseUrl, apiKey: choice.apiKey });
-  const registeredUrl = new URL(choice.manifest.webhookPath, choice.publicUrl).toString();
+  // One read before the app starts: a wrong URL or key is one line here, not a failure behind every page of the app.
+  try {
+    await client.developer.capabilities({}, { maxRetries: 0 });
+  } catch (cause) {
+    throw new CliError(
+      'FAILED',
+      `The service at ${choice.baseUrl} did not take the settings' key: ${(cause as Error).message}`,
+      {
+        cause,
+        hint: 'Check CONVO_KIT_BASE_URL and CONVO_KIT_API_KEY (in .env or the environment), or pass --emulator to run against a local emulator.',
+      },
+    );
+  }
+  if (!registers) {
+    return {
+      kind: 'service',
+      baseUrl: choice.baseUrl,
+      apiKey: choice.apiKey,
+      webhookSecret: choice.webhookSecret ?? '',
+      close: async () => undefined,
+    };
+  }
+  const registeredUrl = new URL(choice.manifest.webhookPath, choice.publicUrl!).toString();
   const endpoint = await client.webhooks.create({
     url: registeredUrl,
     events: choice.manifest.events,
