@@ -96,6 +96,27 @@ describe('webhook URLs are checked by address range, not by a pattern on the hos
     ]);
   });
 
+  it('reads the scheme case-insensitively: HTTPS:// to a public host is https, as the service reads it', async () => {
+    const url = 'HTTPS://hooks.example.com/x';
+    expect(WebhookCreate.safeParse({ url, events: ['*'] }).success).toBe(true);
+    expect(LoopbackTolerantWebhookCreate.safeParse({ url, events: ['*'] }).success).toBe(true);
+    const e = await emulator();
+    expect(
+      (
+        await as(e)
+          .post('/v1/webhooks')
+          .send({ url, events: ['*'] })
+      ).status,
+    ).toBe(201);
+    const http = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: 'HTTP://hooks.example.com/x', events: ['*'] });
+    expect([http.status, http.body.error.message]).toEqual([
+      400,
+      expect.stringMatching(/http:\/\/ is for a loopback host only/),
+    ]);
+  });
+
   it('refuses credentials in the URL (every GET would show them; the whsec_ secret signs instead)', async () => {
     for (const schema of [WebhookCreate, LoopbackTolerantWebhookCreate])
       for (const url of ['https://user:pw@hooks.example.com/x', 'https://user@hooks.example.com/x'])

@@ -3,9 +3,14 @@ import { HttpsUrl, Id, Timestamp, withoutCredentials } from './common.js';
 import { isEventPattern } from '../../events/index.js';
 import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
 
-/** zod 4 runs refinements even when the URL check already failed, so this must not throw on a non-URL. */
-function hostOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).hostname : '';
+/**
+ * The host and scheme as a URL parser reads them (the scheme lower-cased: `HTTPS://` is https). zod 4 runs
+ * refinements even when the URL check already failed, so this must not throw on a non-URL.
+ */
+function partsOf(url: string): { host: string; https: boolean } {
+  if (!URL.canParse(url)) return { host: '', https: false };
+  const parsed = new URL(url);
+  return { host: parsed.hostname, https: parsed.protocol === 'https:' };
 }
 
 /** Its own message: the URL schema's `error` would otherwise name a long URL "not an https:// URL". */
@@ -19,11 +24,11 @@ const MAX_URL_ERROR = { error: 'expected a URL of at most 2048 characters' };
  */
 function webhookHost(loopback: boolean, expected: string) {
   return (url: string, ctx: z.RefinementCtx) => {
-    const host = hostOf(url);
+    const { host, https } = partsOf(url);
     // No host: the URL check already says why.
     if (host === '' || (loopback && isLoopbackHost(host))) return;
     const verdict =
-      loopback && !url.startsWith('https:')
+      loopback && !https
         ? ({ ok: false, reason: 'http:// is for a loopback host only' } as const)
         : checkHost(host, 'public');
     if (!verdict.ok) ctx.addIssue({ code: 'custom', message: `${expected}: ${verdict.reason}` });
