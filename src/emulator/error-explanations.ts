@@ -1,12 +1,11 @@
 import type { ErrorExplanation } from '../api/index.js';
-
-type Explanation = Pick<ErrorExplanation, 'what_happened' | 'fault' | 'next_step' | 'retryable'>;
+import { PLATFORM_ERROR_EXPLANATIONS, type Explanation } from './platform-error-explanations.js';
 
 /**
  * Plain-language explanations of real provider error codes (the messaging platform's Cloud API codes)
- * and of the service's own refusals. `fault` attributes the failure: `provider` when the messaging
- * platform or the recipient's side decided it, `platform` when the sending side (the service, its
- * configuration or the caller's request) must change something.
+ * and of the service's own refusals (platform-error-explanations.ts). `fault` attributes the failure:
+ * `provider` when the messaging platform or the recipient's side decided it, `platform` when the sending
+ * side (the service, its configuration or the caller's request) must change something.
  */
 export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   '470': {
@@ -185,70 +184,7 @@ export const ERROR_EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     next_step: 'Finish the number registration (POST /v1/channels/connect-sessions) and send again.',
     retryable: false,
   },
-  OUTSIDE_SERVICE_WINDOW: {
-    what_happened: 'Free text on the phone channel was refused because the 24-hour customer-service window is closed.',
-    fault: 'platform',
-    next_step: 'Send an approved template (POST /v1/templates/:id/send); the window reopens when the customer writes.',
-    retryable: false,
-  },
-  CONTACT_OPTED_OUT: {
-    what_happened:
-      'The contact opted out (for example by replying STOP); the send was stopped before sending and not charged.',
-    fault: 'platform',
-    next_step: 'Do not message this contact until they opt in again (for example by replying START).',
-    retryable: false,
-  },
-  SEND_FAILED: {
-    what_happened: 'The provider rejected the send; details name the provider error code.',
-    fault: 'provider',
-    next_step: 'Look up details[0].provider_error_code on this route for the cause and the fix.',
-    retryable: false,
-  },
-  ACCOUNT_REQUIRED: {
-    what_happened: 'The contact chats on several connected accounts of that channel, so the sender is ambiguous.',
-    fault: 'platform',
-    next_step: 'Pass integration_id (one of the ids in details) or send on the conversation by id.',
-    retryable: false,
-  },
-  ACCOUNT_MISMATCH: {
-    what_happened: "integration_id names another account than the conversation's own.",
-    fault: 'platform',
-    next_step: "Omit integration_id or use the conversation's integration_id.",
-    retryable: false,
-  },
-  TEMPLATE_NOT_APPROVED: {
-    what_happened:
-      'The template is not approved (pending review, rejected, paused after throttling, or deleted); the send was stopped before sending and not charged.',
-    fault: 'platform',
-    next_step:
-      'Check GET /v1/templates/:id; submit it for review or map an approved template (PUT /v1/journeys/:id/steps), then trigger again.',
-    retryable: false,
-  },
-  AMBIGUOUS_INTEGRATION: {
-    what_happened: 'The template is not pinned to a number and the workspace has several active phone numbers.',
-    fault: 'platform',
-    next_step: 'Pass integration_id, or pin the template to one number (pinned_integration_id).',
-    retryable: false,
-  },
-  VALIDATION_FAILED: {
-    what_happened: 'The request, or the variables a template needs, did not pass validation; details name the field.',
-    fault: 'platform',
-    next_step: 'Correct the field named in details (for a journey, the metadata.<n> its templates use) and send again.',
-    retryable: false,
-  },
-  INVALID_STATE: {
-    what_happened:
-      'The resource is in a state that does not allow this (for example a paused journey or a sent campaign).',
-    fault: 'platform',
-    next_step: "Read the resource's status, move it to a state that allows the action, then retry.",
-    retryable: false,
-  },
-  RATE_LIMITED: {
-    what_happened: 'The key made more requests this minute than its plan allows.',
-    fault: 'platform',
-    next_step: 'Wait Retry-After seconds, then continue; GET /v1/developer/limits shows the limit.',
-    retryable: true,
-  },
+  ...PLATFORM_ERROR_EXPLANATIONS,
 };
 
 /** The explanation of `code` (platform codes are matched case-insensitively), or undefined. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../src/api/error-codes.js';
 import { ERROR_EXPLANATIONS } from '../../src/emulator/error-explanations.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 import { inbound, send, SEED_IDS, subscribe } from './resources-harness.js';
@@ -160,6 +161,11 @@ describe('developer', () => {
     expect((await as(e).get('/v1/developer/troubleshooting/errors/outside_service_window')).body.code).toBe(
       'OUTSIDE_SERVICE_WINDOW',
     );
+    // Every code the service itself answers with (docs/errors.md) is a platform code the route explains.
+    for (const code of Object.keys(ERROR_STATUS)) {
+      const res = await as(e).get(`/v1/developer/troubleshooting/errors/${code}`);
+      expect([code, res.status, res.body.code]).toEqual([code, 200, code]);
+    }
     const unknown = await as(e).get('/v1/developer/troubleshooting/errors/999999');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
