@@ -1,9 +1,15 @@
 import { readConfig, type AppConfig } from './app-config.js';
+import { RoutingConfigError } from './routing-config.js';
 import { startTicketRouting } from './ticket-routing-app.js';
 
 // `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C.
 const settings = config();
-const app = await startTicketRouting(settings);
+const app = await startTicketRouting(settings).catch((error: unknown) => {
+  // A bad rule is the user's to fix, and its message names the rule and field: print it alone.
+  if (!(error instanceof RoutingConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 console.log(`Routing state:  ${app.url}/api/routing`);
 // Under `npm run dev`, convo-kit dev registered the webhook itself and names the URL here; run alone, that is yours to do.
 const registeredByDev = process.env.CONVO_KIT_DEV_WEBHOOK_URL;
