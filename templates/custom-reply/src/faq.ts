@@ -64,13 +64,18 @@ export function bestEntry<T>(
 export const entryWords = (entry: FaqEntry): Set<string> =>
   new Set([...words(entry.question), ...entry.keywords.flatMap((k) => [...words(k)])]);
 
-/** Reads and checks the FAQ file; a bad one throws naming the entry and the field. */
+/** A FAQ file that does not hold: the message names the file, the entry and the field. */
+export class FaqError extends Error {
+  override name = 'FaqError';
+}
+
+/** Reads and checks the FAQ file; a bad one throws a FaqError naming the entry and the field. */
 export function loadFaq(path: string): Faq {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`${path}: ${(error as Error).message}`);
+    throw new FaqError(`${path}: ${(error as Error).message}`);
   }
   const parsed = FaqFile.safeParse(json);
   if (!parsed.success) {
@@ -80,11 +85,11 @@ export function loadFaq(path: string): Faq {
       where === 'entries' && index !== undefined
         ? `entry ${Number(index) + 1}${rest.length ? ` (${rest.join('.')})` : ''}`
         : issue.path.join('.') || 'the file';
-    throw new Error(`${path}: ${name}: ${issue.message}`);
+    throw new FaqError(`${path}: ${name}: ${issue.message}`);
   }
   const ids = new Set<string>();
   for (const entry of parsed.data.entries) {
-    if (ids.has(entry.id)) throw new Error(`${path}: two entries have the id "${entry.id}"`);
+    if (ids.has(entry.id)) throw new FaqError(`${path}: two entries have the id "${entry.id}"`);
     ids.add(entry.id);
   }
   return parsed.data;

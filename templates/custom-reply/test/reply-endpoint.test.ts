@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +131,19 @@ describe('the FAQ file', () => {
     ['no entries', { business_name: 'X', entries: [] }, /entries/],
   ])('refuses %s, naming where', (_name, content, message) => {
     expect(() => loadFaq(write('faq.json', content))).toThrow(message);
+  });
+
+  it('stops npm start on a bad file with its message alone (no stack trace), exit 1', () => {
+    const path = write('start.json', { business_name: 'X', entries: [{ id: 'B A D', question: 'q', answer: 'a' }] });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, REPLY_SECRET: SECRET, FAQ_PATH: path, PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${path}: entry 1 (id)`);
+    expect(result.stderr).not.toMatch(/\n\s+at |FaqError/);
   });
 
   it('stops the app from starting when the file is bad', async () => {
