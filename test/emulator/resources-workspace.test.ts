@@ -160,6 +160,21 @@ describe('inbound control', () => {
     ).toBe(201);
   });
 
+  it('keeps a sandbox 0003 contact’s record and its sends in step: opted out from the first contact, sendable after START', async () => {
+    const e = await emulator();
+    const hooks = await subscribe(e);
+    const fresh = await inbound(e, { channel: 'phone', from: { handle: '+13035550003' }, content: 'hi' }).expect(201);
+    expect(fresh.body.contact.opted_out).toBe(true);
+    expect((await as(e).get(`/v1/contacts/${fresh.body.contact.id}`)).body.opted_out).toBe(true);
+    const { contact, conversation } = SEED_IDS.optedOut;
+    const seeded = (await as(e).get(`/v1/contacts/${contact}`)).body;
+    await inbound(e, { channel: 'phone', from: { handle: seeded.phone }, content: 'START' }).expect(201);
+    expect((await as(e).get(`/v1/contacts/${contact}`)).body.opted_out).toBe(false);
+    const sent = await send(e, `/v1/conversations/${conversation}/messages`, { content: 'welcome back' });
+    expect([sent.status, sent.body.error?.code]).toEqual([201, undefined]);
+    expect((await hooks.named('contact.opted_in')).map((c) => c.id)).toEqual([contact]);
+  });
+
   it('applies the provider sandbox to new numbers too, and refuses bad input', async () => {
     const e = await emulator();
     const res = await inbound(e, { channel: 'phone', from: { handle: '+13035550003' }, content: 'hi' }).expect(201);

@@ -1,7 +1,12 @@
 import type { Contact } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
+import { providerOutcome } from './provider-outcome.js';
 
-/** A contact the service creates on first contact (a customer writing in, or a send to a new number). */
+/**
+ * A contact the service creates on first contact (a customer writing in, or a send to a new number). A
+ * sandbox number ending 0003 belongs to a contact who opted out (docs/emulator.md): the record says so
+ * from the start, so that it, the sends and a later START all agree.
+ */
 export function newContact(
   ctx: Pick<EmulatorContext, 'newId'>,
   input: { name: string | null; phone: string | null; identity: Contact['identities'][number]; now: string },
@@ -15,7 +20,7 @@ export function newContact(
     score: 0,
     owner: null,
     identities: [input.identity],
-    opted_out: false,
+    opted_out: providerOutcome(input.phone).kind === 'opted_out',
     created_at: input.now,
     updated_at: input.now,
   };

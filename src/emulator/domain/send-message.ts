@@ -46,8 +46,8 @@ export function sendMessage(
     );
   }
   const recipientPhone = conversation.channel === 'phone' ? (contact.phone ?? conversation.customer.handle) : null;
+  // The contact's record (above) decides opt-out: a 0003 number's contact starts opted out and may opt in.
   const outcome = providerOutcome(recipientPhone);
-  if (outcome.kind === 'opted_out') refuseOptedOut();
   if (outcome.kind === 'rejected') {
     throw new ApiFailure(
       'SEND_FAILED',

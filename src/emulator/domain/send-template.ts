@@ -62,7 +62,8 @@ export function sendTemplate(ctx: EmulatorContext, input: TemplateSendInput): Me
   const known = input.contact ?? s.contacts.all({ phone: input.phone })[0];
   if (known?.opted_out) throw optedOut(known.id);
   const outcome = providerOutcome(input.phone);
-  if (outcome.kind === 'opted_out') throw optedOut(known?.id ?? null);
+  // A known contact's record decides (it may have opted in again with START); the number, a new recipient.
+  if (!known && outcome.kind === 'opted_out') throw optedOut(null);
   if (outcome.kind === 'rejected') {
     throw new ApiFailure(
       'SEND_FAILED',
