@@ -141,6 +141,33 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
   }, 240_000);
 });
 
+describe('convo-kit replay --handlers with a handlers object', () => {
+  it('prints each failure on its own line, without the receiver log beside it unless LOG_LEVEL asks', async () => {
+    const db = dir.file('object.db');
+    const store = createSqliteStore({ path: db });
+    // Data that fails its event's schema: the delivery fails before any handler, as a bad payload does.
+    await recordSigned(store, {
+      id: 'dlv_object_bad',
+      event: 'ticket.created',
+      secret: SECRET,
+      receivedAt: Date.now(),
+    });
+    await store.close();
+    const map = dir.file('object-handlers.mjs');
+    writeFileSync(map, "export const handlers = { 'ticket.*': () => {} };\n");
+    const args = ['replay', '--status', 'all', '--handlers', map, '--db', db];
+    const quiet = await runCli(args, { env: { LOG_LEVEL: undefined }, timeoutMs: 60_000 });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toMatch(
+      /failed +ticket\.created +dlv_object_bad +ticket\.created data does not match its schema/,
+    );
+    expect(quiet.stderr).not.toContain('"level"');
+    const logged = await runCli(args, { env: { LOG_LEVEL: 'error' }, timeoutMs: 60_000 });
+    expect(logged.code).toBe(1);
+    expect(logged.stderr).toContain('"level":50');
+  }, 120_000);
+});
+
 describe('convo-kit replay --handlers with a module that cannot run', () => {
   const db = dir.file('unrunnable.db');
   const modules = dir.file('unrunnable');

@@ -145,7 +145,8 @@ export async function loadHandlers(
   const built = createReceiver({
     secret: secret ?? UNUSED_SECRET,
     store,
-    logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)),
+    // Silent unless LOG_LEVEL asks, as in `convo-kit listen`: replay prints each failure on its own line.
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }, pino.destination(2)),
   });
   for (const [pattern, handler] of Object.entries(map))
     built.on(pattern as EventPattern, handler as EventHandler<EventPattern>);
