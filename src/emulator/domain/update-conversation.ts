@@ -31,6 +31,8 @@ export function updateConversation(
       status: patch.status,
       assignee: patch.assignee,
       tags: patch.tags,
+      // Already moved by updateContact; kept so a conversation stored out of step still takes it.
+      stage: patch.stage,
       routing: patch.routing && { ...current.routing, ...patch.routing },
     });
     changed = result.changed;
