@@ -1,19 +1,13 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { pino } from 'pino';
 import { LOG_REDACT_PATHS, startEmulator } from '../../emulator/index.js';
 import { CliError } from '../cli-error.js';
+import { requireDbDirectory } from '../db-directory.js';
 import { type EmulatorFlags } from '../commands/emulator.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
 
 export async function runEmulator(flags: EmulatorFlags): Promise<void> {
-  // SQLite creates the file but not its directory, and says so in a TypeError that names no flag.
-  const dbDir = flags.db === undefined ? undefined : dirname(resolve(flags.db));
-  if (dbDir !== undefined && !existsSync(dbDir))
-    throw new CliError('NOT_FOUND', `No directory ${dbDir} for --db ${flags.db}.`, {
-      hint: 'Create it first, or leave out --db to keep the emulator in memory.',
-    });
+  if (flags.db !== undefined) requireDbDirectory(flags.db);
   // Logs go to stderr so stdout carries only the start-up lines (or the JSON line) scripts read.
   const logger = pino(
     {

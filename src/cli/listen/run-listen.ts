@@ -13,6 +13,7 @@ import { answerParserRefusals, endpointParserAnswer } from '../../internal/parse
 import { DELIVERY_HEADER, EVENT_HEADER } from '../../signature/index.js';
 import type { DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
+import { requireDbDirectory } from '../db-directory.js';
 import { inboxLocation, storeAt } from '../deliveries/inbox-location.js';
 import { err } from '../output.js';
 import { interrupted } from '../shutdown.js';
@@ -107,6 +108,7 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
 
 export async function runListen(options: ListenOptions): Promise<void> {
   const location = inboxLocation(options.db);
+  if (location.kind === 'sqlite') requireDbDirectory(location.path);
   const log = createDeliveryLog(Boolean(options.json));
   // The receiver's own logs go to stderr, silent unless LOG_LEVEL asks: the delivery lines say what happened.
   const logger = pino({ name: 'convo-kit-listen', level: process.env.LOG_LEVEL ?? 'silent' }, pino.destination(2));
