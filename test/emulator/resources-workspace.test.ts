@@ -298,6 +298,20 @@ describe('channels', () => {
       ]);
     }
   });
+  it('keeps only the connect sessions whose link is still good, so the table stays bounded', async () => {
+    const e = await emulator();
+    const stored = () =>
+      (e.db.prepare("SELECT count(*) AS n FROM docs WHERE kind = 'connect_sessions'").get() as { n: number }).n;
+    const create = () => as(e).post('/v1/channels/connect-sessions').send({ channel: 'phone' }).expect(201);
+    for (let i = 0; i < 3; i++) await create();
+    expect(stored()).toBe(3);
+    await as(e)
+      .post('/_emulator/clock')
+      .send({ advance_seconds: 15 * 60 })
+      .expect(200);
+    await create();
+    expect(stored()).toBe(1);
+  });
 });
 
 describe('template review control', () => {

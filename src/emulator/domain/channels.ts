@@ -3,6 +3,7 @@ import type { ConnectedAccountUpdate, ConnectSession, ConnectSessionCreate } fro
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
+import { statement } from '../state/statement.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';
 
@@ -42,6 +43,10 @@ export function updateAccount(
   });
 }
 
+// Nothing reads a session after it is answered; those past their expiry are dropped, so the table holds at
+// most CONNECT_SESSION_TTL_MS of them instead of growing with every call.
+const DROP_EXPIRED = `DELETE FROM docs WHERE kind = ? AND json_extract(data, '$.expires_at') <= ?`;
+
 /** POST /v1/channels/connect-sessions: a short-lived browser handoff for the provider's OAuth. */
 export function createConnectSession(
   ctx: EmulatorContext,
@@ -49,7 +54,9 @@ export function createConnectSession(
 ): ConnectSession {
   const id = ctx.newId('cs');
   const now = ctx.clock.now();
-  return stores(ctx.db).connectSessions.insert({
+  const sessions = stores(ctx.db).connectSessions;
+  statement(ctx.db, DROP_EXPIRED).run(sessions.kind, new Date(now).toISOString());
+  return sessions.insert({
     id,
     channel: body.channel,
     url: `${CONNECT_BASE_URL}/${id}?channel=${body.channel}`,
