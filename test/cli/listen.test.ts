@@ -218,16 +218,6 @@ describe('convo-kit listen', () => {
     }
   }, 180_000);
 
-  it('refuses a --db in a directory that does not exist with exit 3, naming it, as emulator does', async () => {
-    const dir = tempDir('listen');
-    dirs.push(dir);
-    const result = await runCli(['listen', '--port', '0', '--secret', SECRET, '--db', dir.file('missing/d.db')], {
-      timeoutMs: 30_000,
-    });
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/No directory .*missing for --db /);
-  });
-
   it('names --host when it cannot listen there (an address of another machine), not a busy port', async () => {
     const dir = tempDir('listen');
     dirs.push(dir);

@@ -127,10 +127,16 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       /--path.*starting with `\/`/,
     ],
     [
-      'listen with a database it cannot create',
+      'listen with a database in a directory that does not exist',
       ['listen', '--port', '0', '--secret', SECRET, '--db', dir.file('no/such/dir/x.db')],
+      3,
+      /No directory .*dir for --db .*x\.db\./,
+    ],
+    [
+      'listen with a database it cannot open (a directory)',
+      ['listen', '--port', '0', '--secret', SECRET, '--db', dir.path],
       1,
-      /Cannot open the delivery database .*x\.db: /,
+      /Cannot open the delivery database .*: /,
     ],
     ['sign of a directory', ['sign', '--secret', SECRET, dir.path], 2, /body `.*` is not a file/],
     ['replay with nowhere to go', ['replay', '--db', missingDb], 2, /Nowhere to replay to/],
