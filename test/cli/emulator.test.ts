@@ -120,6 +120,35 @@ describe('convo-kit openapi', () => {
     expect(result.stderr).toMatch(/wrote .*openapi\.json: \d+ operations, 14 webhook events/);
   });
 
+  it('prints the document a running emulator serves at /openapi.json, without a key', async () => {
+    const emulator = new CliProcess(['emulator', '--port', '0', '--json'], { timeoutMs: 120_000 });
+    const [line] = await emulator.waitFor(/^\{.*"admin_key".*\}$/m, 30_000);
+    const { url } = JSON.parse(line) as { url: string };
+    const served = await fetch(`${url}/openapi.json`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(served.headers.get('x-request-id')).toMatch(/\S/);
+    const printed = await runCli(['openapi']);
+    expect(printed.code).toBe(0);
+    expect(await served.text()).toBe(printed.stdout);
+    // The service's routes only: the controls have a document of their own (`--emulator`).
+    expect(Object.keys((JSON.parse(printed.stdout) as { paths: object }).paths)).not.toContainEqual(
+      expect.stringMatching(/^\/_emulator/),
+    );
+
+    const query = await fetch(`${url}/openapi.json?format=yaml`);
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as { error: { details: unknown } }).error.details).toEqual([
+      { path: 'format', in: 'query', message: 'unknown query parameter; this route takes none' },
+    ]);
+    expect((await fetch(`${url}/openapi.json`, { method: 'POST' })).status).toBe(404);
+    // The controls index says where it is, next to the console.
+    expect(await (await fetch(`${url}/_emulator`)).json()).toMatchObject({
+      console: '/_emulator/console',
+      openapi: '/openapi.json',
+    });
+  });
+
   it('prints to stdout without --out', async () => {
     const result = await runCli(['openapi']);
     expect(result.code).toBe(0);

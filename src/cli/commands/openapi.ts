@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
 import type { OpenApiDocument, OpenApiPaths } from '../../api/openapi/openapi.js';
+import { openapiText } from '../../api/openapi/openapi-text.js';
 import { CliError } from '../cli-error.js';
 import { err } from '../output.js';
 import { parseHttpUrl } from '../parse-options.js';
@@ -16,7 +17,7 @@ async function runOpenapi(flags: OpenApiFlags): Promise<void> {
   const document: OpenApiPaths & Partial<Pick<OpenApiDocument, 'webhooks'>> = flags.emulator
     ? (await import('../../emulator/controls/controls-openapi.js')).controlsOpenapi({ serverUrl: flags.serverUrl })
     : (await import('../../api/index.js')).openapi({ serverUrl: flags.serverUrl });
-  const text = JSON.stringify(document, null, 2) + '\n';
+  const text = openapiText(document);
   if (!flags.out) {
     process.stdout.write(text);
     return;

@@ -9,6 +9,7 @@ import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
+import { OPENAPI_PATH } from './serve-openapi.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
 
@@ -61,13 +62,15 @@ export function control<P extends z.ZodObject | undefined, B extends z.ZodObject
 }
 
 /**
- * `GET /_emulator`: what the controls are, with the JSON Schema of each body, and the emulator's time.
+ * `GET /_emulator`: what the controls are, with the JSON Schema of each body, the emulator's time, and where
+ * its console and the service's OpenAPI document are.
  * Public like the OpenAPI document: it names routes, never data.
  */
 function controlsIndex(platform: EmulatorServices, controls: readonly EmulatorControl[]) {
   return {
     now: platform.clock.iso(),
     console: '/_emulator/console',
+    openapi: OPENAPI_PATH,
     controls: controls.map((item) => ({
       method: 'POST',
       path: `/_emulator${item.path}`,

@@ -10,6 +10,7 @@ import { serveConsole } from '../../console/emulator-console/index.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
+import { OPENAPI_PATH, serveOpenapi } from './serve-openapi.js';
 import { checkPercentEncoding } from './percent-encoding.js';
 import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
@@ -55,7 +56,7 @@ function countRequests(platform: EmulatorServices) {
 
 /**
  * The emulator's HTTP app, derived from the contract table by one loop: every route under `/v1` and its
- * `/api/v1` alias, the `/_emulator` controls, and the 404 envelope for anything else.
+ * `/api/v1` alias, the `/_emulator` controls, the OpenAPI document, and the 404 envelope for anything else.
  */
 export function createApp(
   platform: EmulatorServices,
@@ -75,6 +76,7 @@ export function createApp(
       ...controls.map((control) => `/_emulator${control.path}`),
     ]),
   );
+  app.get(OPENAPI_PATH, serveOpenapi);
   app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
