@@ -16,7 +16,7 @@ export { ERROR_STATUS, DOCS_BASE_URL, ErrorEnvelope, type ErrorCode } from './er
 export { MessageSend, ReactionEmoji, Reaction } from './schemas/message.js';
 export { ConversationUpdate } from './schemas/conversation.js';
 export { TicketUpdate } from './schemas/ticket.js';
-export { IfMatch } from './schemas/common.js';
+export { IfMatch } from './schemas/if-match.js';
 export { ContactUpdate } from './schemas/contact.js';
 // The resource and request schemas the spec leaves open, decided once (docs/resources.md): they are the documentation.
 export { KeyKind, ApiKey, KeyValue, ApiKeyCreate, ApiKeyCreated, ApiKeyRotated } from './schemas/api-key.js';

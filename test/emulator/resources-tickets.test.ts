@@ -76,6 +76,47 @@ describe('ticket concurrency', () => {
     expect((await as(e).patch(`/v1/tickets/${id}`).set('If-Match', 'three').send({ status: 'open' })).status).toBe(400);
   });
 
+  it('reads If-Match as RFC 9110 lists it: * matches any version, a list any member, a weak tag by its version', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    const patch = (ifMatch: string, body: object) =>
+      as(e).patch(`/v1/tickets/${id}`).set('If-Match', ifMatch).send(body);
+    expect((await patch('*', { priority: 'low' })).body).toMatchObject({ priority: 'low', version: 2 });
+    expect((await patch('"1", "2"', { priority: 'normal' })).body).toMatchObject({ priority: 'normal', version: 3 });
+    expect((await patch('W/"3"', { status: 'pending' })).body).toMatchObject({ status: 'pending', version: 4 });
+    // Empty list elements are ignored; a comma inside a tag is part of the tag.
+    expect((await patch(',"1,4" ,, W/"4",', { assignee: 'agent_a' })).body).toMatchObject({ version: 5 });
+
+    const stale = await patch('"1", W/"2", "x"', { status: 'closed' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({
+      code: 'VERSION_CONFLICT',
+      details: [{ current_version: 5, if_match: '"1", W/"2", "x"' }],
+    });
+    expect((await as(e).get(`/v1/tickets/${id}`)).body).toMatchObject({ status: 'pending', version: 5 });
+  });
+
+  it('refuses a malformed If-Match with 400 naming the header, and changes nothing', async () => {
+    const e = await emulator();
+    const { id } = await newTicket(e);
+    for (const malformed of [
+      '3',
+      'W/3',
+      '"3',
+      '"1" "2"',
+      '*, "1"',
+      'w/"1"',
+      '"a"b"',
+      ',',
+      '"' + '1'.repeat(1100) + '"',
+    ]) {
+      const res = await as(e).patch(`/v1/tickets/${id}`).set('If-Match', malformed).send({ status: 'closed' });
+      expect([malformed, res.status, res.body.error?.code], malformed).toEqual([malformed, 400, 'VALIDATION_FAILED']);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ path: 'if-match', in: 'headers' })]);
+    }
+    expect((await as(e).get(`/v1/tickets/${id}`)).body).toMatchObject({ status: 'open', version: 1 });
+  });
+
   it('keeps the version when a PATCH changes nothing, and 404s an unknown ticket', async () => {
     const e = await emulator();
     const { id } = await newTicket(e);

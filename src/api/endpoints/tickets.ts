@@ -1,7 +1,8 @@
 import { Ticket, TicketListQuery, TicketUpdate } from '../schemas/ticket.js';
 import { endpoint } from '../endpoint.js';
 import { page } from '../schemas/page.js';
-import { IdParams, IfMatchHeaders } from '../schemas/common.js';
+import { IdParams } from '../schemas/common.js';
+import { IfMatchHeaders } from '../schemas/if-match.js';
 
 export const tickets = {
   list: endpoint({

@@ -158,12 +158,6 @@ export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$Zo
 /** The response of a 204 route: no body. */
 export const NoContent = z.void();
 
-/** `If-Match: "<version>"` (the ETag of GET): a stale version gets 409 VERSION_CONFLICT; absent, the last write wins. */
-export const IfMatch = z.string().regex(/^(W\/)?"\d+"$/, 'expected an ETag such as "3"');
-
-/** The headers of a conditional update. */
-export const IfMatchHeaders = z.object({ 'if-match': IfMatch.optional() });
-
 /**
  * Plain decimal digits, no sign, no leading zero: the one spelling of a whole number in a query string.
  * At most 15 digits, so that Number() is exact and the error message quotes the value as it was sent.

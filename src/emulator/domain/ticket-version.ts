@@ -1,4 +1,5 @@
 import type { Ticket } from '../../resources/index.js';
+import { ifMatchTags } from '../../api/schemas/if-match.js';
 import { ApiFailure } from '../api-failure.js';
 
 /** The ticket's ETag (docs/resources.md): its version in double quotes. */
@@ -7,19 +8,14 @@ export function ticketEtag(ticket: Pick<Ticket, 'version'>): string {
 }
 
 /**
- * Optimistic concurrency: an `If-Match` that no longer names the current version is refused;
- * without one the update applies (last write wins). Weak (`W/"3"`) and bare (`3`) forms are accepted,
- * and `*` matches any version.
+ * Optimistic concurrency (docs/resources.md): an `If-Match` that names no current version is refused; without one
+ * the update applies (last write wins). `*` matches whatever the version, a list when any member does, and a weak
+ * tag (`W/"3"`) by its version. The header's schema has already refused a malformed value (400).
  */
 export function checkIfMatch(ticket: Pick<Ticket, 'id' | 'version'>, ifMatch: string | undefined): void {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const wanted = ifMatch.split(',').map((tag) =>
-    tag
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1'),
-  );
-  if (wanted.includes(String(ticket.version))) return;
+  if (ifMatch === undefined) return;
+  const tags = ifMatchTags(ifMatch);
+  if (tags === '*' || tags.includes(String(ticket.version))) return;
   throw new ApiFailure(
     'VERSION_CONFLICT',
     `Ticket ${ticket.id} is at version ${ticket.version}, not ${ifMatch}: fetch it again and reapply your change`,
