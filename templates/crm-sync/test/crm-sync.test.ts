@@ -148,14 +148,14 @@ describe('crm-sync against the emulator', () => {
     }
   });
 
-  it("treats the service's own CONTACT_OPTED_OUT at send time as a refusal", async () => {
-    // A number ending 0003: the provider reports the recipient opted out only when a send is tried (docs/emulator.md).
+  it('never messages a contact on a number the sandbox has opted out (0003): the CRM hears it with the contact', async () => {
+    // A number ending 0003: its contact is created opted out (docs/emulator.md), and the CRM syncs that before any send.
     await writeIn({ channel: 'phone', from: { handle: '+447700900003', name: 'Late Optout' }, content: 'hello' });
     await h.settle();
     const conversation = conversationOf('+447700900003');
     const error = await sendToConversation(h.app.ctx, conversation.id, 'Hi!').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OptedOutError);
-    expect(error).toMatchObject({ source: 'service', contactId: conversation.contact_id });
+    expect(error).toMatchObject({ source: 'crm', contactId: conversation.contact_id });
     expect(await sentCount(conversation.id)).toBe(0);
   });
 

@@ -174,8 +174,8 @@ describe('a reply once the 24-hour window has closed', () => {
     ).toEqual([]);
   });
 
-  it('treats an opt-out the provider reports on the template send as a refusal', async () => {
-    // A number ending 0003: the provider reports the recipient opted out when a send is tried (docs/emulator.md).
+  it('sends no fallback template to a contact who opted out (0003) either', async () => {
+    // A number ending 0003: its contact is created opted out (docs/emulator.md), so the CRM refuses before any send.
     const conversation = await customer('+447700900003', 'Late Optout');
     await closeWindow();
     const templateId = await approvedTemplate('reply_optout', REPLY_WAITING);
@@ -185,7 +185,8 @@ describe('a reply once the 24-hour window has closed', () => {
       'Hello',
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OptedOutError);
-    expect(error).toMatchObject({ source: 'service', contactId: conversation.contact_id });
+    expect(error).toMatchObject({ source: 'crm', contactId: conversation.contact_id });
+    expect(await sentContents(conversation.id)).toEqual([]);
   });
 });
 
