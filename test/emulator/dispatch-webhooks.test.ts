@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
+import { Plan, READ_ONLY_PLANS } from '../../src/api/plans.js';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../src/emulator/handlers/webhooks.js';
 import { verify } from '../../src/signature/index.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
@@ -87,8 +89,33 @@ describe('webhook endpoints', () => {
     ).toBe(404);
   });
 
-  it('caps a workspace at MAX_WEBHOOK_ENDPOINTS endpoints', async () => {
-    const e = await emulator();
+  it.each(Plan.options.filter((plan) => !READ_ONLY_PLANS.has(plan) && PLAN_QUOTAS[plan].webhooks !== null))(
+    'registers on %s as many endpoints as GET /v1/developer/limits shows, then 422 naming the plan',
+    async (plan) => {
+      const e = await emulator({ plan });
+      const quota = (await as(e).get('/v1/developer/limits').expect(200)).body.quotas.webhooks as number;
+      expect(quota).toBeGreaterThan(0);
+      const ids: string[] = [];
+      for (let i = 0; i < quota; i++) ids.push((await register(e, `https://hooks.example.com/${i}`)).id);
+      const over = await as(e)
+        .post('/v1/webhooks')
+        .send({ url: 'https://hooks.example.com/over', events: ['*'] });
+      expect(over.status).toBe(422);
+      expect(over.body.error).toMatchObject({
+        code: 'INVALID_STATE',
+        message: `The ${plan} plan allows ${quota} webhook endpoints and all are registered; delete one first (DELETE /v1/webhooks/:id)`,
+        details: [{ quota, used: quota }],
+      });
+      expect((await as(e).get('/v1/webhooks?limit=100')).body.data).toHaveLength(quota);
+      // Deleting one makes room for one.
+      await as(e).delete(`/v1/webhooks/${ids[0]}`).expect(204);
+      await register(e, 'https://hooks.example.com/again');
+    },
+  );
+
+  it('caps even an unlimited plan at MAX_WEBHOOK_ENDPOINTS endpoints', async () => {
+    const e = await emulator({ plan: 'enterprise' });
+    expect(PLAN_QUOTAS.enterprise.webhooks).toBeNull();
     for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) await register(e, `https://hooks.example.com/${i}`);
     const over = await as(e)
       .post('/v1/webhooks')

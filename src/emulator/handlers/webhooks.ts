@@ -2,6 +2,7 @@ import { sign } from '../../signature/index.js';
 import { DeliveryQueue } from '../dispatch/delivery-queue.js';
 import { ApiFailure, notFound } from '../api-failure.js';
 import { enroll, journeyForTrigger } from '../domain/enroll.js';
+import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
 import { triggerResult } from '../domain/trigger-result.js';
 import type { z } from 'zod';
 import type { WebhookSendRequest } from '../../api/index.js';
@@ -9,8 +10,19 @@ import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import { WebhookStore } from '../state/webhook-store.js';
 
-/** Endpoints per workspace. */
+/** Endpoints per workspace whatever the plan, an unlimited one included. */
 export const MAX_WEBHOOK_ENDPOINTS = 100;
+
+/** The plan's webhook quota (docs/keys-and-limits.md), in the words of the other quota refusals. */
+function requireWebhookQuota(ctx: EmulatorContext, used: number): void {
+  const quota = PLAN_QUOTAS[ctx.plan].webhooks;
+  if (quota === null || used < quota) return;
+  throw new ApiFailure(
+    'INVALID_STATE',
+    `The ${ctx.plan} plan allows ${quota} webhook endpoints and all are registered; delete one first (DELETE /v1/webhooks/:id)`,
+    { details: [{ quota, used }] },
+  );
+}
 
 /** POST /v1/webhooks/send and its alias trigger-campaign: a trigger whose first step may skip its delay (`send_now`). */
 function sendOrTrigger(ctx: EmulatorContext, body: z.output<typeof WebhookSendRequest>) {
@@ -25,8 +37,10 @@ export const webhooksHandlers = {
 
   create: ({ body }, ctx) => {
     const store = new WebhookStore(ctx.db);
+    const used = store.count();
+    requireWebhookQuota(ctx, used);
     // Every event is matched against every endpoint: a bound keeps each emit's work small.
-    if (store.count() >= MAX_WEBHOOK_ENDPOINTS) {
+    if (used >= MAX_WEBHOOK_ENDPOINTS) {
       throw new ApiFailure(
         'INVALID_STATE',
         `A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`,
