@@ -34,8 +34,12 @@ const PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\b(Bearer|Basic) +[\w.~+/-]{16,}=*/gi, `$1 ${REDACTED}`],
   // A JSON Web Token on its own: base64url of `{"` is `eyJ`.
   [/\beyJ[\w-]{10,}(?:\.[\w-]*){1,2}/g, REDACTED],
-  // key=…, access_token=…, password=…: query strings and forms. The value ends where a URL or sentence would.
-  [new RegExp(String.raw`((?<![\w-])${NAME}=)[^\s&#;,'"<>()\[\]\\]+`, 'gi'), `$1${REDACTED}`],
+  // key=…, access_token=…, password=…: query strings and forms. The value ends where a URL or sentence would;
+  // one a pattern above already hid (`key=whsec_[redacted]`) is left as it is, not marked twice.
+  [
+    new RegExp(String.raw`((?<![\w-])${NAME}=)(?![^\s&#;,'"<>()\[\]\\]*\[redacted\])[^\s&#;,'"<>()\[\]\\]+`, 'gi'),
+    `$1${REDACTED}`,
+  ],
   // "apiKey": "…" and 'x-api-key': '…': JSON and JS object printouts.
   [new RegExp(String.raw`((?<![\w-])["']${NAME}["']\s*:\s*["'])(?:[^"'\\\n]|\\.)*`, 'gi'), `$1${REDACTED}`],
 ];
