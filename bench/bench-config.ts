@@ -56,7 +56,7 @@ export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
 
 /**
  * The parts of the benchmark, each runnable alone (`npm run bench -- --only postgres`, or
- * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs, `sqlite` the four servers at both
+ * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs and what random ids cost it, `sqlite` the four servers at both
  * durabilities, `postgres` 1, 2 and 4 receivers on PostgreSQL next to bare Express and one receiver on
  * SQLite (its baselines, measured in the same run).
  */

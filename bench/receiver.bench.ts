@@ -9,6 +9,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chooseLoader, type Loader } from './bench-load.js';
 import { commitCosts } from './commit-cost.js';
+import { idOrderCosts } from './id-order-cost.js';
 import {
   BENCH_IDS,
   BODY_BYTES,
@@ -171,7 +172,10 @@ async function main(): Promise<void> {
       `; load from ${loaderNote(loader)}` +
       '\n',
   );
-  if (parts.has('commit')) await commitCosts();
+  if (parts.has('commit')) {
+    await commitCosts();
+    await idOrderCosts();
+  }
   const specs = await plan(parts);
   if (specs.length === 0) return;
   let targets: Target[] = [];

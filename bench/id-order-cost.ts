@@ -1,0 +1,73 @@
+// What the order of the deliveries' ids costs the SQLite store: the service's ids are random, so each new
+// row's keys land on a different page of each unique index (delivery id, event id), and every commit
+// writes those pages again; a counter's ids all land on the last page. Bytes written come from the
+// kernel's count for this process (Linux /proc/self/io), so they do not depend on what else runs.
+import { prefixedId } from '../src/internal/prefixed-id.js';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqliteStore } from '../src/store/index.js';
+
+/** Rows already stored when the measured commits start: a few days of a busy receiver, pruned. */
+const STORED_ROWS = 100_000;
+const ROWS_PER_COMMIT = 20;
+const COMMITS = 300;
+
+/** Bytes this process has caused to be written to disk so far; undefined where /proc is not there. */
+function writtenBytes(): number | undefined {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+  } catch {
+    return undefined;
+  }
+}
+
+async function costPerRow(order: 'random' | 'sequential') {
+  const dir = mkdtempSync(join(tmpdir(), 'convo-kit-ids-'));
+  const store = createSqliteStore({ path: join(dir, 'ids.db'), durability: 'full', pruneDoneAfterMs: null });
+  const body = randomBytes(1024);
+  let n = 0;
+  const id = (prefix: string) => (order === 'random' ? prefixedId(prefix) : `${prefix}_${String(n).padStart(24, '0')}`);
+  const record = () => {
+    n++;
+    return store.record({
+      id: id('dlv'),
+      eventId: id('evt'),
+      event: 'message.received',
+      body,
+      signature: 'sha256=',
+      timestamp: '0',
+      receivedAt: Date.now(),
+    });
+  };
+  try {
+    for (let stored = 0; stored < STORED_ROWS; stored += 1000) await Promise.all(Array.from({ length: 1000 }, record));
+    const bytesBefore = writtenBytes();
+    const cpuBefore = process.cpuUsage();
+    for (let c = 0; c < COMMITS; c++) await Promise.all(Array.from({ length: ROWS_PER_COMMIT }, record));
+    const cpu = process.cpuUsage(cpuBefore);
+    const bytesAfter = writtenBytes();
+    const rows = COMMITS * ROWS_PER_COMMIT;
+    return {
+      cpuMicros: (cpu.user + cpu.system) / rows,
+      writtenKiB:
+        bytesBefore === undefined || bytesAfter === undefined ? undefined : (bytesAfter - bytesBefore) / rows / 1024,
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function idOrderCosts(): Promise<void> {
+  for (const order of ['sequential', 'random'] as const) {
+    const { cpuMicros, writtenKiB } = await costPerRow(order);
+    console.log(
+      `${order.padEnd(10)} ids, a store of ${STORED_ROWS.toLocaleString('en')} rows, ${ROWS_PER_COMMIT} rows per commit: ` +
+        `${cpuMicros.toFixed(0)} µs of CPU per row (all threads), ` +
+        `${writtenKiB === undefined ? 'bytes written not known here' : `${writtenKiB.toFixed(1)} KiB written per row`}`,
+    );
+  }
+  console.log('');
+}
