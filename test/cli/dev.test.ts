@@ -256,6 +256,18 @@ describe('convo-kit dev', () => {
     expect(empty.stderr).toContain('No package.json in');
   }, 90_000);
 
+  /** `dev` against the service at `url` (the settings' key `key`), registering https://tunnel.example.com. */
+  async function devWithPublicUrl(url: string, key: string) {
+    const port = await freePort();
+    writeProject({ events: ['message.*'] }, `CONVO_KIT_BASE_URL=${url}\nCONVO_KIT_API_KEY=${key}\n`);
+    const dev = new CliProcess(['dev', '--public-url', 'https://tunnel.example.com'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 90_000,
+    });
+    return { dev, port };
+  }
+
   it('uses the service the settings name: registers the public URL for this run only and says so', async () => {
     const service = await createEmulator({});
     const server = await service.listen(0);
@@ -266,16 +278,7 @@ describe('convo-kit dev', () => {
       return ((await res.json()) as { data: { url: string }[] }).data.map((h) => h.url);
     };
     try {
-      const port = await freePort();
-      writeProject(
-        { events: ['message.*'] },
-        `CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
-      );
-      const dev = new CliProcess(['dev', '--public-url', 'https://tunnel.example.com'], {
-        cwd: project,
-        env: { PORT: String(port) },
-        timeoutMs: 90_000,
-      });
+      const { dev, port } = await devWithPublicUrl(server.url, service.adminKey);
       await dev.waitFor(/convo-kit dev: dev-fixture/, 60_000);
       await dev.waitFor(/Try next/);
       const output = dev.stdout + dev.stderr;
@@ -291,6 +294,35 @@ describe('convo-kit dev', () => {
       expect(await hooks()).toEqual(['https://tunnel.example.com/webhooks']);
       expect((await dev.stop('SIGINT')).code).toBe(0);
       expect(await hooks()).toEqual([]);
+    } finally {
+      await server.close();
+      await service.close();
+    }
+  }, 120_000);
+
+  it('removes the registration an earlier dev run left behind (same URL and description), and nothing else', async () => {
+    const service = await createEmulator({});
+    const server = await service.listen(0);
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${service.adminKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (res) => (await res.json()) as Record<string, unknown>);
+    const hooks = async () =>
+      ((await api('GET', '/v1/webhooks')) as { data: { url: string; description: string | null }[] }).data.map(
+        (h) => `${h.url} ${h.description}`,
+      );
+    try {
+      const url = 'https://tunnel.example.com/webhooks';
+      await api('POST', '/v1/webhooks', { url, events: ['message.*'], description: 'convo-kit dev: dev-fixture' });
+      await api('POST', '/v1/webhooks', { url, events: ['ticket.*'], description: 'my own' });
+      const { dev } = await devWithPublicUrl(server.url, service.adminKey);
+      await dev.waitFor(/Try next/, 60_000);
+      expect(dev.stdout + dev.stderr).toContain('(removed 1 registration of it an earlier dev run left behind)');
+      expect((await hooks()).sort()).toEqual([`${url} convo-kit dev: dev-fixture`, `${url} my own`]);
+      expect((await dev.stop('SIGINT')).code).toBe(0);
+      expect(await hooks()).toEqual([`${url} my own`]);
     } finally {
       await server.close();
       await service.close();

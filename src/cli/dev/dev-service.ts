@@ -15,6 +15,8 @@ export interface DevService {
   webhookSecret: string;
   /** The URL dev registered for this run (the emulator's, or the public one on a real service); unset when it registered none. */
   registeredUrl?: string;
+  /** Registrations of this URL an earlier dev run left behind (it did not stop cleanly), removed before registering. */
+  removedLeftBehind?: number;
   /** The custom reply provider dev configured on the emulator: the account, and the signing secret for the app. */
   reply?: { integrationId: string; secret: string };
   /** Set when the emulator runs here: its admin key plays the customer through `/_emulator`. */
@@ -177,17 +179,22 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
     };
   }
   const registeredUrl = new URL(choice.manifest.webhookPath, choice.publicUrl!).toString();
-  const endpoint = await client.webhooks.create({
-    url: registeredUrl,
-    events: choice.manifest.events,
-    description: `convo-kit dev: ${choice.appName}`.slice(0, 500),
-  });
+  const description = `convo-kit dev: ${choice.appName}`.slice(0, 500);
+  // A dev run that did not stop cleanly (killed, the machine asleep) left its registration behind: this URL
+  // and this description. Kept, it would deliver every event twice and hold a place of the plan's quota.
+  const leftBehind: string[] = [];
+  for await (const hook of client.webhooks.list({ limit: 100 })) {
+    if (hook.url === registeredUrl && hook.description === description) leftBehind.push(hook.id);
+  }
+  for (const id of leftBehind) await client.webhooks.delete({ id });
+  const endpoint = await client.webhooks.create({ url: registeredUrl, events: choice.manifest.events, description });
   return {
     kind: 'service',
     baseUrl: choice.baseUrl,
     apiKey: choice.apiKey,
     webhookSecret: endpoint.secret,
     registeredUrl,
+    removedLeftBehind: leftBehind.length,
     // A registration made for this run only: the service stops delivering to the tunnel when dev stops.
     close: async () => {
       await client.webhooks.delete({ id: endpoint.id });

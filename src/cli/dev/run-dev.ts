@@ -31,7 +31,10 @@ function webhookLine(events: readonly string[], localUrl: string, service: DevSe
   if (!service.registeredUrl)
     return `  webhook:   ${localUrl}  (${subscribed}; the endpoint of CONVO_KIT_WEBHOOK_SECRET, registered by you)`;
   const via = service.registeredUrl === localUrl ? '' : `, registered for this run, reaching ${localUrl}`;
-  return `  webhook:   ${service.registeredUrl}  (${subscribed}${via}; the secret is in the app's environment)`;
+  const removed = service.removedLeftBehind
+    ? `\n             (removed ${service.removedLeftBehind} registration${service.removedLeftBehind === 1 ? '' : 's'} of it an earlier dev run left behind)`
+    : '';
+  return `  webhook:   ${service.registeredUrl}  (${subscribed}${via}; the secret is in the app's environment)${removed}`;
 }
 
 /**
