@@ -93,6 +93,7 @@ describe('ticket concurrency', () => {
       code: 'VERSION_CONFLICT',
       details: [{ current_version: 5, if_match: '"1", W/"2", "x"' }],
     });
+    expect(stale.body.error.message).toContain('is at version 5, not any of "1", W/"2", "x": fetch it again');
     expect((await as(e).get(`/v1/tickets/${id}`)).body).toMatchObject({ status: 'pending', version: 5 });
   });
 

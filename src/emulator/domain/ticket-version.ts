@@ -16,9 +16,10 @@ export function checkIfMatch(ticket: Pick<Ticket, 'id' | 'version'>, ifMatch: st
   if (ifMatch === undefined) return;
   const tags = ifMatchTags(ifMatch);
   if (tags === '*' || tags.includes(String(ticket.version))) return;
+  const named = tags.length === 1 ? ifMatch.trim() : `any of ${ifMatch.trim()}`;
   throw new ApiFailure(
     'VERSION_CONFLICT',
-    `Ticket ${ticket.id} is at version ${ticket.version}, not ${ifMatch}: fetch it again and reapply your change`,
+    `Ticket ${ticket.id} is at version ${ticket.version}, not ${named}: fetch it again and reapply your change`,
     {
       details: [{ current_version: ticket.version, if_match: ifMatch }],
     },
