@@ -1,3 +1,5 @@
+import { escapeRegExp } from './escape-reg-exp.js';
+
 /**
  * Free text that may quote a credential (an error's message, an answer's body), made fit to keep, log or
  * print: the project never logs or prints a secret, key or signature.
@@ -23,6 +25,9 @@ const PIECE_SOURCE_CHARS = 256;
 /** Names whose `=` value (a query or form field) or quoted value (JSON, a JS object) is a credential. */
 const NAME = String.raw`[\w-]*?(?:key|token|secret|pass|passw(?:or)?d|pwd|sig|signature|credentials?|auth|authorization|session(?:[_-]?id)?|cookie)s?`;
 
+/** A character of a `name=value` value: it ends where a URL, a sentence or a quoted string would. */
+const QUERY_VALUE_CHAR = String.raw`[^\s&#;,'"<>()\[\]\\]`;
+
 /** Each credential shape and what it becomes; the kind of thing hidden stays readable. */
 const PATTERNS: readonly (readonly [RegExp, string])[] = [
   // The service's API keys and webhook secrets (spec: `svc_live_`/`svc_test_` + 32, `whsec_` + the rest).
@@ -37,7 +42,10 @@ const PATTERNS: readonly (readonly [RegExp, string])[] = [
   // key=…, access_token=…, password=…: query strings and forms. The value ends where a URL or sentence would;
   // one a pattern above already hid (`key=whsec_[redacted]`) is left as it is, not marked twice.
   [
-    new RegExp(String.raw`((?<![\w-])${NAME}=)(?![^\s&#;,'"<>()\[\]\\]*\[redacted\])[^\s&#;,'"<>()\[\]\\]+`, 'gi'),
+    new RegExp(
+      String.raw`((?<![\w-])${NAME}=)(?!${QUERY_VALUE_CHAR}*${escapeRegExp(REDACTED)})${QUERY_VALUE_CHAR}+`,
+      'gi',
+    ),
     `$1${REDACTED}`,
   ],
   // "apiKey": "…" and 'x-api-key': '…': JSON and JS object printouts.
