@@ -1,5 +1,5 @@
 import type { Comment } from '../../api/schemas/comment.js';
-import { addCommentReply, aiCommentRepliesOn } from '../domain/comments.js';
+import { addCommentReply, aiCommentRepliesOn, commentSettings } from '../domain/comments.js';
 import { openTicket } from '../domain/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
@@ -28,8 +28,8 @@ async function answerComment(ctx: EmulatorContext, comment: Comment, signal: Abo
   // Ask again: while the endpoint thought, a reset may have removed the comment, or a switch gone off or
   // the account been disconnected; the reply then goes nowhere, and no one needs a handoff for it.
   const s = stores(ctx.db);
-  if (!s.comments.get(comment.id) || !aiCommentRepliesOn(s, s.accounts.get(comment.integration_id), ctx.clock.iso()))
-    return;
+  const account = s.accounts.get(comment.integration_id);
+  if (!s.comments.get(comment.id) || !aiCommentRepliesOn(account, commentSettings(s, ctx.clock.iso()))) return;
   if (outcome.kind === 'failed') return handOffComment(ctx, comment, outcome.reason);
   try {
     const reply = addCommentReply(ctx, comment.id, outcome.reply, 'ai');

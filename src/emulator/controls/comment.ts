@@ -58,7 +58,7 @@ export function receiveComment(ctx: EmulatorContext, body: CommentBody): Comment
     const reply = addCommentReply(ctx, comment.id, rule.reply, 'rule');
     comment = { ...comment, replies: [reply] };
   }
-  const aiOn = !rule && aiCommentRepliesOn(s, account, now);
+  const aiOn = !rule && aiCommentRepliesOn(account, settings);
   if (aiOn) startCommentReply(ctx, comment);
   return { comment, rule_id: rule?.id ?? null, ai_reply_queued: aiOn };
 }

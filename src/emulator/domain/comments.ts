@@ -82,10 +82,8 @@ export function updateCommentSettings(
  * `ai_replies_enabled` and the account's `ai_comment_replies_enabled`) and the account connected, as a
  * reply through the API must be. Asked when a comment arrives and again when the endpoint has answered.
  */
-export function aiCommentRepliesOn(s: Stores, account: Account | undefined, now: string): boolean {
-  return (
-    account?.status === 'active' && account.ai_comment_replies_enabled && commentSettings(s, now).ai_replies_enabled
-  );
+export function aiCommentRepliesOn(account: Account | undefined, settings: CommentSettings): boolean {
+  return account?.status === 'active' && account.ai_comment_replies_enabled && settings.ai_replies_enabled;
 }
 
 /**
