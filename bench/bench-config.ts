@@ -44,8 +44,9 @@ export interface ServerStats {
  * The deliveries' ids: `random` (the default) as the service makes them, or `sequential` (a counter), which
  * spares the store's indexes the random writes real ids cost (README "Durability").
  */
+export type IdOrder = 'random' | 'sequential';
 export const BENCH_IDS = benchIds(process.env.BENCH_IDS);
-function benchIds(value: string | undefined): 'random' | 'sequential' {
+function benchIds(value: string | undefined): IdOrder {
   if (value === undefined || value === '' || value === 'random') return 'random';
   if (value === 'sequential') return value;
   throw new Error(`BENCH_IDS must be random or sequential, got ${JSON.stringify(value)}`);

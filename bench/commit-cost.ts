@@ -1,40 +1,16 @@
 // What one commit costs on this disk, FULL vs NORMAL, for 1 row and for 100 rows: the numbers behind
 // group commit and the default durability.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createSqliteStore, type Durability } from '../src/store/index.js';
+import type { Durability } from '../src/store/index.js';
+import { withScratchStore } from './scratch-store.js';
 
 const COMMITS = 200;
 
-async function microsPerCommit(durability: Durability, rowsPerCommit: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'convo-kit-commit-'));
-  const store = createSqliteStore({ path: join(dir, 'c.db'), durability, pruneDoneAfterMs: null });
-  const body = randomBytes(1024);
-  try {
+function microsPerCommit(durability: Durability, rowsPerCommit: number): Promise<number> {
+  return withScratchStore(durability, 'sequential', async (commitRows) => {
     const started = process.hrtime.bigint();
-    for (let c = 0; c < COMMITS; c++) {
-      // Calls made in one turn share one transaction (group commit).
-      await Promise.all(
-        Array.from({ length: rowsPerCommit }, (_, i) =>
-          store.record({
-            id: `dlv_${c}_${i}`,
-            eventId: `evt_${c}_${i}`,
-            event: 'message.received',
-            body,
-            signature: 'sha256=',
-            timestamp: '0',
-            receivedAt: Date.now(),
-          }),
-        ),
-      );
-    }
+    for (let c = 0; c < COMMITS; c++) await commitRows(rowsPerCommit);
     return Number(process.hrtime.bigint() - started) / 1000 / COMMITS;
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function commitCosts(): Promise<void> {

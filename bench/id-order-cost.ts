@@ -2,12 +2,9 @@
 // row's keys land on a different page of each unique index (delivery id, event id), and every commit
 // writes those pages again; a counter's ids all land on the last page. Bytes written come from the
 // kernel's count for this process (Linux /proc/self/io), so they do not depend on what else runs.
-import { prefixedId } from '../src/internal/prefixed-id.js';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createSqliteStore } from '../src/store/index.js';
+import { readFileSync } from 'node:fs';
+import type { IdOrder } from './bench-config.js';
+import { withScratchStore } from './scratch-store.js';
 
 /** Rows already stored when the measured commits start: a few days of a busy receiver, pruned. */
 const STORED_ROWS = 100_000;
@@ -23,29 +20,12 @@ function writtenBytes(): number | undefined {
   }
 }
 
-async function costPerRow(order: 'random' | 'sequential') {
-  const dir = mkdtempSync(join(tmpdir(), 'convo-kit-ids-'));
-  const store = createSqliteStore({ path: join(dir, 'ids.db'), durability: 'full', pruneDoneAfterMs: null });
-  const body = randomBytes(1024);
-  let n = 0;
-  const id = (prefix: string) => (order === 'random' ? prefixedId(prefix) : `${prefix}_${String(n).padStart(24, '0')}`);
-  const record = () => {
-    n++;
-    return store.record({
-      id: id('dlv'),
-      eventId: id('evt'),
-      event: 'message.received',
-      body,
-      signature: 'sha256=',
-      timestamp: '0',
-      receivedAt: Date.now(),
-    });
-  };
-  try {
-    for (let stored = 0; stored < STORED_ROWS; stored += 1000) await Promise.all(Array.from({ length: 1000 }, record));
+function costPerRow(order: IdOrder) {
+  return withScratchStore('full', order, async (commitRows) => {
+    for (let stored = 0; stored < STORED_ROWS; stored += 1000) await commitRows(1000);
     const bytesBefore = writtenBytes();
     const cpuBefore = process.cpuUsage();
-    for (let c = 0; c < COMMITS; c++) await Promise.all(Array.from({ length: ROWS_PER_COMMIT }, record));
+    for (let c = 0; c < COMMITS; c++) await commitRows(ROWS_PER_COMMIT);
     const cpu = process.cpuUsage(cpuBefore);
     const bytesAfter = writtenBytes();
     const rows = COMMITS * ROWS_PER_COMMIT;
@@ -54,10 +34,7 @@ async function costPerRow(order: 'random' | 'sequential') {
       writtenKiB:
         bytesBefore === undefined || bytesAfter === undefined ? undefined : (bytesAfter - bytesBefore) / rows / 1024,
     };
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function idOrderCosts(): Promise<void> {

@@ -3,7 +3,7 @@
 import { sampleEvent } from '../src/events/index.js';
 import { prefixedId } from '../src/internal/prefixed-id.js';
 import { signedHeaders } from '../src/signature/index.js';
-import { BENCH_IDS, BENCH_SECRET, BODY_BYTES } from './bench-config.js';
+import { BENCH_IDS, BENCH_SECRET, BODY_BYTES, type IdOrder } from './bench-config.js';
 
 /** A 1 KiB envelope with a placeholder event id, replaced per request so every body is unique. */
 const PLACEHOLDER = 'evt_000000000000000000000000';
@@ -21,19 +21,26 @@ export interface SignedDelivery {
 }
 
 /**
- * The ids' 24 characters: random, as the service's are (`prefixedId`), or a counter. Random keys land all
- * over the store's two unique indexes, a page written per row and index, where a counter's land on the last
- * page (README "Durability").
+ * An id as the service makes them (`prefixedId`: the prefix, then 24 random characters) or, `sequential`, the
+ * counter `n` in as many digits. Random keys land all over the store's two unique indexes, a page written per
+ * row and index, where a counter's land on the last page (README "Durability").
  */
-const idTail = (): string => (BENCH_IDS === 'random' ? prefixedId('x').slice(2) : String(++counter).padStart(24, '0'));
+export function benchId(prefix: string, order: IdOrder, n: number): string {
+  return order === 'random' ? prefixedId(prefix) : `${prefix}_${String(n).padStart(24, '0')}`;
+}
 
 export function nextDelivery(): SignedDelivery {
-  const n = idTail();
-  const body = template.replace(PLACEHOLDER, `evt_${n}`);
+  const n = ++counter;
+  const body = template.replace(PLACEHOLDER, benchId('evt', BENCH_IDS, n));
   // The event is given, so the 1 KiB body is not parsed per request to find it.
   return {
     body,
-    headers: signedHeaders({ secret: BENCH_SECRET, body, deliveryId: `dlv_${n}`, event: 'message.received' }),
+    headers: signedHeaders({
+      secret: BENCH_SECRET,
+      body,
+      deliveryId: benchId('dlv', BENCH_IDS, n),
+      event: 'message.received',
+    }),
   };
 }
 
