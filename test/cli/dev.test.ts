@@ -98,15 +98,22 @@ function writeProject(manifest: Record<string, unknown> = {}, env = '', app = AP
   if (env) writeFileSync(join(project, '.env'), env);
 }
 
+/** `convo-kit dev <args>` for the project written last, the app on a free port. */
+async function startDev(args: string[], options: { group?: boolean } = {}) {
+  const port = await freePort();
+  const dev = new CliProcess(['dev', ...args], {
+    cwd: project,
+    env: { PORT: String(port) },
+    timeoutMs: 90_000,
+    ...options,
+  });
+  return { dev, port };
+}
+
 describe('convo-kit dev', () => {
   it('starts the emulator, registers the webhook, hands the app its key and secret, and writes in once', async () => {
-    const port = await freePort();
     writeProject({ events: ['message.*'] });
-    const dev = new CliProcess(['dev', '--emulator-port', '0'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-    });
+    const { dev, port } = await startDev(['--emulator-port', '0']);
     // The sample customer's message reached the app through a signed delivery, and the app's key works.
     await dev.waitFor(/APP received: Hi! Is my order on its way\? \| contacts via the API: \d+/, 60_000);
     await dev.waitFor(/convo-kit dev: dev-fixture/);
@@ -137,14 +144,8 @@ describe('convo-kit dev', () => {
   }, 120_000);
 
   it('lets the app close gracefully on a terminal Ctrl-C, which reaches every process of the group', async () => {
-    const port = await freePort();
     writeProject({ events: ['message.*'] }, '', GRACEFUL_APP);
-    const dev = new CliProcess(['dev', '--emulator-port', '0', '--no-sample'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-      group: true,
-    });
+    const { dev, port } = await startDev(['--emulator-port', '0', '--no-sample'], { group: true });
     await dev.waitFor(/convo-kit dev: dev-fixture/, 60_000);
     const result = await dev.stop('SIGINT');
     const output = result.stdout + result.stderr;
@@ -157,13 +158,8 @@ describe('convo-kit dev', () => {
   }, 120_000);
 
   it("a failed test's cleanup (SIGKILL, which dev cannot pass on) still ends the app dev started", async () => {
-    const port = await freePort();
     writeProject({ events: ['message.*'] }, '', GRACEFUL_APP);
-    new CliProcess(['dev', '--emulator-port', '0', '--no-sample'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-    });
+    const { port } = await startDev(['--emulator-port', '0', '--no-sample']);
     await waitUntil(async () => ((await listening(port)) ? true : undefined), 'the app listens', 60_000);
     await killAllCli();
     // The app ran in a process group of its own; killing dev alone left it listening after the test.
@@ -171,13 +167,8 @@ describe('convo-kit dev', () => {
   }, 120_000);
 
   it('points the sample account at a reply endpoint (replyPath), registers no webhook for no events', async () => {
-    const port = await freePort();
     writeProject({ events: [], replyPath: '/reply' }, '', REPLY_APP);
-    const dev = new CliProcess(['dev', '--emulator-port', '0'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-    });
+    const { dev, port } = await startDev(['--emulator-port', '0']);
     // The sample customer's message reached the endpoint through the emulator's signed AI reply call.
     await dev.waitFor(/APP asked: Hi! Is my order on its way\?/, 60_000);
     await dev.waitFor(/convo-kit dev: dev-fixture/);
@@ -194,13 +185,8 @@ describe('convo-kit dev', () => {
   }, 120_000);
 
   it("offers an app that takes ticket events the handoff of the sample's conversation, which reaches it", async () => {
-    const port = await freePort();
     writeProject({ events: ['ticket.*'] }, '', TICKET_APP);
-    const dev = new CliProcess(['dev', '--emulator-port', '0', '--no-watch'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-    });
+    const { dev } = await startDev(['--emulator-port', '0', '--no-watch']);
     await dev.waitFor(/Try next/, 60_000);
     const [, url, key, body] =
       /curl -s (\S+\/_emulator\/handoff) -H "Authorization: Bearer (\S+)" .*\\\n {4}-d '(.+)'/.exec(dev.stderr)!;
@@ -256,18 +242,6 @@ describe('convo-kit dev', () => {
     expect(empty.stderr).toContain('No package.json in');
   }, 90_000);
 
-  /** `dev` against the service at `url` (the settings' key `key`), registering https://tunnel.example.com. */
-  async function devWithPublicUrl(url: string, key: string) {
-    const port = await freePort();
-    writeProject({ events: ['message.*'] }, `CONVO_KIT_BASE_URL=${url}\nCONVO_KIT_API_KEY=${key}\n`);
-    const dev = new CliProcess(['dev', '--public-url', 'https://tunnel.example.com'], {
-      cwd: project,
-      env: { PORT: String(port) },
-      timeoutMs: 90_000,
-    });
-    return { dev, port };
-  }
-
   it('uses the service the settings name: registers the public URL for this run only and says so', async () => {
     const service = await createEmulator({});
     const server = await service.listen(0);
@@ -278,7 +252,11 @@ describe('convo-kit dev', () => {
       return ((await res.json()) as { data: { url: string }[] }).data.map((h) => h.url);
     };
     try {
-      const { dev, port } = await devWithPublicUrl(server.url, service.adminKey);
+      writeProject(
+        { events: ['message.*'] },
+        `CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
+      );
+      const { dev, port } = await startDev(['--public-url', 'https://tunnel.example.com']);
       await dev.waitFor(/convo-kit dev: dev-fixture/, 60_000);
       await dev.waitFor(/Try next/);
       const output = dev.stdout + dev.stderr;
@@ -317,7 +295,11 @@ describe('convo-kit dev', () => {
       const url = 'https://tunnel.example.com/webhooks';
       await api('POST', '/v1/webhooks', { url, events: ['message.*'], description: 'convo-kit dev: dev-fixture' });
       await api('POST', '/v1/webhooks', { url, events: ['ticket.*'], description: 'my own' });
-      const { dev } = await devWithPublicUrl(server.url, service.adminKey);
+      writeProject(
+        { events: ['message.*'] },
+        `CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
+      );
+      const { dev } = await startDev(['--public-url', 'https://tunnel.example.com']);
       await dev.waitFor(/Try next/, 60_000);
       expect(dev.stdout + dev.stderr).toContain('(removed 1 registration of it an earlier dev run left behind)');
       expect((await hooks()).sort()).toEqual([`${url} convo-kit dev: dev-fixture`, `${url} my own`]);
