@@ -10,6 +10,8 @@ export {
 export {
   EVENT_NAMESPACES,
   isEventPattern,
+  isSubscribable,
+  SUBSCRIBABLE,
   matchesPattern,
   matchesAny,
   type EventNamespace,

@@ -1,4 +1,4 @@
-import type { EventName } from './catalog.js';
+import { EVENT_NAMES, type EventName } from './catalog.js';
 
 /** The namespaces the service accepts as `ns.*` subscriptions. */
 export const EVENT_NAMESPACES = ['message', 'conversation', 'contact', 'ticket', 'template'] as const;
@@ -20,6 +20,17 @@ const WILDCARDS = new Set<string>(['*', ...EVENT_NAMESPACES.map((ns) => `${ns}.*
 export function isEventPattern(pattern: string): boolean {
   if (WILDCARDS.has(pattern)) return true;
   return /^[a-z_]+\.[a-z_]+$/.test(pattern);
+}
+
+/**
+ * What a webhook subscription may name (docs/webhook-deliveries.md, "Subscriptions"): `*`, a namespace
+ * wildcard, or a known event name. A handler may still name an unknown event (forward compatibility); a
+ * subscription may not, since it would never be sent anything.
+ */
+export const SUBSCRIBABLE: readonly string[] = ['*', ...EVENT_NAMESPACES.map((ns) => `${ns}.*`), ...EVENT_NAMES];
+
+export function isSubscribable(pattern: string): boolean {
+  return SUBSCRIBABLE.includes(pattern);
 }
 
 /** Exactly the service's matching: exact name, `*`, or `ns.*` for the five namespaces; nothing else is a wildcard. */

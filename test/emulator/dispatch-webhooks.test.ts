@@ -4,6 +4,7 @@ import { Plan, READ_ONLY_PLANS } from '../../src/api/plans.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../src/emulator/handlers/webhooks.js';
 import { verify } from '../../src/signature/index.js';
+import { EVENT_NAMES, SUBSCRIBABLE } from '../../src/events/index.js';
 import { as, cleanup, emulator, receiver } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -62,6 +63,21 @@ describe('webhook endpoints', () => {
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
     },
   );
+
+  it('refuses an unknown event name with the list of known ones, and keeps * and family.* working', async () => {
+    const e = await emulator();
+    const res = await as(e)
+      .post('/v1/webhooks')
+      .send({ url: 'https://hooks.example.com/x', events: ['message.*', 'order.paid'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    const detail = res.body.error.details.find((d: { path: string }) => d.path === 'events.1');
+    expect(detail.message).toContain('unknown event "order.paid"');
+    for (const known of SUBSCRIBABLE) expect(detail.message).toContain(known);
+    expect((await as(e).get('/v1/webhooks')).body.data).toEqual([]);
+    const created = await register(e, 'https://hooks.example.com/x', ['*', 'ticket.*', ...EVENT_NAMES]);
+    expect(created.events).toHaveLength(2 + EVENT_NAMES.length);
+  });
 
   it('signs a test payload with the endpoint secret without showing it (sign-payload)', async () => {
     const e = await emulator();

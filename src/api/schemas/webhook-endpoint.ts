@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpsUrl, Id, Timestamp, withoutCredentials } from './common.js';
-import { isEventPattern } from '../../events/index.js';
+import { isSubscribable, SUBSCRIBABLE } from '../../events/index.js';
 import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
 
 /**
@@ -55,10 +55,16 @@ export const LoopbackTolerantWebhookUrl = z
     ),
   );
 
-/** A subscription: an exact event name, `*`, or a namespace wildcard (`message.*`). */
-export const EventSubscription = z.string().max(100).refine(isEventPattern, {
-  message: 'expected an event name, "*" or a namespace wildcard such as "message.*"',
-});
+/**
+ * A subscription: a known event name, `*`, or a namespace wildcard (`message.*`). An unknown name would
+ * never be sent anything, so it is refused with the list of what is known.
+ */
+export const EventSubscription = z
+  .string()
+  .max(100)
+  .refine(isSubscribable, {
+    error: (issue) => `unknown event ${JSON.stringify(issue.input)}; expected one of ${SUBSCRIBABLE.join(', ')}`,
+  });
 
 export const WebhookEndpoint = z.looseObject({
   id: z.string(),
