@@ -11,7 +11,7 @@ const targeted = (verb: string) => new RegExp(`\\b${verb} ${WHICH}${WHEN}${WHAT}
 /**
  * The one table of prompt-injection phrases that knowledge is scanned for (JSON entries and the text
  * extracted from files; docs/ai-and-knowledge.md lists it). Each pattern runs on normalized text:
- * NFKC, lower case, every run of non-letters and non-digits a single space, so `Ignore   ALL previous
+ * format characters dropped, NFKC, lower case, every run of non-letters and non-digits a single space, so `Ignore   ALL previous
  * instructions!` and `ignore-all-previous-instructions` both match. `phrase` is what a refusal names.
  */
 export const INJECTION_PHRASES: readonly { phrase: string; pattern: RegExp }[] = [
@@ -45,6 +45,14 @@ export const INJECTION_PHRASES: readonly { phrase: string; pattern: RegExp }[] =
 /** Chat-template role markers, matched on the raw text (normalizing would erase their punctuation). */
 const ROLE_MARKERS = /<\|im_start\|>|<\|im_end\|>|<\|system\|>|<\|assistant\|>|\[\/?INST\]|<<\/?SYS>>/i;
 
+/**
+ * Format characters (Unicode category Cf: zero-width space and joiners, soft hyphen, word joiner, BOM, bidi
+ * controls) render as nothing, so `ig\u200bnore` reads as "ignore" to a model; they are dropped before any match.
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+const visible = (text: string) => text.replace(FORMAT_CHARACTERS, '');
+
 function normalize(text: string): string {
   return ` ${text
     .normalize('NFKC')
@@ -61,9 +69,10 @@ export interface InjectionMatch {
 
 /** The first phrase of the table found in `text`, or null. Linear in the text's length (no nested quantifiers). */
 export function findInjection(text: string): InjectionMatch | null {
-  const marker = ROLE_MARKERS.exec(text);
+  const shown = visible(text);
+  const marker = ROLE_MARKERS.exec(shown);
   if (marker) return { phrase: 'chat template role marker', match: marker[0] };
-  const normalized = normalize(text);
+  const normalized = normalize(shown);
   for (const { phrase, pattern } of INJECTION_PHRASES) {
     const found = pattern.exec(normalized);
     if (found) return { phrase, match: found[0].trim() };
