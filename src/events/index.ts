@@ -1,3 +1,5 @@
+// The `convo-kit/events` entry. The event catalog is part of the contract and lives with it in src/api/events
+// (the webhook subscription schema and the OpenAPI document read it there), so this folder defines nothing.
 export {
   eventSchemas,
   Envelope,
@@ -6,7 +8,7 @@ export {
   type EventName,
   type EventData,
   type EventSchemas,
-} from './catalog.js';
+} from '../api/events/catalog.js';
 export {
   EVENT_NAMESPACES,
   isEventPattern,
@@ -17,5 +19,5 @@ export {
   type EventNamespace,
   type EventPattern,
   type EventsMatching,
-} from './subscription.js';
-export { sampleEvent, type SampleEnvelope, type DeepPartial } from './samples.js';
+} from '../api/events/subscription.js';
+export { sampleEvent, type SampleEnvelope, type DeepPartial } from '../api/events/samples.js';

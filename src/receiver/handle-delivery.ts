@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Envelope } from '../events/index.js';
-import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../signature/check-signed-json.js';
 import {
   handleWhole,
   type Admission,
@@ -10,7 +10,7 @@ import {
 } from '../internal/endpoint.js';
 import { headerValue as header, type HeaderInput } from '../internal/header-value.js';
 import { logRefusal } from '../internal/http-answer.js';
-import { DELIVERY_HEADER, EVENT_HEADER } from '../signature/index.js';
+import { DELIVERY_HEADER, DELIVERY_ID, EVENT_HEADER } from '../signature/constants.js';
 import type { DeliveryStore } from '../store/index.js';
 import { reject, type ReceiverResponse } from './receiver-response.js';
 import { decodeBody } from './decode-body.js';
@@ -36,9 +36,6 @@ export interface DeliveryHandlerDeps {
 
 const storeUnavailable = () =>
   reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry');
-
-/** The service's ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
-export const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0]!;

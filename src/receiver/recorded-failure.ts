@@ -1,4 +1,4 @@
-import type { CheckedSecrets } from '../internal/secrets-option.js';
+import type { CheckedSecrets } from '../signature/secrets-option.js';
 import { redactText } from '../internal/redact-text.js';
 import { resolveSecrets } from '../signature/index.js';
 import { MAX_ERROR_CHARS } from '../store/store-rules.js';

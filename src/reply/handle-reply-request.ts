@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CustomReplyRequest, REPLY_MAX_CHARS } from '../api/schemas/custom-reply.js';
-import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../internal/check-signed-json.js';
+import { checkSignedBody, checkSignedHeaders, type AdmittedSignature } from '../signature/check-signed-json.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import { errorAnswer, logRefusal } from '../internal/http-answer.js';
 import {

@@ -1,5 +1,5 @@
 import type { CustomReplyAnswer } from '../api/schemas/custom-reply.js';
-import type { SignedJsonRefusal } from '../internal/check-signed-json.js';
+import type { SignedJsonRefusal } from '../signature/check-signed-json.js';
 import type { ErrorBody, HttpAnswer } from '../internal/http-answer.js';
 
 /** Why a reply endpoint answered something other than `{ reply }`; any of them makes the service hand off. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { CustomReplyRequest } from '../api/schemas/custom-reply.js';
 import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
-import { secretsOption, type CheckedSecrets } from '../internal/secrets-option.js';
+import { secretsOption, type CheckedSecrets } from '../signature/secrets-option.js';
 import { bodyBoundsOption, type BodyBounds } from '../internal/body-bounds-option.js';
 import { integerOption } from '../internal/integer-option.js';
 

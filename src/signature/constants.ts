@@ -3,6 +3,8 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
 export const DELIVERY_HEADER = 'x-service-delivery';
 export const EVENT_HEADER = 'x-service-event';
+/** The service's delivery ids are `dlv_` + 24 url-safe characters; accept any sane id so a format change loses nothing. */
+export const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 export const SIGNATURE_SCHEME = 'sha256=';
 /** The replay window: receivers reject a timestamp further than this from their clock, either way. */
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;

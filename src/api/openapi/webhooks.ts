@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_NAMES, eventSchemas, type EventName } from '../../events/index.js';
+import { EVENT_NAMES, eventSchemas, type EventName } from '../events/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
 import { Timestamp } from '../schemas/common.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';

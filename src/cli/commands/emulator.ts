@@ -4,19 +4,7 @@ import { PLAN_RATE_LIMITS, type Plan } from '../../api/plans.js';
 import { KEY_FORMAT } from '../../emulator/state/key-store.js';
 import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
-
-export interface EmulatorFlags {
-  port: number;
-  host: string;
-  db?: string;
-  adminKey?: string;
-  testKey?: string;
-  plan: Plan;
-  retryDelays?: number[];
-  seed?: number;
-  json?: boolean;
-  allowPublicWebhooks?: boolean;
-}
+import type { EmulatorFlags } from '../emulator/emulator-flags.js';
 
 /** `60,600`: seconds between webhook attempts after a failure (docs/emulator.md). */
 function parseDelays(value: string): number[] {

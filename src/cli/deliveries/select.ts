@@ -1,6 +1,6 @@
 import { Option, InvalidArgumentError, type Command } from 'commander';
 // subscription.js alone: the catalog (and zod) is not needed to check a pattern.
-import { isEventPattern } from '../../events/subscription.js';
+import { isEventPattern } from '../../events/index.js';
 import { type DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { parseInteger, parseTimeBound } from '../parse-options.js';
 

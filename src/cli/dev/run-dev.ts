@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { matchesAny } from '../../events/subscription.js';
+import { matchesAny } from '../../events/index.js';
 import { CliError } from '../cli-error.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { LOG_REDACT_PATHS, startEmulator } from '../../emulator/index.js';
 import { CliError } from '../cli-error.js';
 import { requireDbDirectory } from '../db-directory.js';
-import { type EmulatorFlags } from '../commands/emulator.js';
+import type { EmulatorFlags } from './emulator-flags.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
 

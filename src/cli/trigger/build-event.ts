@@ -1,5 +1,5 @@
 import { eventSchemas, type EventName } from '../../events/index.js';
-import { sampleEvent, type SampleEnvelope } from '../../events/samples.js';
+import { sampleEvent, type SampleEnvelope } from '../../events/index.js';
 import { CliError } from '../cli-error.js';
 import { parseJson, readInput } from '../read-input.js';
 import { applySet } from '../set-path.js';

@@ -10,7 +10,7 @@ import {
   showDelivery,
   type InspectorSource,
 } from './inspector-api.js';
-import { DELIVERY_ID } from '../../receiver/handle-delivery.js';
+import { DELIVERY_ID } from '../../signature/constants.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage, queryErrorPage } from './inspector-page.js';
 import { tokenCookie, tokenFromCookie } from './token-cookie.js';

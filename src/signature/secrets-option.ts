@@ -1,4 +1,4 @@
-import type { SecretSource } from '../signature/index.js';
+import type { SecretSource } from './verify.js';
 
 /** A provider of secrets: asked on every request, so a rotation or a vault lookup needs no restart. */
 export type SecretProvider = Extract<SecretSource, (...args: never[]) => unknown>;

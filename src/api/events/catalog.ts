@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { Contact } from '../api/schemas/contact.js';
-import { Conversation } from '../api/schemas/conversation.js';
-import { Message, MessageSource } from '../api/schemas/message.js';
-import { TemplateCategory, TemplateQuality, TemplateStatus } from '../api/schemas/template.js';
-import { Ticket } from '../api/schemas/ticket.js';
+import { Contact } from '../schemas/contact.js';
+import { Conversation } from '../schemas/conversation.js';
+import { Message, MessageSource } from '../schemas/message.js';
+import { TemplateCategory, TemplateQuality, TemplateStatus } from '../schemas/template.js';
+import { Ticket } from '../schemas/ticket.js';
 
 const changedFields = z.array(z.string());
 

@@ -1,20 +1,11 @@
 import type { Logger } from 'pino';
-import {
-  checkTolerance,
-  matchSecret,
-  parseSignatureHeader,
-  parseTimestamp,
-  resolveSecrets,
-  SIGNATURE_HEADER,
-  SignatureVerificationError,
-  signatureMismatch,
-  TIMESTAMP_HEADER,
-  type SignatureErrorCode,
-} from '../signature/index.js';
-import { headerValue, type HeaderInput } from './header-value.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './constants.js';
+import { SignatureVerificationError, type SignatureErrorCode } from './signature-error.js';
+import { checkTolerance, matchSecret, parseSignatureHeader, parseTimestamp, resolveSecrets, signatureMismatch } from './verify.js';
+import { headerValue, type HeaderInput } from '../internal/header-value.js';
 import type { CheckedSecrets } from './secrets-option.js';
-import { errorAnswer, type ErrorBody, type HttpAnswer } from './http-answer.js';
-import { declaresUtf8 } from './utf8-charset.js';
+import { errorAnswer, type ErrorBody, type HttpAnswer } from '../internal/http-answer.js';
+import { declaresUtf8 } from '../internal/utf8-charset.js';
 
 export interface SignedJsonOptions {
   /** Checked once at start-up (secretsOption): a fixed list is used as it is; a provider is asked per request. */

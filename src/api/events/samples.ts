@@ -1,8 +1,8 @@
-import { prefixedId } from '../internal/prefixed-id.js';
-import type { Contact } from '../api/schemas/contact.js';
-import type { Conversation } from '../api/schemas/conversation.js';
-import type { Message } from '../api/schemas/message.js';
-import type { Ticket } from '../api/schemas/ticket.js';
+import { prefixedId } from '../../internal/prefixed-id.js';
+import type { Contact } from '../schemas/contact.js';
+import type { Conversation } from '../schemas/conversation.js';
+import type { Message } from '../schemas/message.js';
+import type { Ticket } from '../schemas/ticket.js';
 import { EVENT_NAMES, isEventName, type EventData, type EventName } from './catalog.js';
 
 /** The envelope the service POSTs (docs/webhook-deliveries.md), with `data` typed by the event. */

@@ -1,0 +1,15 @@
+import type { Plan } from '../../api/plans.js';
+
+/** `convo-kit emulator`'s flags as commander parses them (src/cli/commands/emulator.ts declares them). */
+export interface EmulatorFlags {
+  port: number;
+  host: string;
+  db?: string;
+  adminKey?: string;
+  testKey?: string;
+  plan: Plan;
+  retryDelays?: number[];
+  seed?: number;
+  json?: boolean;
+  allowPublicWebhooks?: boolean;
+}
