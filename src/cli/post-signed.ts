@@ -1,8 +1,6 @@
-import { signedHeaders, type Body } from '../signature/index.js';
+import { DELIVERY_DEADLINE_MS, signedHeaders, type Body } from '../signature/index.js';
 import { USER_AGENT } from './version.js';
 
-/** The service's own deadline for an answer (spec: 2xx within 8 seconds). */
-export const DEFAULT_POST_TIMEOUT_MS = 8_000;
 /** Enough of an answer to show why it failed; the rest is not read. */
 const MAX_RESPONSE_CHARS = 2_048;
 
@@ -37,7 +35,7 @@ export async function postSigned(post: SignedPost): Promise<PostResult> {
     deliveryId: post.deliveryId,
     event: post.event,
   });
-  const timeoutMs = post.timeoutMs ?? DEFAULT_POST_TIMEOUT_MS;
+  const timeoutMs = post.timeoutMs ?? DELIVERY_DEADLINE_MS;
   let response: Response;
   try {
     response = await fetch(post.url, {

@@ -16,6 +16,7 @@ import { reject, type ReceiverResponse } from './receiver-response.js';
 import { decodeBody } from './decode-body.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { jsonProblem } from '../internal/json-problem.js';
+import { issueText, type IssueLike } from '../internal/issue-text.js';
 
 export type { HeaderInput };
 
@@ -37,10 +38,8 @@ export interface DeliveryHandlerDeps {
 const storeUnavailable = () =>
   reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry');
 
-function envelopeProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0]!;
-  const where = issue.path.length ? `\`${issue.path.map(String).join('.')}\`` : 'the body';
-  return `Expected a JSON object with an \`event\` string and a \`data\` object; ${where}: ${issue.message}`;
+function envelopeProblem(error: { issues: readonly IssueLike[] }): string {
+  return `Expected a JSON object with an \`event\` string and a \`data\` object; ${issueText(error.issues[0]!, 'the body')}`;
 }
 
 /** What the headers of a delivery said, once they passed (the body half needs no header again). */

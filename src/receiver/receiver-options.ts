@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index.js';
+import { DEFAULT_TOLERANCE_SECONDS, DELIVERY_DEADLINE_MS, type SecretSource } from '../signature/index.js';
 import { secretsOption, type CheckedSecrets } from '../signature/secrets-option.js';
 import { bodyBoundsOption, type BodyBounds } from '../internal/body-bounds-option.js';
 import { integerOption } from '../internal/integer-option.js';
@@ -78,9 +78,8 @@ export interface ReceiverOptions {
   now?: () => number;
 }
 
-/** The service abandons a delivery after 8 s; in processBeforeResponse mode handlers must finish well before. */
-const SERVICE_DEADLINE_MS = 8000;
-const MAX_BEFORE_RESPONSE_TIMEOUT_MS = SERVICE_DEADLINE_MS - 500;
+/** In processBeforeResponse mode handlers must finish well before the service abandons the delivery. */
+const MAX_BEFORE_RESPONSE_TIMEOUT_MS = DELIVERY_DEADLINE_MS - 500;
 
 export interface ResolvedOptions extends BodyBounds {
   secrets: CheckedSecrets;
@@ -129,7 +128,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     toleranceSeconds: integerOption('toleranceSeconds', options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, {
       min: 0,
     }),
-    ...bodyBoundsOption(options, SERVICE_DEADLINE_MS),
+    ...bodyBoundsOption(options, DELIVERY_DEADLINE_MS),
     concurrency: integerOption('concurrency', options.concurrency, 10),
     maxAttempts: integerOption('maxAttempts', options.maxAttempts, 5),
     handlerTimeoutMs,

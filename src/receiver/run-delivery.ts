@@ -9,6 +9,7 @@ import { isPermanent, ReceiverError } from './receiver-error.js';
 import { knownSecrets, recordedFailure } from './recorded-failure.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { renewLease } from './renew-lease.js';
+import { issuesText } from '../internal/issue-text.js';
 
 export interface RunDeliveryDeps {
   options: ResolvedOptions;
@@ -21,13 +22,6 @@ export interface RunDeliveryDeps {
 }
 
 export type RunDeliveryResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
-
-function problem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
-}
 
 /** At most this many schema issues in a log line; the message already names the first five. */
 const LOGGED_ISSUES = 20;
@@ -69,7 +63,7 @@ function buildContext(
   if (!data.success) {
     throw new ReceiverError(
       'EVENT_SCHEMA_MISMATCH',
-      `${event} data does not match its schema: ${problem(data.error)}`,
+      `${event} data does not match its schema: ${issuesText(data.error.issues, 'data')}`,
       { cause: data.error },
     );
   }

@@ -14,19 +14,13 @@ import { strictUtf8 } from '../internal/strict-utf8.js';
 import type { ReplyEndpointAnswer, ReplyErrorCode } from './reply-answer.js';
 import type { ReplyResult, ResolvedReplyOptions } from './reply-options.js';
 import { jsonProblem } from '../internal/json-problem.js';
+import { issuesText } from '../internal/issue-text.js';
 
 /** What `endpoint.handle` takes: the headers and the exact bytes that arrived (a string is UTF-8 encoded). */
 export type ReplyRequestInput = RequestInHand;
 
 const refusal = (status: number, code: ReplyErrorCode, message: string): ReplyEndpointAnswer =>
   errorAnswer(status, code, message);
-
-function requestProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? `\`${i.path.map(String).join('.')}\`` : 'the body'}: ${i.message}`)
-    .join('; ');
-}
 
 /** The reply function's result as the answer's text, or why it cannot be sent. */
 function replyText(result: ReplyResult): { text: string } | { problem: string } | null {
@@ -97,7 +91,9 @@ export function createReplyRequestHandler(options: ResolvedReplyOptions, log: Lo
     }
     const request = CustomReplyRequest.safeParse(parsed);
     if (!request.success)
-      return refuse(refusal(400, 'INVALID_REQUEST', `Not a custom reply request: ${requestProblem(request.error)}`));
+      return refuse(
+        refusal(400, 'INVALID_REQUEST', `Not a custom reply request: ${issuesText(request.error.issues, 'the body')}`),
+      );
     const context = { log, timestamp: Number(signed.timestamp) };
     const outcome = await runWithin((signal) => options.reply(request.data, { ...context, signal }), options.timeoutMs);
     if (!outcome.ok) {

@@ -26,4 +26,5 @@ export {
   DELIVERY_HEADER,
   EVENT_HEADER,
   DEFAULT_TOLERANCE_SECONDS,
+  DELIVERY_DEADLINE_MS,
 } from './constants.js';

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { dbOption, jsonOption, requireSecret, secretOption } from '../common-options.js';
 import { type ListenOptions } from '../listen/run-listen.js';
 import { parseHttpUrl, parseInteger, parsePort, parseUrlPath } from '../parse-options.js';
-import { DEFAULT_POST_TIMEOUT_MS } from '../post-signed.js';
+import { DELIVERY_DEADLINE_MS } from '../../signature/index.js';
 
 type ListenFlags = Omit<ListenOptions, 'secret'> & { secret?: string };
 
@@ -33,7 +33,7 @@ export function registerListen(program: Command): void {
       '--forward-timeout <ms>',
       "how long to wait for the app's answer",
       parseInteger(1, 600_000),
-      DEFAULT_POST_TIMEOUT_MS,
+      DELIVERY_DEADLINE_MS,
     )
     .option(
       '--tolerance <seconds>',

@@ -2,7 +2,7 @@ import { type Command } from 'commander';
 import { dbOption, jsonOption, secretOption } from '../common-options.js';
 import { addSelectionOptions } from '../deliveries/select.js';
 import { collect, parseHttpUrl, parseInteger } from '../parse-options.js';
-import { DEFAULT_POST_TIMEOUT_MS } from '../post-signed.js';
+import { DELIVERY_DEADLINE_MS } from '../../signature/index.js';
 import { type ReplayOptions } from '../replay/run-replay.js';
 
 const EXAMPLES = [
@@ -46,7 +46,7 @@ export function registerReplay(program: Command): void {
       '--timeout <ms>',
       'with --to: how long to wait for each answer',
       parseInteger(1, 600_000),
-      DEFAULT_POST_TIMEOUT_MS,
+      DELIVERY_DEADLINE_MS,
     )
     .addOption(jsonOption())
     .addHelpText('after', EXAMPLES)

@@ -4,7 +4,8 @@ import { CliError } from '../cli-error.js';
 import { jsonOption, requireSecret, secretOption } from '../common-options.js';
 import { out } from '../output.js';
 import { collect, parseHttpUrl, parseInteger } from '../parse-options.js';
-import { DEFAULT_POST_TIMEOUT_MS, postSigned, PostFailedError } from '../post-signed.js';
+import { DELIVERY_DEADLINE_MS } from '../../signature/index.js';
+import { postSigned, PostFailedError } from '../post-signed.js';
 import { buildEvent, type BuildOptions } from '../trigger/build-event.js';
 
 interface TriggerOptions extends BuildOptions {
@@ -91,7 +92,7 @@ export function registerTrigger(program: Command): void {
       '--timeout <ms>',
       'give up waiting for the answer after this long',
       parseInteger(1, 600_000),
-      DEFAULT_POST_TIMEOUT_MS,
+      DELIVERY_DEADLINE_MS,
     )
     .addOption(jsonOption())
     .addHelpText('after', EXAMPLES)

@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { EventSubscription } from '../../api/schemas/webhook-endpoint.js';
 import { CliError } from '../cli-error.js';
+import { issueText } from '../../internal/issue-text.js';
 
 /**
  * What a project tells `convo-kit dev` in its package.json, under `"convo-kit"`. Every field is optional:
@@ -58,7 +59,10 @@ export function readProjectSettings(dir: string, environment: NodeJS.ProcessEnv 
   const parsed = DevManifest.safeParse(pkg['convo-kit'] ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CliError('USAGE', `package.json "convo-kit".${issue.path.join('.')}: ${issue.message}`);
+    throw new CliError(
+      'USAGE',
+      `package.json ${issueText({ ...issue, path: ['"convo-kit"', ...issue.path] }, '"convo-kit"')}`,
+    );
   }
   // Checked before anything starts: tsx watch on a missing file would wait for it to appear, and dev with it.
   if (!existsSync(join(dir, parsed.data.entry))) {

@@ -3,6 +3,7 @@ import { sampleEvent, type SampleEnvelope } from '../../events/index.js';
 import { CliError } from '../cli-error.js';
 import { parseJson, readInput } from '../read-input.js';
 import { applySet } from '../set-path.js';
+import { issueText } from '../../internal/issue-text.js';
 
 export interface BuildOptions {
   /** A JSON file whose object is deep-merged into the sample's `data`. */
@@ -35,7 +36,7 @@ export async function buildEvent(event: EventName, options: BuildOptions): Promi
     if (!result.success) {
       const problems = result.error.issues
         .slice(0, MAX_ISSUES_SHOWN)
-        .map((issue) => `  data.${issue.path.map(String).join('.')}: ${issue.message}`);
+        .map((issue) => `  ${issueText({ ...issue, path: ['data', ...issue.path] }, 'data')}`);
       throw new CliError(
         'USAGE',
         `The ${event} payload no longer matches its schema after your overrides:\n${problems.join('\n')}`,

@@ -14,6 +14,7 @@ import { DELIVERY_ID } from '../../signature/constants.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage, queryErrorPage } from './inspector-page.js';
 import { tokenCookie, tokenFromCookie } from './token-cookie.js';
+import { issueText } from '../../internal/issue-text.js';
 
 /** Where `convo-kit listen` and the starters mount the inspector (an app of your own may mount it anywhere). */
 export const INSPECTOR_PATH = '/_inspector';
@@ -44,9 +45,8 @@ function deliveryIdIn(segment: string): string | null {
   }
 }
 
-function firstIssue(error: z.ZodError, whole = 'query'): string {
-  const issue = error.issues[0]!;
-  return `${issue.path.join('.') || whole}: ${issue.message}`;
+function firstIssue(error: z.ZodError, whole = 'the query'): string {
+  return issueText(error.issues[0]!, whole);
 }
 
 /** A cursor that is no page of this list is the asker's mistake, not a store that cannot answer: it is named. */

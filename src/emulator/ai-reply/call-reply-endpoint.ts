@@ -5,6 +5,7 @@ import { strictUtf8 } from '../../internal/strict-utf8.js';
 import { guardedPost, type GuardedAnswer } from '../../net/guarded-post.js';
 import { signingHeaders } from '../../signature/index.js';
 import { USER_AGENT } from '../dispatch/post-delivery.js';
+import { issueText } from '../../internal/issue-text.js';
 
 /** A public address, or loopback: the emulator alone reaches a local reply endpoint (docs/custom-reply.md). */
 export const REPLY_ENDPOINT_POLICY: AddressPolicy = 'loopback-or-public';
@@ -39,9 +40,8 @@ function parseAnswer(status: number, bytes: Buffer): ReplyCallOutcome {
   }
   const answer = CustomReplyAnswer.safeParse(json);
   if (!answer.success) {
-    const issue = answer.error.issues[0]!;
     return failure(
-      `the answer is not { reply } of 1 to 4096 characters (${issue.path.join('.') || 'body'}: ${issue.message})`,
+      `the answer is not { reply } of 1 to 4096 characters (${issueText(answer.error.issues[0]!, 'the body')})`,
       status,
     );
   }

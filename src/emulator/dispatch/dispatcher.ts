@@ -10,6 +10,7 @@ import type { EventBus } from '../route-handler.js';
 import { WebhookStore } from '../state/webhook-store.js';
 import { DeliveryQueue, type QueuedDelivery } from './delivery-queue.js';
 import { postDelivery, type PostOutcome } from './post-delivery.js';
+import { issuesText } from '../../internal/issue-text.js';
 
 export interface DispatcherOptions {
   db: Database.Database;
@@ -63,9 +64,7 @@ export class Dispatcher implements EventBus {
     // An emulator that sends what the catalog does not describe would teach users the wrong contract.
     const parsed = eventSchemas[event].safeParse(data);
     if (!parsed.success) {
-      throw new TypeError(
-        `Event ${event} does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new TypeError(`Event ${event} does not match its schema: ${issuesText(parsed.error.issues, 'data')}`);
     }
     const endpoints = this.webhooks.subscribers(event);
     if (endpoints.length === 0) return;

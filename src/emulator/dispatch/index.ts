@@ -1,3 +1,3 @@
 export { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export { DeliveryQueue, ATTEMPT_LOG_SIZE, type DeliveryAttempt, type QueuedDelivery } from './delivery-queue.js';
-export { postDelivery, DELIVERY_TIMEOUT_MS, USER_AGENT, type PostOutcome } from './post-delivery.js';
+export { postDelivery, USER_AGENT, type PostOutcome } from './post-delivery.js';

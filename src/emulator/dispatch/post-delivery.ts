@@ -3,10 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { type AddressPolicy } from '../../internal/address-policy.js';
 import { AddressNotAllowedError } from '../../net/guarded-lookup.js';
 import { guardedPost } from '../../net/guarded-post.js';
-import { signedHeaders } from '../../signature/index.js';
-
-/** The service's deadline: a receiver must answer 2xx within 8 seconds. */
-export const DELIVERY_TIMEOUT_MS = 8_000;
+import { DELIVERY_DEADLINE_MS, signedHeaders } from '../../signature/index.js';
 
 function packageVersion(): string {
   try {
@@ -49,7 +46,7 @@ export async function postDelivery(input: {
     ...signedHeaders({ secret: input.secret, body: input.body, deliveryId: input.deliveryId, event: input.event }),
     'user-agent': USER_AGENT,
   };
-  const timeoutMs = input.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const timeoutMs = input.timeoutMs ?? DELIVERY_DEADLINE_MS;
   try {
     // A redirect is not a 2xx: it is retried like any other failure, never followed.
     const { status } = await guardedPost({

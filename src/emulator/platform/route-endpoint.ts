@@ -16,6 +16,7 @@ import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
 import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
+import { issuesText } from '../../internal/issue-text.js';
 
 /**
  * The body of a write route the table declares without one ({@link takesNoBody}): none, an empty body or
@@ -168,10 +169,7 @@ function checkResponse(id: string, def: EndpointDef, result: StoredResult): void
   const parsed = def.response.safeParse(result.body);
   if (!parsed.success) {
     throw new TypeError(
-      `${id} answered a body its response schema refuses: ${parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
+      `${id} answered a body its response schema refuses: ${issuesText(parsed.error.issues, 'the body')}`,
     );
   }
 }
