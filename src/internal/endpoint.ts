@@ -34,7 +34,7 @@ export interface AdapterOptions {
   /** Bounds the body bytes held across requests; past it, 503 with Retry-After (see BodyBudget). */
   budget?: BodyBudget;
   /** A body not in within this long after its headers is refused (408) and its budget freed (ReadBodyOptions). */
-  bodyTimeoutMs?: number;
+  bodyTimeoutMs: number;
   /** Hears every answer once it is written, a refusal before the body included (`convo-kit listen` prints each). */
   onAnswer?: (answer: HttpAnswer, headers: HeaderInput) => void;
 }

@@ -26,7 +26,7 @@ export function fetchHandler<A>(
     const rawBody = await readLimited(request, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
     if (rawBody === null) return logRefusal(log, tooLarge(maxBodyBytes), what);
     if (rawBody === 'busy') return logRefusal(log, busy(), what);
-    if (rawBody === 'timeout') return logRefusal(log, bodyTimeout(bodyTimeoutMs!), what);
+    if (rawBody === 'timeout') return logRefusal(log, bodyTimeout(bodyTimeoutMs), what);
     try {
       return await endpoint.handle({ headers: request.headers, rawBody }, admission.admitted);
     } finally {

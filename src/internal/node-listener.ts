@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { busy, overLimit, type AdapterOptions, type Endpoint } from './endpoint.js';
 import { bodyTimeout, errorAnswer, logRefusal, methodNotAllowed, tooLarge, type HttpAnswer } from './http-answer.js';
+import { endAfterBody, type DrainBounds } from './end-after-body.js';
 import { readNodeBody } from './read-node-body.js';
 
 export interface NodeListenerOptions extends AdapterOptions {
@@ -12,7 +13,8 @@ export interface NodeListenerOptions extends AdapterOptions {
   unexpected: HttpAnswer;
 }
 
-export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+/** Writes the answer; one that closes a connection whose body is still arriving ends once that body is drained. */
+function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer, drain: DrainBounds): void {
   if (res.headersSent) return;
   const json = JSON.stringify(answer.body);
   res.writeHead(answer.status, {
@@ -20,13 +22,16 @@ export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
     'content-length': Buffer.byteLength(json),
     ...answer.headers,
   });
-  res.end(json);
+  if (answer.headers?.connection !== 'close') return void res.end(json);
+  res.write(json);
+  endAfterBody(req, res, drain);
 }
 
 /**
  * The answer to a request whose body was not read. While a body is still arriving, the connection closes
- * right after the answer (nothing more of it is read, so it costs about one socket read, never the
- * body); a body already in is dropped and the connection kept for the next request.
+ * after the answer: the answer goes out at once, the rest of the body is read and dropped (never held), and
+ * the connection closes once it is in (endAfterBody); a body already in is dropped and the connection kept
+ * for the next request.
  */
 function unreadAnswer(req: IncomingMessage, answer: HttpAnswer): HttpAnswer {
   const closing = !req.complete && !answer.headers?.connection;
@@ -51,8 +56,8 @@ export function nodeListener<A>(
   options: NodeListenerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { maxBodyBytes, log, what, budget, bodyTimeoutMs } = options;
-  // A body refused part-read, by why the read stopped (a timeout only happens when bodyTimeoutMs is set).
-  const unread = { 'too-large': () => tooLarge(maxBodyBytes), busy, timeout: () => bodyTimeout(bodyTimeoutMs!) };
+  // A body refused part-read, by why the read stopped.
+  const unread = { 'too-large': () => tooLarge(maxBodyBytes), busy, timeout: () => bodyTimeout(bodyTimeoutMs) };
   /** The answer to one request; undefined when the client went away mid-body (nothing to answer). */
   async function answerFor(req: IncomingMessage): Promise<HttpAnswer | undefined> {
     if (req.method !== 'POST') return unreadAnswer(req, logRefusal(log, methodNotAllowed(req.method), what));
@@ -79,9 +84,11 @@ export function nodeListener<A>(
     }
   }
 
+  // A refused body is read and dropped no further than an accepted one could be, nor for longer.
+  const drain: DrainBounds = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs };
   return (req, res) => {
     const send = (answer: HttpAnswer) => {
-      writeAnswer(res, answer);
+      writeAnswer(req, res, answer, drain);
       options.onAnswer?.(answer, req.headers);
     };
     answerFor(req).then(

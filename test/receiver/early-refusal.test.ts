@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../src/receiver/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
+import { uploadAfterAnswer } from '../support/raw-http.js';
 import { SECRET, sleep, testReceiver } from './harness.js';
 import { heldPost, type Answer } from './held-post.js';
 
@@ -64,6 +65,40 @@ describe.each(Object.entries(adapters))('on %s', (_name, serve) => {
     expect(answers.every((a) => a.headers.connection === 'close')).toBe(true);
     expect((await receiver.store.list()).data).toEqual([]);
   }, 60_000);
+
+  it('every refused upload gets its answer, and a sender still sending its body after it is never reset', async () => {
+    await start();
+    const { headers } = signedDelivery({ secret: SECRET, event: 'message.received' });
+    const head = (changes: Record<string, string>) =>
+      `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries({ ...headers, ...changes })
+        .filter(([name]) => name !== 'content-length')
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')}`;
+    const uploads = [
+      ...Array.from({ length: 30 }, () => [head({ 'x-service-signature': '' }), MiB] as const),
+      [head({ 'content-type': 'text/plain' }), MiB] as const,
+      [head({}), MiB + 1] as const, // declared over maxBodyBytes (1 MiB)
+    ];
+    const endings = await Promise.all(
+      uploads.map(([h, size]) => uploadAfterAnswer(Number(new URL(url).port), h, Buffer.alloc(size, 'x'), 16 * 1024)),
+    );
+    const count = (pick: (e: (typeof endings)[number]) => string) =>
+      endings.reduce<Record<string, number>>((n, e) => ({ ...n, [pick(e)]: (n[pick(e)] ?? 0) + 1 }), {});
+    expect(count((e) => String(e.status))).toEqual({ 401: 30, 415: 1, 413: 1 });
+    expect(count((e) => (e.reset ? 'reset' : 'closed in order'))).toEqual({ 'closed in order': 32 });
+    expect((await receiver.store.list()).data).toEqual([]);
+  }, 60_000);
+
+  it('reads a refused body no further than maxBodyBytes past its answer: a longer one is cut off', async () => {
+    await start({ maxBodyBytes: 64 * 1024 });
+    const { headers } = signedDelivery({ secret: SECRET, event: 'message.received' });
+    const head = `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Service-Timestamp: ${headers['x-service-timestamp']}\r\n`;
+    const port = Number(new URL(url).port);
+    const within = await uploadAfterAnswer(port, head, Buffer.alloc(64 * 1024, 'x'), 1024);
+    expect(within).toEqual({ status: 401, reset: false });
+    const endless = await uploadAfterAnswer(port, head, Buffer.alloc(8 * MiB, 'x'), 1024);
+    expect(endless).toEqual({ status: 401, reset: true });
+  });
 
   const refusals: [string, (h: Record<string, string>) => Record<string, string>, number, string, number?][] = [
     ['a malformed signature', (h) => ({ ...h, 'x-service-signature': 'sha256=zz' }), 401, 'SIGNATURE_MALFORMED'],

@@ -52,3 +52,41 @@ export function expectEnvelopedRefusal(answer: RawAnswer, unparsable: (typeof UN
   expect(body.error.code, what).toBe(code);
   expect(body.error.message, what).toMatch(message);
 }
+
+/** How a refused upload ended for its sender: the answer it read, and whether the connection was then reset. */
+export interface UploadEnding {
+  status: number | null;
+  reset: boolean;
+}
+
+/**
+ * A POST that sends its head and the first `sendFirst` bytes of `body`, reads the whole answer (by its
+ * Content-Length), and only then sends the rest of the body and its end, as a client still uploading does.
+ * A server that closes a connection with bytes of it unread makes the kernel send a reset, which a sender
+ * still writing hears instead of (or before) the answer. The order is fixed, so the ending does not
+ * depend on timing: a reset here is the server's doing.
+ */
+export function uploadAfterAnswer(port: number, head: string, body: Buffer, sendFirst: number): Promise<UploadEnding> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`${head}Content-Length: ${body.length}\r\n\r\n`);
+      socket.write(body.subarray(0, sendFirst));
+    });
+    let received = Buffer.alloc(0);
+    let status: number | null = null;
+    let reset = false;
+    socket.on('data', (chunk: Buffer) => {
+      if (status !== null) return;
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const headers = received.subarray(0, end).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headers)?.[1] ?? 0);
+      if (received.length < end + 4 + length) return;
+      status = Number(headers.split(' ')[1]);
+      socket.end(body.subarray(sendFirst));
+    });
+    socket.on('error', () => (reset = true));
+    socket.on('close', () => resolve({ status, reset }));
+  });
+}
