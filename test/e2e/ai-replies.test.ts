@@ -260,7 +260,33 @@ describe('the gates', () => {
   });
 
   it.each([
+    ['assigned to a person', { assignee: 'agent_maya' }, { assignee: null }, 'active'],
+    ['snoozed', { status: 'snoozed' as const }, { status: 'active' as const }, 'snoozed'],
+  ])(
+    'stays out of a conversation that is %s: no call, no reply, no ticket; back in once it is released',
+    async (_n, hold, release, held) => {
+      const from = `+${handle++}`;
+      const { conversationId } = await customerWrites('When are you open on Saturday?', from);
+      expect(await aiMessages(conversationId)).toHaveLength(1);
+      await t.client.conversations.update({ id: conversationId, ...hold });
+      requests = [];
+      await customerWrites('And on Sunday?', from);
+      expect(requests).toEqual([]);
+      expect(await aiMessages(conversationId)).toHaveLength(1);
+      expect(await handoffs(conversationId)).toEqual([]);
+      // The customer writing does not release it: a snoozed conversation stays snoozed.
+      expect((await t.client.conversations.get({ id: conversationId })).status).toBe(held);
+      await t.client.conversations.update({ id: conversationId, ...release });
+      await customerWrites('And on Monday?', from);
+      expect(requests).toHaveLength(1);
+      expect(await aiMessages(conversationId)).toHaveLength(2);
+    },
+  );
+
+  it.each([
     ['the conversation is closed', (id: string) => t.client.conversations.update({ id, status: 'closed' })],
+    ['a person takes it', (id: string) => t.client.conversations.update({ id, assignee: 'agent_maya' })],
+    ['it is snoozed', (id: string) => t.client.conversations.update({ id, status: 'snoozed' })],
     ['the account turns AI off', () => t.client.channels.update({ integration_id: ACCOUNT, ai_enabled: false })],
   ])('sends nothing and hands off nothing when, while the endpoint thinks, %s', async (name, change) => {
     const content = `Are you open today? (${name})`;

@@ -21,9 +21,20 @@ export function aiRepliesOn(s: Stores, account: Account | undefined, channel: Ch
   return group.ai_enabled && group.brain_config.enabled_platforms?.[channel] !== false;
 }
 
-/** May the AI answer on this conversation now: open, the gates on, and a contact who has not opted out. */
+/**
+ * Does a person have this conversation: assigned to someone, or snoozed (set aside until later)? Then the AI
+ * stays out of it (docs/custom-reply.md), whatever the switches say.
+ */
+export function heldByPerson(conversation: Pick<Conversation, 'status' | 'assignee'>): boolean {
+  return conversation.assignee !== null || conversation.status === 'snoozed';
+}
+
+/**
+ * May the AI answer on this conversation now: active (not closed, not snoozed), nobody assigned, the gates
+ * on, and a contact who has not opted out.
+ */
 function mayAnswer(s: Stores, conversation: Conversation | undefined, message: Message): conversation is Conversation {
-  if (!conversation || conversation.status === 'closed') return false;
+  if (!conversation || conversation.status === 'closed' || heldByPerson(conversation)) return false;
   if (!aiRepliesOn(s, s.accounts.get(message.integration_id), message.channel)) return false;
   return !s.contacts.get(conversation.contact_id)?.opted_out;
 }
@@ -93,7 +104,7 @@ export async function replyToMessage(ctx: EmulatorContext, messageId: string, si
  */
 export function startAiReply(ctx: EmulatorContext, message: Message, conversation: Conversation): void {
   const s = stores(ctx.db);
-  if (!aiRepliesOn(s, s.accounts.get(message.integration_id), message.channel)) return;
+  if (!mayAnswer(s, conversation, message)) return;
   const queued = ctx.aiReplies.enqueue('reply', (signal) => replyToMessage(ctx, message.id, signal));
   if (!queued) handOffOnce(ctx, conversation, 'too many AI replies waiting');
 }
