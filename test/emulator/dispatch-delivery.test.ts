@@ -7,6 +7,7 @@ import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.j
 import { Envelope, eventSchemas, isEventName } from '../../src/events/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { DeliveryQueue } from '../../src/emulator/dispatch/delivery-queue.js';
+import { SlotShare } from '../../src/emulator/dispatch/slot-share.js';
 import { openEmulatorDatabase } from '../../src/emulator/state/database.js';
 import { USER_AGENT } from '../../src/emulator/dispatch/post-delivery.js';
 import { verify } from '../../src/signature/index.js';
@@ -287,7 +288,8 @@ describe('claim order', () => {
       body: '{}',
     }));
     queue.enqueue(rows, 1_000);
-    const taken = queue.claim(1_000, 40, new Map(), 40, new Set(['whk_a', 'whk_b'])).map((d) => d.id);
+    const slots = new SlotShare({ concurrency: 40, perEndpoint: 40, onSlotFreed: () => {} });
+    const taken = queue.claim(1_000, slots.round(new Set(['whk_a', 'whk_b']))).map((d) => d.id);
     db.close();
     for (const endpoint of ['whk_a', 'whk_b']) {
       const expected = rows.filter((r) => r.endpoint_id === endpoint).map((r) => r.id);

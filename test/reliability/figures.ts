@@ -43,10 +43,20 @@ export function figures(acked: ReadonlySet<string>, journal: readonly string[]):
 
 /** One line per scenario in the suite's output. */
 export function report(scenario: string, f: Figures, extra: Record<string, string | number> = {}): void {
-  const more = Object.entries(extra).map(([k, v]) => `, ${k} ${v}`);
-  process.stdout.write(
-    `[reliability] ${scenario}: acked ${f.acked}, handled ${f.handled}, lost ${f.lost}, run twice ${f.runTwice}, re-run after a kill ${f.rerunAfterKill}${more.join('')}\n`,
-  );
+  printFigures(scenario, {
+    acked: f.acked,
+    handled: f.handled,
+    lost: f.lost,
+    'run twice': f.runTwice,
+    're-run after a kill': f.rerunAfterKill,
+    ...extra,
+  });
+}
+
+/** The line of a scenario that measures something other than a receiver's handling (the emulator's cases). */
+export function printFigures(scenario: string, measures: Record<string, string | number>): void {
+  const line = Object.entries(measures).map(([k, v]) => `${k} ${v}`);
+  process.stdout.write(`[reliability] ${scenario}: ${line.join(', ')}\n`);
 }
 
 /** Waits (bounded) until every acked event was handled; the figures then say what was not. */

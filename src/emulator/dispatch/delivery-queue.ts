@@ -4,6 +4,7 @@ import { encodeSeqCursor } from '../../internal/seq-cursor.js';
 import { decodeListCursor } from '../state/list-cursor.js';
 import type { WebhookAttempt } from '../../api/schemas/webhook-endpoint.js';
 import { statement } from '../state/statement.js';
+import type { ClaimRound } from './slot-share.js';
 
 /** A delivery waiting for its next attempt (one per event and endpoint; retries reuse its id). */
 export interface QueuedDelivery {
@@ -58,37 +59,44 @@ export class DeliveryQueue {
   }
 
   /**
-   * Takes up to `limit` pending deliveries due by `now`, oldest first, at most `perEndpoint` in flight per
-   * endpoint (counting `inFlight`), and marks them in flight: one slow receiver cannot hold every slot.
-   * Stops looking once every `registered` endpoint has its share.
+   * Takes the pending deliveries due by `now` that `round` admits (fair dispatch: slot-share.ts), oldest first
+   * per endpoint, and marks them in flight. Due rows are read oldest first across endpoints, up to
+   * CLAIM_SCAN_ROWS; when that window is all at endpoints that cannot take more (a backlog at hung receivers),
+   * each endpoint that can is asked for its own oldest rows, so the backlog cannot hide them.
    */
-  claim(
-    now: number,
-    limit: number,
-    inFlight: ReadonlyMap<string, number>,
-    perEndpoint: number,
-    registered: ReadonlySet<string>,
-  ): QueuedDelivery[] {
-    const counts = new Map(inFlight);
-    let saturated = 0;
-    for (const [endpointId, n] of counts) if (n >= perEndpoint && registered.has(endpointId)) saturated++;
+  claim(now: number, round: ClaimRound): QueuedDelivery[] {
     // With every endpoint at its share no row can be taken: the scan below would only cost (bench/fanout.bench.ts).
-    if (saturated >= registered.size) return [];
+    if (round.full) return [];
     return this.db.transaction(() => {
-      // Rowids and endpoints only, from the index deliveries_claim_in_order, read row by row until `limit` are
-      // chosen (reading all CLAIM_SCAN_ROWS each time cost more than the POST); then the chosen rows' bodies.
+      // Rowids and endpoints only, from the index deliveries_claim_in_order, read row by row until the round is
+      // full (reading all CLAIM_SCAN_ROWS each time cost more than the POST); then the chosen rows' bodies.
       const chosen: number[] = [];
       const candidates = statement(
         this.db,
         "SELECT rowid AS id, endpoint_id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
       ).iterate(now, CLAIM_SCAN_ROWS) as IterableIterator<{ id: number; endpoint_id: string }>;
+      const chosenOf = new Map<string, number>();
+      let scanned = 0;
       for (const row of candidates) {
-        const busy = counts.get(row.endpoint_id) ?? 0;
-        if (busy >= perEndpoint) continue;
-        counts.set(row.endpoint_id, busy + 1);
-        chosen.push(row.id);
-        if (busy + 1 >= perEndpoint && registered.has(row.endpoint_id)) saturated++;
-        if (chosen.length === limit || saturated >= registered.size) break;
+        scanned++;
+        if (round.admit(row.endpoint_id)) {
+          chosen.push(row.id);
+          chosenOf.set(row.endpoint_id, (chosenOf.get(row.endpoint_id) ?? 0) + 1);
+        }
+        if (round.full) break;
+      }
+      if (scanned === CLAIM_SCAN_ROWS && !round.full) {
+        const ofEndpoint = statement(
+          this.db,
+          "SELECT rowid AS id FROM deliveries WHERE endpoint_id = ? AND state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+        );
+        const taken = new Set(chosen);
+        for (const [endpointId, room] of round.open()) {
+          // The window's rows of this endpoint were its oldest: they come first again, and are skipped.
+          const rows = ofEndpoint.all(endpointId, now, room + (chosenOf.get(endpointId) ?? 0)) as { id: number }[];
+          for (const row of rows) if (!taken.has(row.id) && round.admit(endpointId)) chosen.push(row.id);
+          if (round.full) break;
+        }
       }
       const take = statement(
         this.db,

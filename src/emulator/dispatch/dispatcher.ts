@@ -11,6 +11,7 @@ import { WebhookStore } from '../state/webhook-store.js';
 import { DeliveryQueue, type QueuedDelivery } from './delivery-queue.js';
 import { postDelivery, type PostOutcome } from './post-delivery.js';
 import { issuesText } from '../../internal/issue-text.js';
+import { SlotShare } from './slot-share.js';
 
 export interface DispatcherOptions {
   db: Database.Database;
@@ -20,7 +21,10 @@ export interface DispatcherOptions {
   retryDelaysSeconds?: readonly number[];
   /** Deliveries posted at the same time. @default 8 */
   concurrency?: number;
-  /** Of those, at most this many to one endpoint, so a slow receiver cannot hold every slot. @default 2 */
+  /**
+   * Of those, at most this many to one endpoint that answers; one that fails or hangs gets one at a time, and
+   * such endpoints together half the slots (slot-share.ts). @default 2
+   */
   perEndpoint?: number;
   /** @default 8000 (the service's deadline) */
   timeoutMs?: number;
@@ -41,9 +45,8 @@ export class Dispatcher implements EventBus {
   private readonly queue: DeliveryQueue;
   private readonly webhooks: WebhookStore;
   private readonly delays: readonly number[];
-  private readonly concurrency: number;
-  /** Delivery id -> its endpoint, while its POST runs. */
-  private readonly inFlight = new Map<string, string>();
+  /** The attempts whose POST runs, and who may start one next. */
+  private readonly slots: SlotShare;
   private readonly waiters = new Set<() => void>();
   private readonly stopController = new AbortController();
   private pumpScheduled: NodeJS.Immediate | null = null;
@@ -54,7 +57,11 @@ export class Dispatcher implements EventBus {
     this.queue = new DeliveryQueue(options.db);
     this.webhooks = new WebhookStore(options.db);
     this.delays = options.retryDelaysSeconds ?? [60, 600];
-    this.concurrency = options.concurrency ?? 8;
+    this.slots = new SlotShare({
+      concurrency: options.concurrency ?? 8,
+      perEndpoint: options.perEndpoint ?? 2,
+      onSlotFreed: () => this.kick(),
+    });
     this.queue.recover();
     this.unsubscribe = options.clock.onAdvance(() => this.kick());
     this.kick();
@@ -80,9 +87,9 @@ export class Dispatcher implements EventBus {
   async idle(): Promise<void> {
     while (
       !this.stopped &&
-      (this.inFlight.size > 0 || this.pumpScheduled !== null || this.queue.hasDue(this.options.clock.now()))
+      (this.slots.size > 0 || this.pumpScheduled !== null || this.queue.hasDue(this.options.clock.now()))
     ) {
-      if (this.pumpScheduled === null && this.inFlight.size === 0) this.kick();
+      if (this.pumpScheduled === null && this.slots.size === 0) this.kick();
       await new Promise<void>((resolve) => this.waiters.add(resolve));
     }
   }
@@ -107,6 +114,7 @@ export class Dispatcher implements EventBus {
     if (this.pumpScheduled) clearImmediate(this.pumpScheduled);
     if (this.sleep) clearTimeout(this.sleep);
     this.pumpScheduled = null;
+    this.slots.clear();
     this.notify();
   }
 
@@ -129,16 +137,13 @@ export class Dispatcher implements EventBus {
     if (this.sleep) clearTimeout(this.sleep);
     this.sleep = null;
     try {
-      const free = this.concurrency - this.inFlight.size;
-      const perEndpoint = new Map<string, number>();
-      for (const endpointId of this.inFlight.values())
-        perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
       const now = this.options.clock.now();
-      const claimed =
-        free > 0 ? this.queue.claim(now, free, perEndpoint, this.options.perEndpoint ?? 2, this.webhooks.ids()) : [];
+      const claimed = this.queue.claim(now, this.slots.round(this.webhooks.ids()));
       for (const delivery of claimed) {
-        this.inFlight.set(delivery.id, delivery.endpoint_id);
+        this.slots.start(delivery.id, delivery.endpoint_id);
+        let answered = false;
         void this.attempt(delivery)
+          .then((ok) => (answered = ok))
           .catch((error: unknown) =>
             this.options.logger.error(
               { err: error, delivery_id: delivery.id },
@@ -146,7 +151,7 @@ export class Dispatcher implements EventBus {
             ),
           )
           .finally(() => {
-            this.inFlight.delete(delivery.id);
+            this.slots.finish(delivery.id, answered);
             this.kick();
             this.notify();
           });
@@ -165,7 +170,8 @@ export class Dispatcher implements EventBus {
     this.notify();
   }
 
-  private async attempt(delivery: QueuedDelivery): Promise<void> {
+  /** One POST and its record; true when the receiver answered 2xx. */
+  private async attempt(delivery: QueuedDelivery): Promise<boolean> {
     const endpoint = this.webhooks.get(delivery.endpoint_id);
     const secret = endpoint && this.webhooks.secretOf(endpoint.id);
     let outcome: PostOutcome;
@@ -184,7 +190,7 @@ export class Dispatcher implements EventBus {
         resolve: this.options.resolve,
       });
     }
-    if (this.stopped) return;
+    if (this.stopped) return outcome.ok;
     const at = this.options.clock.now();
     const attempt = delivery.attempts + 1;
     const delay = !outcome.ok && endpoint ? this.delays[attempt - 1] : undefined;
@@ -193,7 +199,7 @@ export class Dispatcher implements EventBus {
       this.queue.settle(delivery, { ...outcome, at, nextAttemptAt });
     } catch (error) {
       this.options.logger.error({ err: error, delivery_id: delivery.id }, 'could not record a webhook attempt');
-      return;
+      return outcome.ok;
     }
     const log = {
       delivery_id: delivery.id,
@@ -208,5 +214,6 @@ export class Dispatcher implements EventBus {
         { ...log, error: outcome.error, next_attempt_at: nextAttemptAt && new Date(nextAttemptAt).toISOString() },
         'webhook attempt failed',
       );
+    return outcome.ok;
   }
 }

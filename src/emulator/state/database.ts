@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS deliveries (
 DROP INDEX IF EXISTS deliveries_due;
 DROP INDEX IF EXISTS deliveries_claim;
 CREATE INDEX IF NOT EXISTS deliveries_claim_in_order ON deliveries (state, next_attempt_at, endpoint_id);
+-- One endpoint's due rows, for a claim whose window is all at endpoints that cannot take more (delivery-queue.ts).
+CREATE INDEX IF NOT EXISTS deliveries_endpoint_due ON deliveries (endpoint_id, state, next_attempt_at);
 CREATE TABLE IF NOT EXISTS delivery_attempts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   endpoint_id TEXT NOT NULL,
