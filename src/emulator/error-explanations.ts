@@ -1,4 +1,4 @@
-import type { ErrorExplanation } from '../api/index.js';
+import type { ErrorExplanation } from '../resources/index.js';
 import { PLATFORM_ERROR_EXPLANATIONS, type Explanation } from './platform-error-explanations.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { ErrorCode, ErrorExplanation } from '../api/index.js';
+import type { ErrorCode } from '../api/index.js';
+import type { ErrorExplanation } from '../resources/index.js';
 
 export type Explanation = Pick<ErrorExplanation, 'what_happened' | 'fault' | 'next_step' | 'retryable'>;
 

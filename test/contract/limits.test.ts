@@ -1,17 +1,17 @@
 import { File } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { endpoints } from '../../src/api/index.js';
 import {
   COMMENT_MAX_CHARS,
   COMMENT_RULES_MAX,
-  endpoints,
   IdempotencyKey,
-  isInvalidPlatformIssue,
   KNOWLEDGE_FILE_MAX_BYTES,
   LoopbackTolerantWebhookCreate,
-  maskSecret,
   PROVIDER_CONFIGS,
-} from '../../src/api/index.js';
+} from '../../src/resources/index.js';
+import { isInvalidPlatformIssue } from '../../src/api/schemas/common.js';
+import { maskSecret } from '../../src/api/schemas/provider-config.js';
 
 const e = endpoints;
 const send = (extra: Record<string, unknown>) => ({ conversation_id: 'conv_1', content: 'hi', ...extra });

@@ -1,7 +1,8 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { takesNoBody } from '../../src/api/endpoint.js';
-import { allEndpoints, openapi, openapiPath, SignPayloadRequest, type EndpointEntry } from '../../src/api/index.js';
+import { allEndpoints, openapi, openapiPath, type EndpointEntry } from '../../src/api/index.js';
+import { SignPayloadRequest } from '../../src/resources/index.js';
 import { ERROR_STATUS, type ErrorCode } from '../../src/api/error-codes.js';
 
 /**

@@ -4,11 +4,11 @@ import {
   allEndpoints,
   compareRoutePrecedence,
   endpoints,
-  PageQuery,
   SCOPES,
   type EndpointDef,
   type EndpointEntry,
 } from '../../src/api/index.js';
+import { PageQuery } from '../../src/resources/index.js';
 import { routingOrder } from '../../src/api/all-endpoints.js';
 import { SYNTHETIC_BUILDERS } from '../../src/emulator/platform/synthetic.js';
 

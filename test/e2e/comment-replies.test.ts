@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Comment } from '../../src/api/index.js';
+import type { Comment } from '../../src/resources/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { CustomReplyRequest, ReplyFunction } from '../../src/reply/index.js';
 import { startE2e, type E2e } from './harness.js';

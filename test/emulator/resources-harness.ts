@@ -1,4 +1,4 @@
-import { TRIGGER_BATCH_MAX, TriggerBatchResult } from '../../src/api/index.js';
+import { TRIGGER_BATCH_MAX, TriggerBatchResult } from '../../src/resources/index.js';
 import type { EventName } from '../../src/events/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { as, receiver } from './platform-harness.js';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Enrollment } from '../../src/api/index.js';
+import type { Enrollment } from '../../src/resources/index.js';
 import { handlers } from '../../src/emulator/handlers/index.js';
 import type { RouteHandlerTable } from '../../src/emulator/route-handler.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Id, text } from '../../api/index.js';
+import { Id } from '../../resources/index.js';
+import { text } from '../../api/schemas/common.js';
 import { Comment, COMMENT_MAX_CHARS } from '../../api/schemas/comment.js';
 import { startCommentReply } from '../ai-reply/answer-comment.js';
 import { firstMatchingRule } from '../domain/comment-rules.js';

@@ -1,6 +1,7 @@
 import { newContact } from '../domain/new-contact.js';
 import { z } from 'zod';
-import { Id, Platform, text } from '../../api/index.js';
+import { Id, Platform } from '../../resources/index.js';
+import { text } from '../../api/schemas/common.js';
 import { Contact, Conversation, Message, PhoneNumber } from '../../resources/index.js';
 import { startAiReply } from '../ai-reply/reply-to-message.js';
 import { ApiFailure } from '../api-failure.js';

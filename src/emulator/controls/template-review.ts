@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParams, Template } from '../../api/index.js';
+import { IdParams, Template } from '../../resources/index.js';
 import { TemplateQuality, TemplateStatus } from '../../api/schemas/template.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AnalyticsQuery, AnalyticsSummary } from '../../api/index.js';
+import type { AnalyticsQuery, AnalyticsSummary } from '../../resources/index.js';
 import type { Message } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

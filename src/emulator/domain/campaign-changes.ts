@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CampaignCreate, CampaignUpdate } from '../../api/index.js';
+import type { CampaignCreate, CampaignUpdate } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { CampaignRecord } from '../state/records.js';

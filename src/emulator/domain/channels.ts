@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConnectedAccountUpdate, ConnectSession, ConnectSessionCreate } from '../../api/index.js';
+import type { ConnectedAccountUpdate, ConnectSession, ConnectSessionCreate } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';

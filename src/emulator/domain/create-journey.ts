@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { JourneyCreate, JourneyStepInput } from '../../api/index.js';
+import type { JourneyCreate, JourneyStepInput } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { JourneyRecord } from '../state/records.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TemplateCreate } from '../../api/index.js';
+import type { TemplateCreate } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { TemplateRecord } from '../state/records.js';

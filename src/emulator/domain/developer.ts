@@ -3,12 +3,10 @@ import {
   PLAN_RATE_LIMITS,
   RATE_LIMIT_WINDOW_SECONDS,
   READ_ONLY_PLANS,
-  type Capabilities,
-  type DeveloperLimits,
-  type Onboarding,
   type Plan,
   type Scope,
 } from '../../api/index.js';
+import { type Capabilities, type DeveloperLimits, type Onboarding } from '../../resources/index.js';
 import type { EndpointId } from '../../api/all-endpoints.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
 import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TriggerStatus } from '../../api/index.js';
+import type { TriggerStatus } from '../../resources/index.js';
 import { explainErrorCode } from '../error-explanations.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

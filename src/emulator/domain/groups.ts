@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from '../../api/index.js';
+import type { ChannelGroup, ChannelGroupCreate, ChannelGroupUpdate } from '../../resources/index.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Group } from '../state/records.js';

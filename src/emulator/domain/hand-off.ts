@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from '../../api/index.js';
+import { Id } from '../../resources/index.js';
 import { TicketKind, TicketPriority, type Ticket } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { KnowledgeEntry } from '../../api/index.js';
+import type { KnowledgeEntry } from '../../resources/index.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Lead, LeadUpdate } from '../../api/index.js';
+import type { Lead, LeadUpdate } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { applyPatch } from './changed-fields.js';

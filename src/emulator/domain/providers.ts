@@ -3,11 +3,11 @@ import { z } from 'zod';
 import {
   LOOPBACK_TOLERANT_PROVIDER_CONFIGS,
   LoopbackTolerantCustomReplyConfig,
-  maskSecret,
   type ProviderConfig,
   type ProviderName,
   type ProviderPut,
-} from '../../api/index.js';
+} from '../../resources/index.js';
+import { maskSecret } from '../../api/schemas/provider-config.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Page } from '../../api/schemas/page.js';

@@ -1,4 +1,4 @@
-import type { TemplateValidation } from '../../api/index.js';
+import type { TemplateValidation } from '../../resources/index.js';
 import type { TemplateCategory } from '../../api/schemas/template.js';
 import type { z } from 'zod';
 import { escapeRegExp } from '../../internal/escape-reg-exp.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TriggerResult } from '../../api/index.js';
+import type { TriggerResult } from '../../resources/index.js';
 import type { EnrollmentRecord } from '../state/records.js';
 
 /** The answer to a trigger: the enrollment and where to follow its first step. */

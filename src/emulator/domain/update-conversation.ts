@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConversationUpdate } from '../../api/index.js';
+import type { ConversationUpdate } from '../../resources/index.js';
 import type { Conversation } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TicketUpdate } from '../../api/index.js';
+import type { TicketUpdate } from '../../resources/index.js';
 import type { Ticket } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';

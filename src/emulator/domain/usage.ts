@@ -1,4 +1,5 @@
-import { PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS, type Usage } from '../../api/index.js';
+import { PLAN_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../../api/index.js';
+import { type Usage } from '../../resources/index.js';
 import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { requestStats, requestsThisWindow } from '../state/request-stats.js';
 import { outboundCounts } from '../state/outbound-counts.js';

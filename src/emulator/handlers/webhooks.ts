@@ -5,7 +5,7 @@ import { enroll, journeyForTrigger } from '../domain/enroll.js';
 import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
 import { triggerResult } from '../domain/trigger-result.js';
 import type { z } from 'zod';
-import type { WebhookSendRequest } from '../../api/index.js';
+import type { WebhookSendRequest } from '../../resources/index.js';
 import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import { WebhookStore } from '../state/webhook-store.js';

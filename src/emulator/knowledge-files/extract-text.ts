@@ -1,4 +1,5 @@
-import { extensionOf, type KNOWLEDGE_FILE_EXTENSIONS } from '../../api/index.js';
+import { extensionOf } from '../../api/schemas/knowledge-entry.js';
+import { type KNOWLEDGE_FILE_EXTENSIONS } from '../../resources/index.js';
 import { delimitedText } from './delimited-text.js';
 import { docxText, loadMammoth } from './docx-text.js';
 import { jsonText } from './json-text.js';

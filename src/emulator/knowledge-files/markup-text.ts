@@ -1,6 +1,6 @@
 import { convert, type DomNode, type FormatCallback } from 'html-to-text';
 import { marked } from 'marked';
-import { KNOWLEDGE_FILE_MAX_BYTES } from '../../api/index.js';
+import { KNOWLEDGE_FILE_MAX_BYTES } from '../../resources/index.js';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 

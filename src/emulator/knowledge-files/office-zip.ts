@@ -2,7 +2,7 @@ import yauzl from 'yauzl';
 import {
   KNOWLEDGE_OFFICE_ENTRY_MAX_BYTES as ENTRY_MAX,
   KNOWLEDGE_OFFICE_EXPANDED_MAX_BYTES as EXPANDED_MAX,
-} from '../../api/index.js';
+} from '../../resources/index.js';
 import { notParsable, overBound, reasonOf } from './refusals.js';
 
 /** Entries a DOCX or XLSX may list: real documents have dozens; a central directory of millions is an attack. */

@@ -1,4 +1,4 @@
-import { KNOWLEDGE_TEXT_MAX_CHARS } from '../../api/index.js';
+import { KNOWLEDGE_TEXT_MAX_CHARS } from '../../resources/index.js';
 import { overBound } from './refusals.js';
 
 /**

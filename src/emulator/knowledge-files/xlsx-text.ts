@@ -1,4 +1,7 @@
-import { KNOWLEDGE_XLSX_MAX_COLUMNS as MAX_COLUMNS, KNOWLEDGE_XLSX_MAX_ROWS as MAX_ROWS } from '../../api/index.js';
+import {
+  KNOWLEDGE_XLSX_MAX_COLUMNS as MAX_COLUMNS,
+  KNOWLEDGE_XLSX_MAX_ROWS as MAX_ROWS,
+} from '../../resources/index.js';
 import { notParsable, overBound, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 

@@ -11,7 +11,7 @@ import {
   Journey,
   ProviderName,
   Template,
-} from '../../api/index.js';
+} from '../../resources/index.js';
 import { PhoneNumber, Timestamp } from '../../resources/index.js';
 
 /** A connected account as stored: the API's shape plus the sending number on the phone channel. */

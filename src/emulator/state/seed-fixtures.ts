@@ -1,4 +1,4 @@
-import type { Stage } from '../../api/index.js';
+import type { Stage } from '../../resources/index.js';
 import { templateVariables } from '../domain/template-variables.js';
 import { validateTemplateCopy } from '../domain/template-validation.js';
 import type { Account, Group, TemplateRecord } from './records.js';

@@ -2,7 +2,7 @@ import type { Contact, Ticket } from '../../resources/index.js';
 import { slaDueAt } from '../domain/sla.js';
 import { buildChat, type ChatSpec, type SeededChat } from './seed-chats.js';
 import { DEFAULT_STAGES, SEED_IDS, seedAccounts } from './seed-fixtures.js';
-import type { Lead } from '../../api/index.js';
+import type { Lead } from '../../resources/index.js';
 import type { Account } from './records.js';
 
 type ContactSpec = ChatSpec['contact'];

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Contact, Conversation, Message, Ticket } from '../../resources/index.js';
 import { Collection } from './collection.js';
-import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../api/index.js';
+import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../resources/index.js';
 import type {
   Account,
   AutomationRecord,

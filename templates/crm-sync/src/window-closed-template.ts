@@ -1,4 +1,4 @@
-import { TemplateVariables } from 'convo-kit/api';
+import { TemplateVariables } from 'convo-kit/resources';
 import { type Contact } from 'convo-kit/resources';
 
 /**
