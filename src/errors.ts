@@ -17,3 +17,14 @@ export class ConvoKitError<Code extends string = string> extends Error {
     return { name: this.name, code: this.code, message: this.message, ...(this as object) };
   }
 }
+
+/**
+ * An option or argument the kit cannot use, thrown where it is given (a factory, a call), before any request:
+ * the one rule for option errors (src/api/README.md). The message quotes the option and what arrived:
+ * ``Expected `leaseMs` to be a positive number, got `0` ``.
+ */
+export class InvalidOptionError extends ConvoKitError<'INVALID_OPTION'> {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_OPTION', message, options);
+  }
+}

@@ -1,6 +1,6 @@
 // The package root: the receiver and everything it is built from. A client-only user imports
 // `convo-kit/client` instead, which never loads express or better-sqlite3.
-export { ConvoKitError } from './errors.js';
+export { ConvoKitError, InvalidOptionError } from './errors.js';
 export {
   sign,
   verify,

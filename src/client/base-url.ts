@@ -1,4 +1,4 @@
-import { ConvoKitError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import { isLoopbackHost } from '../internal/address-policy.js';
 import { redactText } from '../internal/redact-text.js';
 
@@ -12,24 +12,19 @@ export function normalizeBaseUrl(baseUrl: string, allowInsecureHttp = false): st
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConvoKitError(
-      'INVALID_OPTION',
-      `Expected \`baseUrl\` to be an absolute http(s) URL, got \`${hideKeys(baseUrl)}\``,
-    );
+    throw new InvalidOptionError(`Expected \`baseUrl\` to be an absolute http(s) URL, got \`${hideKeys(baseUrl)}\``);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConvoKitError('INVALID_OPTION', `Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
+    throw new InvalidOptionError(`Expected \`baseUrl\` to use https: or http:, got \`${url.protocol}\``);
   }
   if (url.protocol === 'http:' && !allowInsecureHttp && !isThisMachine(url.hostname)) {
     // The service is HTTPS; only the emulator is served over http, on this machine (README, Base URL).
-    throw new ConvoKitError(
-      'INVALID_OPTION',
+    throw new InvalidOptionError(
       `Expected \`baseUrl\` to use https: for a host other than this machine (the key would cross the network in clear), got \`${url.origin}\`; set \`allowInsecureHttp: true\` for a network you trust`,
     );
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new ConvoKitError(
-      'INVALID_OPTION',
+    throw new InvalidOptionError(
       'Expected `baseUrl` without query, fragment or credentials (the key goes in `apiKey`)',
     );
   }

@@ -1,4 +1,4 @@
-import { ConvoKitError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import { type ClientLogger, silentLogger } from './client-logger.js';
 import { normalizeBaseUrl } from './base-url.js';
 
@@ -91,8 +91,7 @@ const DEFAULTS = {
 /** Throws naming the option and the value: ``Expected `timeoutMs` to be an integer from 1 to 600000, got `0` ``. */
 export function checkInteger(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConvoKitError(
-      'INVALID_OPTION',
+    throw new InvalidOptionError(
       `Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``,
     );
   }
@@ -107,8 +106,7 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   const { apiKey } = options;
   // The value is never quoted: an error message must not carry a key.
   if (typeof apiKey !== 'string' || apiKey.length === 0 || /[^\x21-\x7e]/.test(apiKey)) {
-    throw new ConvoKitError(
-      'INVALID_OPTION',
+    throw new InvalidOptionError(
       'Expected `apiKey` to be a non-empty string of visible ASCII characters (svc_live_… or svc_test_…)',
     );
   }
@@ -129,7 +127,7 @@ export function resolveSettings(options: ClientOptions): ClientSettings {
   checkInteger('maxResponseBytes', s.maxResponseBytes, 1, 1024 ** 3);
   checkInteger('maxPages', s.maxPages, 1, 1_000_000);
   if (typeof s.fetch !== 'function')
-    throw new ConvoKitError('INVALID_OPTION', 'Expected `fetch` to be a function (Node 20+ has a global fetch)');
+    throw new InvalidOptionError('Expected `fetch` to be a function (Node 20+ has a global fetch)');
   if (!KEY_PREFIXES.some((p) => apiKey.startsWith(p))) {
     s.logger.warn({}, 'apiKey does not start with svc_live_ or svc_test_; the service will likely answer 401');
   }
@@ -145,25 +143,21 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/; // no CR, LF or NUL: they woul
  */
 export function checkRequestOptions(options: RequestOptions): RequestOptions & { headers: Record<string, string> } {
   if (typeof options !== 'object' || options === null) {
-    throw new ConvoKitError('INVALID_OPTION', `Expected the call options to be an object, got ${typeof options}`);
+    throw new InvalidOptionError(`Expected the call options to be an object, got ${typeof options}`);
   }
   if (options.timeoutMs !== undefined) checkInteger('timeoutMs', options.timeoutMs, 1, 600_000);
   if (options.totalTimeoutMs !== undefined)
     checkInteger('totalTimeoutMs', options.totalTimeoutMs, 1, TOTAL_TIMEOUT_MAX_MS);
   if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, 10);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    throw new ConvoKitError(
-      'INVALID_OPTION',
-      'Expected `signal` to be an AbortSignal (controller.signal, not the controller)',
-    );
+    throw new InvalidOptionError('Expected `signal` to be an AbortSignal (controller.signal, not the controller)');
   }
   const headers: Record<string, string> =
     options.headers instanceof Headers ? Object.fromEntries(options.headers) : { ...options.headers };
   for (const [name, value] of Object.entries(headers)) {
     // The value is not quoted: a header may carry a credential.
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      throw new ConvoKitError(
-        'INVALID_OPTION',
+      throw new InvalidOptionError(
         `Expected \`headers\` entry \`${name.slice(0, 100)}\` to be a valid header name with a string value without line breaks`,
       );
     }

@@ -29,6 +29,7 @@ export {
   isApiError,
   type ApiErrorCode,
 } from './api-error.js';
+export { ConvoKitError, InvalidOptionError } from '../errors.js';
 export {
   InvalidInputError,
   ResponseValidationError,

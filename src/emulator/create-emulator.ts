@@ -22,6 +22,7 @@ import { RateLimiter } from './platform/rate-limiter.js';
 import { isSeeded, seed } from './seed.js';
 import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
 import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
+import { InvalidOptionError } from '../errors.js';
 
 export interface EmulatorOptions {
   /** SQLite file that keeps keys, webhooks, pending deliveries and every record across restarts. @default ':memory:' */
@@ -90,7 +91,7 @@ const CLOCK_META = 'clock_offset_ms';
 function checkKey(name: string, value: string | undefined, kind: 'live' | 'test'): string {
   if (value === undefined) return generateKey(kind);
   if (!KEY_FORMAT.test(value) || !value.startsWith(`svc_${kind}_`)) {
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`${name}\` to be svc_${kind}_ followed by 32 url-safe characters (a value of ${value.length} characters arrived)`,
     );
   }
@@ -99,7 +100,7 @@ function checkKey(name: string, value: string | undefined, kind: 'live' | 'test'
 
 function checkDelays(delays: number[]): number[] {
   if (delays.length > 10 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 24 * 3600)) {
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`retryDelaysSeconds\` to be at most 10 numbers from 0 to 604800, got \`${JSON.stringify(delays)}\``,
     );
   }
@@ -113,7 +114,9 @@ function checkDelays(delays: number[]): number[] {
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const plan = Plan.safeParse(options.plan ?? 'dev_pro').data;
   if (plan === undefined)
-    throw new TypeError(`Expected \`plan\` to be one of ${Plan.options.join(', ')}, got \`${String(options.plan)}\``);
+    throw new InvalidOptionError(
+      `Expected \`plan\` to be one of ${Plan.options.join(', ')}, got \`${String(options.plan)}\``,
+    );
   const adminKey = checkKey('adminKey', options.adminKey, 'live');
   const testKey = checkKey('testKey', options.testKey, 'test');
   const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);

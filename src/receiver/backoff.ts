@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../errors.js';
 export interface BackoffOptions {
   /** Delay before the second attempt. @default 2000 */
   baseMs?: number;
@@ -19,7 +20,7 @@ export function createBackoff(
     return (attempt) => {
       const ms = option(attempt);
       if (!Number.isFinite(ms) || ms < 0)
-        throw new TypeError(
+        throw new InvalidOptionError(
           `Expected \`backoff(${attempt})\` to return milliseconds (0 and up), got \`${String(ms)}\``,
         );
       return ms;
@@ -28,7 +29,9 @@ export function createBackoff(
   const { baseMs = 2000, factor = 4, maxMs = 600_000 } = option;
   for (const [name, value] of Object.entries({ baseMs, factor, maxMs })) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new TypeError(`Expected \`backoff.${name}\` to be a number from 0 and up, got \`${String(value)}\``);
+      throw new InvalidOptionError(
+        `Expected \`backoff.${name}\` to be a number from 0 and up, got \`${String(value)}\``,
+      );
   }
   return (attempt) => {
     const ceiling = Math.min(maxMs, baseMs * factor ** Math.max(0, attempt - 1));

@@ -25,6 +25,7 @@ import {
   type InspectorOptions,
   type InspectorReplayOutcome,
 } from '../console/inspector/index.js';
+import { InvalidOptionError } from '../errors.js';
 
 export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
 
@@ -208,7 +209,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     onError(listener) {
       if (typeof listener !== 'function')
-        throw new TypeError(`Expected an onError listener function, got ${typeof listener}`);
+        throw new InvalidOptionError(`Expected an onError listener function, got ${typeof listener}`);
       errorListeners.push(listener);
       return receiver;
     },

@@ -1,5 +1,6 @@
 import { isEventName, isEventPattern, matchesPattern, type EventPattern } from '../events/index.js';
 import type { EventHandler, EventContext } from './event-handler.js';
+import { InvalidOptionError } from '../errors.js';
 
 type AnyHandler = (context: EventContext<'*'>) => unknown;
 
@@ -9,12 +10,12 @@ export class EventHandlerRegistry {
 
   add<P extends EventPattern>(pattern: P, handler: EventHandler<P>): void {
     if (typeof pattern !== 'string' || !isEventPattern(pattern)) {
-      throw new TypeError(
+      throw new InvalidOptionError(
         `Expected an event name, \`*\` or one of message.* conversation.* contact.* ticket.* template.*, got \`${String(pattern)}\``,
       );
     }
     if (typeof handler !== 'function')
-      throw new TypeError(`Expected a handler function for \`${pattern}\`, got ${typeof handler}`);
+      throw new InvalidOptionError(`Expected a handler function for \`${pattern}\`, got ${typeof handler}`);
     this.entries.push({ pattern, handler: handler as AnyHandler });
   }
 

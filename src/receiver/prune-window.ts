@@ -1,5 +1,6 @@
 import type { DeliveryStore } from '../store/index.js';
 import { DEFAULT_PRUNE_AFTER_MS } from '../store/store-rules.js';
+import { InvalidOptionError } from '../errors.js';
 
 /**
  * How long after it arrived a captured delivery still passes the signature check: its timestamp may be up to
@@ -20,7 +21,7 @@ export function checkPruneAfter(store: DeliveryStore, toleranceSeconds: number):
   const kept = store.pruneDoneAfterMs;
   const window = replayWindowMs(toleranceSeconds);
   if (typeof kept !== 'number' || kept >= window) return;
-  throw new TypeError(
+  throw new InvalidOptionError(
     `\`toleranceSeconds\` ${toleranceSeconds} lets a captured delivery pass the signature check for up to ${window} ms after it arrives, ` +
       `but the store prunes done rows after \`pruneDoneAfterMs\` ${kept} ms, and a pruned row no longer makes a replay a duplicate. ` +
       `Give the store a pruneDoneAfterMs of at least ${window} (or null), or a smaller toleranceSeconds.`,

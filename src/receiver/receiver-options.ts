@@ -7,6 +7,7 @@ import type { DeliveryStore, Durability } from '../store/index.js';
 import { type BackoffOptions } from './backoff.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import type { ReceiverResponse } from './receiver-response.js';
+import { InvalidOptionError } from '../errors.js';
 
 export interface ReceiverOptions {
   /** The endpoint's `whsec_…` secret. Pass this or `secrets`. */
@@ -97,17 +98,19 @@ export interface ResolvedOptions extends BodyBounds {
 
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
+    throw new InvalidOptionError('createReceiver() needs an options object with `secret` and `dbPath` (or `store`)');
   const secrets = secretsOption(options, "the endpoint's whsec_… secret");
   if ((options.store === undefined) === (options.dbPath === undefined)) {
-    throw new TypeError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
+    throw new InvalidOptionError('Pass exactly one of `dbPath` (a SQLite file) or `store` (a DeliveryStore)');
   }
   // They say how to open `dbPath`; beside a store of your own they would be silently ignored.
   for (const name of ['durability', 'storeThread'] as const)
     if (options.store !== undefined && options[name] !== undefined)
-      throw new TypeError(`\`${name}\` applies to the store opened from \`dbPath\`; give it to your own store instead`);
+      throw new InvalidOptionError(
+        `\`${name}\` applies to the store opened from \`dbPath\`; give it to your own store instead`,
+      );
   if (options.storeThread !== undefined && typeof options.storeThread !== 'boolean')
-    throw new TypeError(`Expected \`storeThread\` to be a boolean, got \`${String(options.storeThread)}\``);
+    throw new InvalidOptionError(`Expected \`storeThread\` to be a boolean, got \`${String(options.storeThread)}\``);
   const processBeforeResponse = options.processBeforeResponse === true;
   const handlerTimeoutMs = integerOption(
     'handlerTimeoutMs',
@@ -115,12 +118,12 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     processBeforeResponse ? 7000 : 30_000,
   );
   if (processBeforeResponse && handlerTimeoutMs > MAX_BEFORE_RESPONSE_TIMEOUT_MS) {
-    throw new TypeError(
+    throw new InvalidOptionError(
       `With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``,
     );
   }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`onResponse\` to be a function (response, headers) => void, got ${typeof options.onResponse}`,
     );
   return {

@@ -4,6 +4,7 @@ import { DEFAULT_TOLERANCE_SECONDS, type SecretSource } from '../signature/index
 import { secretsOption, type CheckedSecrets } from '../signature/secrets-option.js';
 import { bodyBoundsOption, type BodyBounds } from '../internal/body-bounds-option.js';
 import { integerOption } from '../internal/integer-option.js';
+import { InvalidOptionError } from '../errors.js';
 
 export interface ReplyContext {
   /** Aborted when `timeoutMs` passes: the answer is already a 504, so stop the work (fetch, LLM call). */
@@ -66,10 +67,12 @@ export interface ResolvedReplyOptions extends BodyBounds {
 
 export function resolveReplyOptions(options: ReplyEndpointOptions): ResolvedReplyOptions {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('createReplyEndpoint() needs an options object with `secret` and `reply`');
+    throw new InvalidOptionError('createReplyEndpoint() needs an options object with `secret` and `reply`');
   const secrets = secretsOption(options, "the provider's signing secret");
   if (typeof options.reply !== 'function')
-    throw new TypeError(`Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`);
+    throw new InvalidOptionError(
+      `Expected \`reply\` to be a function (request, context) => reply, got ${typeof options.reply}`,
+    );
   return {
     secrets,
     reply: options.reply,

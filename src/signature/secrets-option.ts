@@ -1,4 +1,5 @@
 import type { SecretSource } from './verify.js';
+import { InvalidOptionError } from '../errors.js';
 
 /** A provider of secrets: asked on every request, so a rotation or a vault lookup needs no restart. */
 export type SecretProvider = Extract<SecretSource, (...args: never[]) => unknown>;
@@ -16,20 +17,22 @@ export function secretsOption(options: { secret?: unknown; secrets?: SecretSourc
     // `secret: process.env.X!` (README quick start) with X unset arrives here as a key holding undefined.
     const unset =
       'secret' in options ? ': `secret` is undefined (is the environment variable it is read from set?)' : '';
-    throw new TypeError(`No secret given${unset}. Pass \`secret\` (${what}) or \`secrets\` (several, or a provider)`);
+    throw new InvalidOptionError(
+      `No secret given${unset}. Pass \`secret\` (${what}) or \`secrets\` (several, or a provider)`,
+    );
   }
   if (options.secret !== undefined && options.secrets !== undefined)
-    throw new TypeError(`Pass exactly one of \`secret\` (${what}) or \`secrets\` (several, or a provider)`);
+    throw new InvalidOptionError(`Pass exactly one of \`secret\` (${what}) or \`secrets\` (several, or a provider)`);
   if (options.secret !== undefined) {
     if (typeof options.secret !== 'string' || options.secret === '')
-      throw new TypeError(`Expected \`secret\` to be ${what}, got an empty or non-string value`);
+      throw new InvalidOptionError(`Expected \`secret\` to be ${what}, got an empty or non-string value`);
     return [options.secret];
   }
   const secrets = options.secrets!;
   if (typeof secrets === 'function') return secrets;
   const list: readonly unknown[] = typeof secrets === 'string' ? [secrets] : secrets;
   if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s === ''))
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`secrets\` to be one or more non-empty secrets (${what}), or a function that provides them`,
     );
   return Object.freeze([...(list as string[])]);

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../errors.js';
 import { describe, expect, it } from 'vitest';
 import {
   sign,
@@ -146,7 +147,7 @@ describe('verify', () => {
   });
 
   it('refuses an empty secret list as a configuration error', async () => {
-    await expect(verify(valid({ secrets: [] }))).rejects.toThrow(TypeError);
+    await expect(verify(valid({ secrets: [] }))).rejects.toThrow(InvalidOptionError);
   });
 });
 

@@ -7,6 +7,7 @@ import {
 } from './constants.js';
 import { signatureDigest, type Body } from './sign.js';
 import { SignatureVerificationError } from './signature-error.js';
+import { InvalidOptionError } from '../errors.js';
 
 /** One secret, several (rotation: old and new both verify), or a provider that looks them up. */
 export type SecretSource =
@@ -99,7 +100,7 @@ export async function resolveSecrets(source: SecretSource): Promise<readonly str
   const resolved = typeof source === 'function' ? await source() : source;
   const list = typeof resolved === 'string' ? [resolved] : resolved;
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new TypeError('Expected `secrets` to be one or more non-empty webhook secrets (whsec_…)');
+    throw new InvalidOptionError('Expected `secrets` to be one or more non-empty webhook secrets (whsec_…)');
   }
   return list;
 }

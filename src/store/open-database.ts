@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { InvalidOptionError } from '../errors.js';
 
 /**
  * `full`: each commit is fsynced before it resolves, so an acked delivery survives power loss.
@@ -21,7 +22,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database.Database {
   const durability = options.durability ?? 'full';
   if (durability !== 'full' && durability !== 'normal') {
-    throw new TypeError(`Expected \`durability\` to be 'full' or 'normal', got \`${String(durability)}\``);
+    throw new InvalidOptionError(`Expected \`durability\` to be 'full' or 'normal', got \`${String(durability)}\``);
   }
   const db = new Database(path);
   try {

@@ -2,6 +2,7 @@ import type { DeliveryStore } from './delivery-store.js';
 import { createSqliteStoreCore } from './sqlite-store-core.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createThreadedSqliteStore } from './threaded-sqlite-store.js';
+import { InvalidOptionError } from '../errors.js';
 
 export type { SqliteStoreOptions };
 
@@ -13,7 +14,7 @@ export type { SqliteStoreOptions };
  */
 export function createSqliteStore(options: SqliteStoreOptions): DeliveryStore {
   if (typeof options?.path !== 'string' || options.path === '') {
-    throw new TypeError(`Expected \`path\` to be a database file path, got \`${String(options?.path)}\``);
+    throw new InvalidOptionError(`Expected \`path\` to be a database file path, got \`${String(options?.path)}\``);
   }
   return options.thread === true ? createThreadedSqliteStore(options) : createSqliteStoreCore(options);
 }

@@ -1,6 +1,7 @@
 import { REQUEUE_MAX_IDS, type ClaimOptions, type DeliverySummary } from './delivery-store.js';
 import { encodeCursor } from './list-query.js';
 import { DeliveryStoreError } from './store-error.js';
+import { InvalidOptionError } from '../errors.js';
 
 /** What every store shares beyond the interface: option checks, limits and the words it stores. */
 
@@ -16,14 +17,14 @@ export const LOST_ERROR =
 /** The lease options every store checks before it claims or renews, with the option named. */
 export function checkLease(options: Pick<ClaimOptions, 'leaseMs' | 'owner'>): void {
   if (!(Number.isFinite(options.leaseMs) && options.leaseMs > 0))
-    throw new TypeError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
+    throw new InvalidOptionError(`Expected \`leaseMs\` to be a positive number, got \`${String(options.leaseMs)}\``);
   if (typeof options.owner !== 'string' || options.owner === '')
-    throw new TypeError('Expected `owner` to be a non-empty string');
+    throw new InvalidOptionError('Expected `owner` to be a non-empty string');
 }
 
 export function checkClaimLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 0)
-    throw new TypeError(`Expected \`limit\` to be a whole number, got \`${String(limit)}\``);
+    throw new InvalidOptionError(`Expected \`limit\` to be a whole number, got \`${String(limit)}\``);
 }
 
 export function checkRequeueIds(ids: readonly string[]): void {
@@ -49,7 +50,7 @@ export const DEFAULT_PRUNE_AFTER_MS = 7 * DAY_MS;
 export function pruneAfterOption(value: number | null | undefined): number | null {
   const pruneAfter = value === undefined ? DEFAULT_PRUNE_AFTER_MS : value;
   if (pruneAfter !== null && !(Number.isFinite(pruneAfter) && pruneAfter >= MIN_PRUNE_AFTER_MS)) {
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`pruneDoneAfterMs\` to be null or at least ${MIN_PRUNE_AFTER_MS} ms (1 hour: done rows are what make retries and replays duplicates), got \`${String(pruneAfter)}\``,
     );
   }

@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidOptionError } from '../../src/errors.js';
 import {
   createReplyEndpoint,
   REPLY_HISTORY_MAX,
@@ -399,9 +400,10 @@ describe('options', () => {
     ['a zero body limit', { maxBodyBytes: 0 }, /`maxBodyBytes`/],
     ['an in-flight bound below the body limit', { maxBodyBytes: 1000, maxInFlightBytes: 999 }, /`maxInFlightBytes`/],
     ['a zero body timeout', { bodyTimeoutMs: 0 }, /`bodyTimeoutMs`/],
-  ])('refuses %s with a TypeError naming it', (_name, change, message) => {
-    expect(() =>
-      createReplyEndpoint({ secret: SECRET, reply: () => 'x', ...change } as unknown as ReplyEndpointOptions),
-    ).toThrow(message);
+  ])('refuses %s with an InvalidOptionError naming it', (_name, change, message) => {
+    const make = () =>
+      createReplyEndpoint({ secret: SECRET, reply: () => 'x', ...change } as unknown as ReplyEndpointOptions);
+    expect(make).toThrow(message);
+    expect(make).toThrow(InvalidOptionError);
   });
 });

@@ -4,6 +4,7 @@ import type { Conversation } from '../schemas/conversation.js';
 import type { Message } from '../schemas/message.js';
 import type { Ticket } from '../schemas/ticket.js';
 import { EVENT_NAMES, isEventName, type EventData, type EventName } from './catalog.js';
+import { InvalidOptionError } from '../../errors.js';
 
 /** The envelope the service POSTs (docs/webhook-deliveries.md), with `data` typed by the event. */
 export interface SampleEnvelope<N extends EventName = EventName> {
@@ -156,7 +157,7 @@ export function sampleEvent<N extends EventName>(
   overrides: DeepPartial<SampleEnvelope<N>> = {},
 ): SampleEnvelope<N> {
   if (!isEventName(name))
-    throw new TypeError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
+    throw new InvalidOptionError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
   const now = new Date().toISOString();
   const base: SampleEnvelope<N> = { id: id('evt'), event: name, created_at: now, data: SAMPLES[name](now) };
   return deepMerge(base, overrides) as SampleEnvelope<N>;

@@ -15,6 +15,7 @@ import { DeliveryStoreError } from '../../store/index.js';
 import { inspectorPage, queryErrorPage } from './inspector-page.js';
 import { tokenCookie, tokenFromCookie } from './token-cookie.js';
 import { issueText } from '../../internal/issue-text.js';
+import { InvalidOptionError } from '../../errors.js';
 
 /** Where `convo-kit listen` and the starters mount the inspector (an app of your own may mount it anywhere). */
 export const INSPECTOR_PATH = '/_inspector';
@@ -81,7 +82,7 @@ function listQueryIn(query: URLSearchParams) {
  */
 export function createInspector(source: InspectorSource, options: InspectorOptions = {}): InspectorHandler {
   if (options.token !== undefined && options.token.length < 16) {
-    throw new TypeError('inspector({ token }) needs a token of at least 16 characters');
+    throw new InvalidOptionError('inspector({ token }) needs a token of at least 16 characters');
   }
   const access: PageAccess =
     options.token === undefined ? { kind: 'loopback' } : { kind: 'token', token: options.token };

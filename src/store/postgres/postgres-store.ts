@@ -35,6 +35,7 @@ import { finishBatch } from './finish-batch.js';
 import { recordDeliveries } from './record-deliveries.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
+import { InvalidOptionError } from '../../errors.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:5432/db`; the store opens a pool and ends it on close(). Pass this or `pool`. */
@@ -69,20 +70,20 @@ const types = {
  */
 export function createPostgresStore(options: PostgresStoreOptions): DeliveryStore {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('createPostgresStore() needs an options object with `connectionString` or `pool`');
+    throw new InvalidOptionError('createPostgresStore() needs an options object with `connectionString` or `pool`');
   if ((options.connectionString === undefined) === (options.pool === undefined))
-    throw new TypeError('Pass exactly one of `connectionString` (postgres://…) or `pool` (a pg.Pool)');
+    throw new InvalidOptionError('Pass exactly one of `connectionString` (postgres://…) or `pool` (a pg.Pool)');
   if (options.connectionString !== undefined && !/^postgres(ql)?:\/\//.test(String(options.connectionString)))
-    throw new TypeError('Expected `connectionString` to be a postgres:// URL');
+    throw new InvalidOptionError('Expected `connectionString` to be a postgres:// URL');
   const schemaName = options.schema ?? 'convo_kit';
   if (typeof schemaName !== 'string' || !SCHEMA_NAME.test(schemaName))
-    throw new TypeError(
+    throw new InvalidOptionError(
       `Expected \`schema\` to be a lower-case SQL name (letters, digits, _; at most 63), got \`${String(schemaName)}\``,
     );
   const pruneAfter = pruneAfterOption(options.pruneDoneAfterMs);
   const poolSize = options.poolSize ?? 10;
   if (!Number.isInteger(poolSize) || poolSize < 2)
-    throw new TypeError(`Expected \`poolSize\` to be an integer from 2 and up, got \`${String(poolSize)}\``);
+    throw new InvalidOptionError(`Expected \`poolSize\` to be an integer from 2 and up, got \`${String(poolSize)}\``);
 
   const ownsPool = options.pool === undefined;
   const pool =
