@@ -6,6 +6,7 @@ import { putProvider } from '../../src/emulator/domain/index.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { stores } from '../../src/emulator/state/stores.js';
 import { createReplyEndpoint, type CustomReplyRequest, type ReplyFunction } from '../../src/reply/index.js';
+import { PROBE_CLAIMS } from '../emulator/fixtures/probe-claims.js';
 import { startE2e, type E2e } from './harness.js';
 import { closeServer, listen, recordWebhooks, replyEndpoint, until, type RecordedWebhook } from './reply-harness.js';
 
@@ -181,6 +182,26 @@ describe('any failure sends nothing and hands off', () => {
       () => webhookBodies.find((b) => b.event === 'ticket.created' && b.data.id === ticket!.id),
       'ticket.created',
     );
+  });
+
+  // The probe's wordings (issue 25): six of the seven reached the customer while the check was a phrase table.
+  it.each(PROBE_CLAIMS)(
+    'when the reply claims, in other words, an action the service did not take: "%s"',
+    async (claim) => {
+      answer = () => claim;
+      const { conversationId } = await customerWrites('Where is my refund?');
+      expect(await aiMessages(conversationId)).toEqual([]);
+      expect(await handoffs(conversationId)).toHaveLength(1);
+    },
+  );
+
+  it('sends a reply that only speaks of refunds', async () => {
+    answer = () => 'Refunds usually take 5 days. I can help you request a refund.';
+    const { conversationId } = await customerWrites('How long does a refund take?');
+    expect((await aiMessages(conversationId)).map((m) => m.content)).toEqual([
+      'Refunds usually take 5 days. I can help you request a refund.',
+    ]);
+    expect(await handoffs(conversationId)).toEqual([]);
   });
 
   it('when the provider signs with another secret (the endpoint answers 401)', async () => {

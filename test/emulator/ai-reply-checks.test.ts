@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION_CLAIMS, claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
+import { claimedActions, unverifiedClaim } from '../../src/emulator/ai-reply/action-claims.js';
+import { ACTION_VOCABULARY } from '../../src/emulator/ai-reply/action-vocabulary.js';
 import { callReplyEndpoint, REPLY_ENDPOINT_POLICY } from '../../src/emulator/ai-reply/call-reply-endpoint.js';
 import { leadingSentences, rankByOverlap } from '../../src/emulator/ai-reply/knowledge-match.js';
 import { CustomReplyConfig, LoopbackTolerantCustomReplyConfig } from '../../src/api/schemas/provider-config.js';
@@ -9,7 +10,7 @@ import { checkAddress } from '../../src/internal/address-policy.js';
 import { closeServer, listen } from '../e2e/reply-harness.js';
 import { stubResolver } from './platform-harness.js';
 
-describe('the action-claim table', () => {
+describe('the action-claim check', () => {
   it.each([
     ['I have refunded your order.', 'refund'],
     ["We've issued a refund to your card", 'refund'],
@@ -43,13 +44,38 @@ describe('the action-claim table', () => {
     expect(claimedActions(reply)).toEqual([]);
   });
 
+  // One claim, then the same words made into something that claims nothing: the structure decides, not the words.
+  it.each([
+    ['I have successfully and fully refunded your payment.', 'I have not refunded your payment.'],
+    ['Your order was cancelled.', 'Was your order cancelled?'],
+    ['We have cancelled your booking.', 'If we have cancelled your booking, you will get an email.'],
+    ['We have cancelled your booking.', 'We can cancel your booking.'],
+    ['Your order has shipped.', 'Your order will have shipped by Friday, once it is packed.'],
+    ['Your order has been shipped.', 'Orders are shipped from our warehouse in Leeds.'],
+    ['We shipped your order on Monday.', 'We shipped 2,000 orders on Monday.'],
+    ['I have placed the order you asked for.', 'The order you placed is on its way.'],
+    ['Your table is booked for 8.', 'We are fully booked on Saturday.'],
+    ['Your refund went through.', 'Refunds usually go through within a day.'],
+    ['The amount was refunded to your card.', 'Refunded amounts show as ACME REFUND.'],
+  ])('"%s" claims an action; "%s" does not', (claim, harmless) => {
+    expect(claimedActions(claim)).not.toEqual([]);
+    expect(claimedActions(harmless)).toEqual([]);
+  });
+
+  it('reads contractions and curly apostrophes as the words they stand for', () => {
+    expect(claimedActions('Your order’s been cancelled')).toEqual(['cancel']);
+    expect(claimedActions('We’ve issued you a full refund')).toEqual(['refund']);
+    expect(claimedActions('We haven’t issued the refund yet')).toEqual([]);
+    expect(claimedActions("We've given you 20% off")).toEqual(['discount']);
+  });
+
   it('lets a claim through only when a verified tool result shows that action', () => {
     const reply = "I've passed this on to our team and refunded your order.";
     expect(unverifiedClaim(reply, [])).toBe('refund');
     const handedOff = [{ tool: 'tickets', data: {}, actions: ['handoff'] }];
     expect(unverifiedClaim(reply, handedOff)).toBe('refund');
     expect(unverifiedClaim(reply, [...handedOff, { tool: 'orders', data: {}, actions: ['refund'] }])).toBeNull();
-    expect(ACTION_CLAIMS.map((c) => c.action)).toEqual([...new Set(ACTION_CLAIMS.map((c) => c.action))]);
+    expect(ACTION_VOCABULARY.map((c) => c.action)).toEqual([...new Set(ACTION_VOCABULARY.map((c) => c.action))]);
   });
 });
 

@@ -3,4 +3,5 @@ export { AiReplyQueue, type AiReplyJobs, type AiReplyQueueOptions } from './ai-r
 export { startAiReply, replyToMessage, aiRepliesOn } from './reply-to-message.js';
 export { replyToComment, type CommentToAnswer } from './reply-to-comment.js';
 export { type ReplyOutcome } from './produce-reply.js';
-export { ACTION_CLAIMS, claimedActions, unverifiedClaim } from './action-claims.js';
+export { claimedActions, unverifiedClaim } from './action-claims.js';
+export { ACTION_VOCABULARY } from './action-vocabulary.js';
