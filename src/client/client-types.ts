@@ -50,24 +50,24 @@ export type EndpointOutput<E extends EndpointDef> = z.output<E['response']>;
 /** The item type of a paginated endpoint. */
 export type EndpointItem<E extends EndpointDef> = EndpointOutput<E> extends { data: (infer I)[] } ? I : never;
 
-type Args<E extends EndpointDef> =
+type Args<E extends EndpointDef, O> =
   Partial<EndpointInput<E>> extends EndpointInput<E>
-    ? [input?: EndpointInput<E>, options?: RequestOptions]
-    : [input: EndpointInput<E>, options?: RequestOptions];
+    ? [input?: EndpointInput<E>, options?: O]
+    : [input: EndpointInput<E>, options?: O];
 
-/** One method of the client, derived from one endpoint. */
-export type EndpointMethod<E extends EndpointDef> = (
-  ...args: Args<E>
+/** One method of the client, derived from one endpoint; `O` its per-call options. */
+export type EndpointMethod<E extends EndpointDef, O = RequestOptions> = (
+  ...args: Args<E, O>
 ) => E extends { paginated: true }
   ? EndpointOutput<E> extends infer P extends Page<EndpointItem<E>>
     ? PagePromise<EndpointItem<E>, P>
     : never
   : ApiPromise<EndpointOutput<E>>;
 
-/** A client over a table: `client.<group>.<method>(input, options)`. */
-export type ApiClient<T extends ApiTable> = {
+/** A client over a table: `client.<group>.<method>(input, options)`, `O` the per-call options. */
+export type ApiClient<T extends ApiTable, O = RequestOptions> = {
   readonly [G in keyof T]: {
-    readonly [M in keyof T[G]]: T[G][M] extends EndpointDef ? EndpointMethod<T[G][M]> : never;
+    readonly [M in keyof T[G]]: T[G][M] extends EndpointDef ? EndpointMethod<T[G][M], O> : never;
   };
 } & {
   /** True for a `svc_test_` key: sends are synthetic and nothing is delivered (spec, Authentication 3). */

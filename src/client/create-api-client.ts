@@ -2,6 +2,7 @@ import { ConvoKitError } from '../errors.js';
 import { callEndpoint } from './call-endpoint.js';
 import { type ClientOptions, isTestKey, resolveSettings } from './client-options.js';
 import { type ApiClient, type ApiTable } from './client-types.js';
+import { markClientTable } from './client-table.js';
 
 const RESERVED = new Set(['isTestKey', 'baseUrl']);
 
@@ -29,5 +30,6 @@ export function createApiClient<const T extends ApiTable>(table: T, options: Cli
       'convo-kit client uses a test key: sends answer synthetic 201s, nothing is delivered, other routes answer 403',
     );
   }
+  markClientTable(client, { table, maxPages: settings.maxPages, logger: settings.logger });
   return Object.freeze(client) as ApiClient<T>;
 }

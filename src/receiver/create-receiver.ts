@@ -29,6 +29,14 @@ import { InvalidOptionError } from '../errors.js';
 
 export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
 
+export interface ReplayOptions {
+  /**
+   * Forget the delivery's journaled steps first, so they run again (`convo-kit replay --rerun-steps`). By
+   * default a replay keeps them: what already happened is not done again. @default false
+   */
+  rerunSteps?: boolean;
+}
+
 export interface Receiver {
   /** Adds a handler for an event name, `*` (also unknown events) or `ns.*`; `data` is typed by the event. */
   on<P extends EventPattern>(pattern: P, handler: EventHandler<P>): Receiver;
@@ -57,9 +65,10 @@ export interface Receiver {
   /**
    * Runs one stored delivery's handlers now, whatever its status (`convo-kit replay`): requeued, claimed,
    * dispatched once; a failure leaves it dead (nothing retries it behind the caller's back).
-   * `busy` when another worker holds it, `missing` when the store has no such id.
+   * `busy` when another worker holds it, `missing` when the store has no such id. Its journaled steps
+   * answer from the journal unless `rerunSteps`.
    */
-  replay(deliveryId: string): Promise<ReplayOutcome>;
+  replay(deliveryId: string, options?: ReplayOptions): Promise<ReplayOutcome>;
   /** Graceful: refuses new deliveries (503, the service retries), lets running handlers finish, closes a store it opened. */
   close(): Promise<void>;
   /**
@@ -112,6 +121,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     backoff: createBackoff(options.backoff),
     owner,
     log,
+    client: options.client,
   };
   const worker = new Worker({ store, run: (record) => runDelivery(record, deps), owner, log, ...resolved });
   let started = false;
@@ -232,12 +242,14 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       );
     },
     idle: () => worker.idle(),
-    async replay(deliveryId) {
+    async replay(deliveryId, replayOptions = {}) {
       const now = resolved.now();
       if (!(await store.get(deliveryId))) return 'missing';
       await store.requeue([deliveryId], now);
       const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now });
       if (!record) return 'busy';
+      // Only once this receiver holds the row: a journal is never cleared under a worker running it.
+      if (replayOptions.rerunSteps === true) await store.clearSteps([deliveryId]);
       // One attempt: with maxAttempts 1 a failure is final, so the outcome is done or dead.
       const result = await runDelivery(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
       return result.outcome === 'done' ? 'done' : 'dead';

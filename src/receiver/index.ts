@@ -1,4 +1,5 @@
-export { createReceiver, type Receiver, type ReplayOutcome } from './create-receiver.js';
+export { createReceiver, type Receiver, type ReplayOutcome, type ReplayOptions } from './create-receiver.js';
+export { type StepClient, type StepCallOptions } from './step-client.js';
 export { type ReceiverOptions } from './receiver-options.js';
 export { INSPECTOR_PATH, type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';

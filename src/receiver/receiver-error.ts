@@ -8,7 +8,17 @@ export type ReceiverErrorCode =
   | 'STORED_BODY_UNREADABLE'
   | 'ATTEMPTS_EXHAUSTED'
   /** The lease lapsed (the process stalled) and another worker took the row: this attempt stopped. */
-  | 'LEASE_LOST';
+  | 'LEASE_LOST'
+  /** A step (ctx.step, ctx.transaction, a ctx.client call) misused: the delivery is retried, as for any handler error. */
+  | 'STEP_NAME_INVALID'
+  | 'STEP_NAME_REUSED'
+  | 'TOO_MANY_STEPS'
+  | 'STEP_RESULT_NOT_JSON'
+  | 'STEP_RESULT_TOO_LARGE'
+  /** ctx.transaction with a store that cannot journal a step inside your transaction (SQLite). */
+  | 'TRANSACTION_UNSUPPORTED'
+  /** ctx.client touched by a receiver created without `client`. */
+  | 'CLIENT_NOT_CONFIGURED';
 
 export class ReceiverError extends ConvoKitError<ReceiverErrorCode> {}
 

@@ -8,6 +8,8 @@ import { type BackoffOptions } from './backoff.js';
 import type { HeaderInput } from '../internal/header-value.js';
 import type { ReceiverResponse } from './receiver-response.js';
 import { InvalidOptionError } from '../errors.js';
+import type { Client } from '../client/create-client.js';
+import { isTableClient } from './step-client.js';
 
 export interface ReceiverOptions {
   /** The endpoint's `whsec_…` secret. Pass this or `secrets`. */
@@ -75,6 +77,12 @@ export interface ReceiverOptions {
    * answer is written and must not throw.
    */
   onResponse?: (response: ReceiverResponse, headers: HeaderInput) => void;
+  /**
+   * A client made by `createClient`, given to every handler as `ctx.client`, bound to its event: each call
+   * is a journaled step and sends carry an Idempotency-Key derived from the event (README "Effects, exactly
+   * once"). Without it, touching `ctx.client` throws CLIENT_NOT_CONFIGURED.
+   */
+  client?: Client;
   /** Milliseconds since the epoch; injectable for tests. @default Date.now */
   now?: () => number;
 }
@@ -122,6 +130,8 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
       `With processBeforeResponse, \`handlerTimeoutMs\` must leave room under the service's 8 s deadline: at most ${MAX_BEFORE_RESPONSE_TIMEOUT_MS}, got \`${handlerTimeoutMs}\``,
     );
   }
+  if (options.client !== undefined && !isTableClient(options.client))
+    throw new InvalidOptionError('Expected `client` to be a client made by createClient() from convo-kit/client');
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new InvalidOptionError(
       `Expected \`onResponse\` to be a function (response, headers) => void, got ${typeof options.onResponse}`,

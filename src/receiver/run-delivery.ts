@@ -10,6 +10,9 @@ import { knownSecrets, recordedFailure } from './recorded-failure.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { renewLease } from './renew-lease.js';
 import { issuesText } from '../internal/issue-text.js';
+import type { Client } from '../client/create-client.js';
+import { stepClient, type StepClient } from './step-client.js';
+import { StepRunner } from './step-runner.js';
 
 export interface RunDeliveryDeps {
   options: ResolvedOptions;
@@ -19,6 +22,8 @@ export interface RunDeliveryDeps {
   backoff: (attempt: number) => number;
   owner: string;
   log: Logger;
+  /** The receiver's `client`, bound to each event as `ctx.client`. */
+  client?: Client;
 }
 
 export type RunDeliveryResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
@@ -43,11 +48,16 @@ function logged(failure: ReceiverError, shown: ReceiverError): Record<string, un
   };
 }
 
+type ContextBase = Omit<
+  EventContext,
+  'known' | 'event' | 'data' | 'envelope' | 'eventId' | 'step' | 'transaction' | 'client'
+>;
+
+/** A context before withSteps gives it its steps. */
+type StepLessContext = Omit<EventContext, 'step' | 'transaction' | 'client'>;
+
 /** Parses the stored body and applies the event's schema; a failure here is permanent (dead at once). */
-function buildContext(
-  record: DeliveryRecord,
-  base: Omit<EventContext, 'known' | 'event' | 'data' | 'envelope' | 'eventId'>,
-): EventContext {
+function buildContext(record: DeliveryRecord, base: ContextBase): StepLessContext {
   let envelope: Envelope;
   try {
     envelope = Envelope.parse(JSON.parse(decodeBody(record.body)));
@@ -67,7 +77,37 @@ function buildContext(
       { cause: data.error },
     );
   }
-  return { ...ids, known: true, event, data: data.data } as EventContext;
+  return { ...ids, known: true, event, data: data.data } as StepLessContext;
+}
+
+const NO_CLIENT =
+  'ctx.client needs the receiver to have a client: createReceiver({ …, client: createClient({ apiKey }) }) (the `client` option)';
+
+/**
+ * Gives the context its steps, one runner for all the handlers of this attempt: `step` and `transaction`
+ * bound (handlers destructure them), `client` built on first use (most handlers never touch it).
+ */
+function withSteps(context: StepLessContext, record: DeliveryRecord, deps: RunDeliveryDeps): EventContext {
+  const runner = new StepRunner({
+    store: deps.store,
+    eventKey: context.eventId ?? record.id,
+    deliveryId: record.id,
+    attempt: record.attempts,
+    now: deps.options.now,
+    secrets: () => knownSecrets(deps.options.secrets),
+  });
+  let client: StepClient | undefined;
+  return Object.defineProperties(context as EventContext, {
+    step: { value: runner.step.bind(runner), enumerable: true },
+    transaction: { value: runner.transaction.bind(runner), enumerable: true },
+    client: {
+      enumerable: false,
+      get: () => {
+        if (!deps.client) throw new ReceiverError('CLIENT_NOT_CONFIGURED', NO_CLIENT);
+        return (client ??= stepClient(deps.client, runner, context.signal));
+      },
+    },
+  });
 }
 
 /**
@@ -130,13 +170,17 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
         `Gave up after ${attempt - 1} attempts; the last one never finished (the process stopped during it)`,
       );
     }
-    const context = buildContext(record, {
-      deliveryId: record.id,
-      attempt,
-      receivedAt: new Date(record.receivedAt),
-      log,
-      signal: abort.signal,
-    });
+    const context = withSteps(
+      buildContext(record, {
+        deliveryId: record.id,
+        attempt,
+        receivedAt: new Date(record.receivedAt),
+        log,
+        signal: abort.signal,
+      }),
+      record,
+      deps,
+    );
     const stopRenewing = renewLease({
       store,
       id: record.id,

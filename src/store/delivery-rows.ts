@@ -5,6 +5,7 @@ import type {
   DeliveryStatus,
   DeliverySummary,
 } from './delivery-store.js';
+import type { StepOutcome, StepRecord } from './step-journal.js';
 
 /** Column lists and row mappers of the delivery tables; SQLite and PostgreSQL name their columns alike. */
 export const SUMMARY_COLUMNS =
@@ -71,4 +72,47 @@ export function toAttempt(row: AttemptRow): AttemptRecord {
     outcome: row.outcome,
     error: row.error,
   };
+}
+
+export const STEP_COLUMNS = 'event_key, name, delivery_id, attempt, outcome, result, error, started_at, finished_at';
+
+export interface StepRow {
+  event_key: string;
+  name: string;
+  delivery_id: string;
+  attempt: number;
+  outcome: StepOutcome;
+  result: string | null;
+  error: string | null;
+  started_at: number;
+  finished_at: number;
+}
+
+export function toStep(row: StepRow): StepRecord {
+  return {
+    eventKey: row.event_key,
+    name: row.name,
+    deliveryId: row.delivery_id,
+    attempt: row.attempt,
+    outcome: row.outcome,
+    result: row.result,
+    error: row.error,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** A step's fields as the journal's columns (STEP_COLUMNS order), for an INSERT. */
+export function stepValues(step: StepRecord): unknown[] {
+  return [
+    step.eventKey,
+    step.name,
+    step.deliveryId,
+    step.attempt,
+    step.outcome,
+    step.result,
+    step.error,
+    step.startedAt,
+    step.finishedAt,
+  ];
 }

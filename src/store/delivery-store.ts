@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StepJournal } from './step-journal.js';
 
 /**
  * Where a delivery is in its life: `pending` (stored, waiting), `processing` (leased to a worker),
@@ -112,8 +113,9 @@ export interface DeliveryPage {
 /**
  * Everything the receiver needs from storage. Small and async, so a PostgreSQL store drops in behind it.
  * `complete` and `fail` apply only while `owner` still holds the row's lease and answer whether they did.
+ * The step journal (StepJournal) lives beside the inbox, so a step's record is pruned with its delivery.
  */
-export interface DeliveryStore {
+export interface DeliveryStore extends StepJournal {
   /**
    * How long done rows are kept before `prune` may remove them (`null`: kept for good). The receiver refuses
    * a store that forgets them sooner than its `toleranceSeconds` can accept a replay of one. Absent: a store
@@ -149,7 +151,7 @@ export interface DeliveryStore {
   list(query?: ListQuery): Promise<DeliveryPage>;
   /** Back to pending, due now, attempts counted afresh (replay). Rows leased right now are left alone. Answers how many moved. */
   requeue(ids: readonly string[], now?: number): Promise<number>;
-  /** Deletes done rows last updated before `olderThan` (ms since the epoch) and their history; answers how many. */
+  /** Deletes done rows last updated before `olderThan` (ms since the epoch), their history and their steps; answers how many. */
   prune(olderThan: number): Promise<number>;
   /**
    * Calls `listener` when another process may have stored a delivery (PostgreSQL's LISTEN/NOTIFY), so an

@@ -19,3 +19,14 @@ export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { openDatabase, type Durability, type OpenDatabaseOptions } from './open-database.js';
 export { DeliveryStoreError, type DeliveryStoreErrorCode } from './store-error.js';
 export { checkListQuery, eventFilter, encodeCursor, type CheckedListQuery, type EventFilter } from './list-query.js';
+export {
+  StepOutcome,
+  MAX_STEP_RESULT_BYTES,
+  MAX_STEP_NAME_CHARS,
+  MAX_STEPS_PER_EVENT,
+  type StepJournal,
+  type StepRecord,
+  type StepStart,
+  type StepFinish,
+  type TransactionClient,
+} from './step-journal.js';

@@ -62,6 +62,22 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE inbox SET event_id = NULL
      WHERE event_id IS NOT NULL AND seq NOT IN (SELECT min(seq) FROM inbox WHERE event_id IS NOT NULL GROUP BY event_id);
    CREATE UNIQUE INDEX inbox_event_id ON inbox (event_id);`,
+  // 4: the step journal (ctx.step), keyed by the event and the step's name. No foreign key to the inbox:
+  // prune deletes a delivery's steps itself, so the journal does not depend on how inbox rows are keyed.
+  `CREATE TABLE inbox_steps (
+     seq INTEGER PRIMARY KEY,
+     event_key TEXT NOT NULL,
+     name TEXT NOT NULL,
+     delivery_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('done', 'failed')),
+     result TEXT,
+     error TEXT,
+     started_at INTEGER NOT NULL,
+     finished_at INTEGER NOT NULL,
+     UNIQUE (event_key, name)
+   );
+   CREATE INDEX inbox_steps_delivery ON inbox_steps (delivery_id, seq);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

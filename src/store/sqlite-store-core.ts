@@ -17,6 +17,10 @@ import { openDatabase } from './open-database.js';
 import { listSql } from './list-sql.js';
 import {
   RECORD_COLUMNS,
+  STEP_COLUMNS,
+  stepValues,
+  toStep,
+  type StepRow,
   toAttempt,
   toRecord,
   toSummary,
@@ -26,7 +30,10 @@ import {
 } from './delivery-rows.js';
 import { DeliveryStoreError } from './store-error.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
+import { MAX_STEPS_PER_EVENT, type StepRecord } from './step-journal.js';
+import { saveStepSql } from './step-sql.js';
 import {
+  checkedStep,
   checkClaimLimit,
   checkLease,
   checkRequeueIds,
@@ -126,9 +133,21 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
     attempts: db.prepare(
       'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM inbox_attempts WHERE delivery_id = ? ORDER BY seq',
     ),
-    prune: db.prepare(
-      `DELETE FROM inbox WHERE seq IN (SELECT seq FROM inbox WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK})`,
+    prune: db
+      .prepare(
+        `DELETE FROM inbox WHERE seq IN (SELECT seq FROM inbox WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK}) RETURNING id`,
+      )
+      .pluck(),
+    saveStep: db.prepare(saveStepSql('inbox_steps', 'inbox_steps', () => '?')),
+    step: db.prepare(`SELECT ${STEP_COLUMNS} FROM inbox_steps WHERE event_key = ? AND name = ?`),
+    steps: db.prepare(
+      `SELECT ${STEP_COLUMNS} FROM inbox_steps WHERE event_key = ? ORDER BY seq LIMIT ${MAX_STEPS_PER_EVENT}`,
     ),
+    deliverySteps: db.prepare(
+      `SELECT ${STEP_COLUMNS} FROM inbox_steps WHERE delivery_id = ? ORDER BY seq LIMIT ${MAX_STEPS_PER_EVENT}`,
+    ),
+    // Ids as one JSON array: one statement for a whole chunk, whatever its length.
+    clearSteps: db.prepare('DELETE FROM inbox_steps WHERE delivery_id IN (SELECT value FROM json_each(?))'),
   };
 
   function open(): void {
@@ -159,8 +178,14 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
   const prune = (olderThan: number): number => {
     open();
     let total = 0;
+    // A chunk's deliveries and their steps go in one transaction.
+    const pruneChunk = db.transaction(() => {
+      const ids = sql.prune.all(olderThan) as string[];
+      if (ids.length > 0) sql.clearSteps.run(JSON.stringify(ids));
+      return ids.length;
+    });
     for (;;) {
-      const n = sql.prune.run(olderThan).changes;
+      const n = pruneChunk();
       total += n;
       if (n < PRUNE_CHUNK) return total;
     }
@@ -296,6 +321,30 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
     },
     async prune(olderThan: number) {
       return prune(olderThan);
+    },
+    async steps(eventKey: string) {
+      open();
+      return (sql.steps.all(eventKey) as StepRow[]).map(toStep);
+    },
+    async saveStep(step: StepRecord) {
+      open();
+      const checked = checkedStep(step);
+      // Not durable before it resolves (BOOKKEEPING): a step lost to power loss runs again, and a send
+      // through ctx.client goes again under the same Idempotency-Key.
+      return writes.run(() => {
+        sql.saveStep.run(...stepValues(checked));
+        return toStep(sql.step.get(checked.eventKey, checked.name) as StepRow);
+      }, BOOKKEEPING);
+    },
+    async deliverySteps(deliveryId: string) {
+      open();
+      return (sql.deliverySteps.all(deliveryId) as StepRow[]).map(toStep);
+    },
+    async clearSteps(deliveryIds: readonly string[]) {
+      open();
+      checkRequeueIds(deliveryIds, 'clearSteps');
+      if (deliveryIds.length === 0) return 0;
+      return writes.run(() => sql.clearSteps.run(JSON.stringify(deliveryIds)).changes);
     },
     async close() {
       if (closed) return;

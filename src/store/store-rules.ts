@@ -1,5 +1,6 @@
 import { REQUEUE_MAX_IDS, type ClaimOptions, type DeliverySummary } from './delivery-store.js';
 import { encodeCursor } from './list-query.js';
+import { MAX_STEP_NAME_CHARS, MAX_STEP_RESULT_BYTES, StepOutcome, type StepRecord } from './step-journal.js';
 import { DeliveryStoreError } from './store-error.js';
 import { InvalidOptionError } from '../errors.js';
 
@@ -27,12 +28,41 @@ export function checkClaimLimit(limit: number): void {
     throw new InvalidOptionError(`Expected \`limit\` to be a whole number, got \`${String(limit)}\``);
 }
 
-export function checkRequeueIds(ids: readonly string[]): void {
+/** The bound on ids of one requeue or clearSteps call (`what` names the call). */
+export function checkRequeueIds(ids: readonly string[], what = 'requeue'): void {
   if (ids.length > REQUEUE_MAX_IDS)
     throw new DeliveryStoreError(
       'INVALID_QUERY',
-      `requeue takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`,
+      `${what} takes at most ${REQUEUE_MAX_IDS} ids at once, got ${ids.length}`,
     );
+}
+
+/**
+ * A step row checked before any store writes it (the receiver's step runner checks first, with the step
+ * named; this guards a store called directly), its error cut to what the store keeps.
+ */
+export function checkedStep<S extends Pick<StepRecord, 'name' | 'eventKey' | 'deliveryId'> & Partial<StepRecord>>(
+  step: S,
+): S {
+  const { name, eventKey, deliveryId, result } = step;
+  if (typeof name !== 'string' || name === '' || name.length > MAX_STEP_NAME_CHARS)
+    throw new InvalidOptionError(
+      `Expected a step \`name\` of 1 to ${MAX_STEP_NAME_CHARS} characters, got \`${String(name).slice(0, 50)}\``,
+    );
+  for (const [field, value] of [
+    ['eventKey', eventKey],
+    ['deliveryId', deliveryId],
+  ] as const)
+    if (typeof value !== 'string' || value === '')
+      throw new InvalidOptionError(`Expected step \`${field}\` to be a non-empty string`);
+  if (step.outcome !== undefined && !StepOutcome.safeParse(step.outcome).success)
+    throw new InvalidOptionError(`Expected step \`outcome\` to be done or failed, got \`${String(step.outcome)}\``);
+  if (result != null && (typeof result !== 'string' || Buffer.byteLength(result) > MAX_STEP_RESULT_BYTES))
+    throw new DeliveryStoreError(
+      'INVALID_QUERY',
+      `A step's result must be JSON text of at most ${MAX_STEP_RESULT_BYTES} bytes`,
+    );
+  return step.error == null ? step : { ...step, error: String(step.error).slice(0, MAX_ERROR_CHARS) };
 }
 
 /**

@@ -8,8 +8,11 @@ import { DeliveryStoreError, type DeliveryStoreErrorCode } from './store-error.j
  * turn of the thread's, so a burst of deliveries costs one hand-over each way, not one per delivery.
  */
 
-/** The store methods that cross: everything but `ready` (answered where it is asked), `watch` and the `pruneDoneAfterMs` property. */
-export type StoreMethod = Exclude<keyof DeliveryStore, 'ready' | 'watch' | 'pruneDoneAfterMs'>;
+/**
+ * The store methods that cross: everything but `ready` (answered where it is asked), `watch`, the
+ * `pruneDoneAfterMs` property, and `stepTransaction`, which SQLite stores do not offer.
+ */
+export type StoreMethod = Exclude<keyof DeliveryStore, 'ready' | 'watch' | 'pruneDoneAfterMs' | 'stepTransaction'>;
 
 /** A call of a store's method, to the store the thread opened under `storeId`. */
 export type StoreCall = [callId: number, storeId: number, method: StoreMethod, args: unknown[]];

@@ -48,6 +48,10 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
     list: (query) => call('list', [query]) as ReturnType<DeliveryStore['list']>,
     requeue: (ids, now) => call('requeue', [ids, now]) as Promise<number>,
     prune: (olderThan) => call('prune', [olderThan]) as Promise<number>,
+    steps: (eventKey) => call('steps', [eventKey]) as ReturnType<DeliveryStore['steps']>,
+    saveStep: (step) => call('saveStep', [step]) as ReturnType<DeliveryStore['saveStep']>,
+    deliverySteps: (id) => call('deliverySteps', [id]) as ReturnType<DeliveryStore['deliverySteps']>,
+    clearSteps: (ids) => call('clearSteps', [ids]) as Promise<number>,
     close: () =>
       // A thread that failed has nothing left to close.
       (closed ??= thread.failure

@@ -1,8 +1,30 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveryStoreError, type DeliveryStore, type NewDelivery } from '../../src/store/index.js';
+import {
+  DeliveryStoreError,
+  MAX_STEP_RESULT_BYTES,
+  type DeliveryStore,
+  type NewDelivery,
+  type StepRecord,
+} from '../../src/store/index.js';
 
 export const T0 = 1_763_683_200_000;
 export const LEASE = { leaseMs: 30_000, owner: 'worker-a' };
+
+/** A done step of delivery `deliveryId` (event `evt_<deliveryId>`, as delivery() makes it). */
+export function step(deliveryId: string, name: string, overrides: Partial<StepRecord> = {}): StepRecord {
+  return {
+    eventKey: `evt_${deliveryId}`,
+    name,
+    deliveryId,
+    attempt: 1,
+    outcome: 'done',
+    result: JSON.stringify({ name }),
+    error: null,
+    startedAt: T0,
+    finishedAt: T0 + 1,
+    ...overrides,
+  };
+}
 
 export function delivery(id: string, overrides: Partial<NewDelivery> = {}): NewDelivery {
   const body = Buffer.from(JSON.stringify({ id: `evt_${id}`, event: overrides.event ?? 'message.received', data: {} }));
@@ -395,6 +417,78 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       await expect(store.list({ status: 'finished' as never })).rejects.toThrow(/`status`.*finished/);
       await expect(store.list({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
       await expect(store.list({ since: Number.NaN })).rejects.toThrow(/`since`/);
+    });
+  });
+
+  describe('the step journal', () => {
+    it('keeps a done step for its event; a second done save of it answers the first, unchanged', async () => {
+      await store.record(delivery('dlv_1'));
+      const first = step('dlv_1', 'send');
+      await expect(store.saveStep(first)).resolves.toEqual(first);
+      await expect(store.saveStep(step('dlv_1', 'send', { result: '"other"', attempt: 2 }))).resolves.toEqual(first);
+      // Another handle (process) reads it under the event's key.
+      await expect(another().steps('evt_dlv_1')).resolves.toEqual([first]);
+      await expect(store.steps('evt_none')).resolves.toEqual([]);
+    });
+
+    it('a failed step is overwritten by its next attempt, a done one never by a failure', async () => {
+      await store.record(delivery('dlv_1'));
+      const failed = step('dlv_1', 'crm', { outcome: 'failed', result: null, error: 'x'.repeat(5000) });
+      const saved = await store.saveStep(failed);
+      expect(saved.error).toHaveLength(2000);
+      const done = step('dlv_1', 'crm', { attempt: 2, result: null });
+      await expect(store.saveStep(done)).resolves.toEqual(done);
+      await expect(store.saveStep({ ...failed, attempt: 3 })).resolves.toEqual(done);
+      await expect(store.steps('evt_dlv_1')).resolves.toEqual([done]);
+    });
+
+    it('two handles saving one step at once agree on one result', async () => {
+      await store.record(delivery('dlv_1'));
+      const other = another();
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? other : store).saveStep(step('dlv_1', 'race', { result: String(i), attempt: i + 1 })),
+        ),
+      );
+      expect(new Set(answers.map((a) => a.result)).size).toBe(1);
+      await expect(store.steps('evt_dlv_1')).resolves.toEqual([answers[0]]);
+    });
+
+    it('lists a delivery’s steps in the order they were first written, and clears them for a replay', async () => {
+      for (const id of ['dlv_1', 'dlv_2']) await store.record(delivery(id));
+      for (const name of ['b', 'a', 'c']) await store.saveStep(step('dlv_1', name));
+      await store.saveStep(step('dlv_2', 'a'));
+      expect((await store.deliverySteps('dlv_1')).map((s) => s.name)).toEqual(['b', 'a', 'c']);
+      await expect(store.clearSteps(['dlv_1', 'dlv_missing'])).resolves.toBe(3);
+      await expect(store.deliverySteps('dlv_1')).resolves.toEqual([]);
+      expect(await store.deliverySteps('dlv_2')).toHaveLength(1);
+      await expect(store.clearSteps([])).resolves.toBe(0);
+      await expect(store.clearSteps(Array.from({ length: 1001 }, (_, i) => `dlv_${i}`))).rejects.toThrow(
+        /clearSteps takes at most 1000 ids/,
+      );
+    });
+
+    it('prune takes a delivery’s steps with it, and leaves the others’', async () => {
+      for (const id of ['dlv_old', 'dlv_new']) await store.record(delivery(id));
+      await store.saveStep(step('dlv_old', 'a'));
+      await store.saveStep(step('dlv_new', 'a'));
+      await store.claim({ ...LEASE, limit: 2, now: T0 });
+      await store.complete('dlv_old', 'worker-a', T0 + 1);
+      await store.complete('dlv_new', 'worker-a', T0 + 100);
+      await expect(store.prune(T0 + 50)).resolves.toBe(1);
+      await expect(store.steps('evt_dlv_old')).resolves.toEqual([]);
+      expect(await store.steps('evt_dlv_new')).toHaveLength(1);
+    });
+
+    it('refuses a step without a name, with a result over the bound, or with an unknown outcome', async () => {
+      await expect(store.saveStep(step('dlv_1', ''))).rejects.toThrow(/step `name` of 1 to 200 characters/);
+      await expect(
+        store.saveStep(step('dlv_1', 'big', { result: JSON.stringify('x'.repeat(MAX_STEP_RESULT_BYTES)) })),
+      ).rejects.toThrow(/at most 65536 bytes/);
+      await expect(store.saveStep(step('dlv_1', 'odd', { outcome: 'lost' as never }))).rejects.toThrow(
+        /`outcome` to be done or failed/,
+      );
+      await expect(store.steps('evt_dlv_1')).resolves.toEqual([]);
     });
   });
 

@@ -115,6 +115,8 @@ describe('SQLite only', () => {
       'inbox_done',
       'inbox_due',
       'inbox_event_id',
+      'inbox_steps',
+      'inbox_steps_delivery',
     ]);
     expect(db.prepare('PRAGMA foreign_key_list(inbox_bodies)').get()).toMatchObject({ table: 'inbox' });
     db.close();

@@ -9,6 +9,7 @@ const EXAMPLES = [
   '',
   'Examples:',
   '  convo-kit replay --status dead --handlers ./src/webhooks.ts',
+  '  convo-kit replay --id dlv_… --handlers ./src/webhooks.ts --rerun-steps',
   '  convo-kit replay --id dlv_… --id dlv_… --to http://localhost:3000/webhooks --secret whsec_…',
   '  convo-kit replay --event ticket.* --since 2h --status all --to https://staging.example.com/webhooks --new-ids --rate 5',
   '  convo-kit replay --status failed,dead --dry-run',
@@ -38,6 +39,10 @@ export function registerReplay(program: Command): void {
     .option(
       '--new-ids',
       'with --to: send each under a fresh delivery id and event id, so the receiver does not deduplicate it',
+    )
+    .option(
+      '--rerun-steps',
+      "with --handlers: forget each delivery's journaled steps first, so ctx.step, ctx.client and ctx.transaction run them again (by default a replay keeps them: what happened is not done again)",
     )
     .option('--dry-run', 'list what would be replayed; send and change nothing')
     .option('--concurrency <n>', 'deliveries running at once (1 keeps arrival order)', parseInteger(1, 100), 1)

@@ -1,5 +1,5 @@
 import { shownError } from '../../internal/redact-text.js';
-import { type AttemptRecord, type DeliveryStatus, type DeliverySummary } from '../../store/index.js';
+import { type AttemptRecord, type DeliveryStatus, type DeliverySummary, type StepRecord } from '../../store/index.js';
 import { out, table } from '../output.js';
 
 /** `2025-11-21T09:00:00Z`: UTC, to the second, the same in every terminal. */
@@ -61,6 +61,22 @@ export function attemptsTable(attempts: readonly AttemptRecord[]): string[] {
       shorten(shownError(a.error), 80),
     ]),
     (column, cell, padded) => (column === 3 ? paintStatus(cell, padded) : padded),
+  );
+}
+
+/** A delivery's journaled steps as `deliveries show` prints them. */
+export function stepsTable(steps: readonly StepRecord[]): string[] {
+  return table(
+    ['STEP', 'OUTCOME', 'FINISHED', '#', 'RESULT', 'ERROR'],
+    steps.map((s) => [
+      shorten(s.name, 60),
+      s.outcome,
+      formatTime(s.finishedAt),
+      String(s.attempt),
+      s.result === null ? '-' : `${Buffer.byteLength(s.result)} B`,
+      shorten(shownError(s.error), 80),
+    ]),
+    (column, cell, padded) => (column === 1 ? paintStatus(cell, padded) : padded),
   );
 }
 

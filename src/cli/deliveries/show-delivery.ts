@@ -1,10 +1,11 @@
 import { redactedBody } from '../../internal/redact-body.js';
 import { shownError } from '../../internal/redact-text.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
-import { type AttemptRecord, type DeliveryRecord } from '../../store/index.js';
+import { type AttemptRecord, type DeliveryRecord, type StepRecord } from '../../store/index.js';
+import { stepJson } from '../../store/step-json.js';
 import { CliError } from '../cli-error.js';
 import { headerCase, out } from '../output.js';
-import { attemptsTable, formatTime, paintStatus, redactSignature, summaryJson } from './format.js';
+import { attemptsTable, formatTime, paintStatus, redactSignature, stepsTable, summaryJson } from './format.js';
 import { withStore } from './open-store.js';
 
 export interface ShowOptions {
@@ -21,7 +22,7 @@ function headersOf(record: DeliveryRecord): Record<string, string> {
   };
 }
 
-function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[]): void {
+function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[], steps: readonly StepRecord[]): void {
   const c = out.c;
   out.line(c.bold(`Delivery ${record.id}`));
   const facts: [string, string][] = [
@@ -47,6 +48,10 @@ function printHuman(record: DeliveryRecord, attempts: readonly AttemptRecord[]):
   out.line(c.bold('Attempts'));
   if (attempts.length === 0) out.line('  none yet');
   else for (const line of attemptsTable(attempts)) out.line(`  ${line}`);
+  out.line();
+  out.line(c.bold('Steps') + c.dim(' (journaled by ctx.step, ctx.client, ctx.transaction)'));
+  if (steps.length === 0) out.line('  none');
+  else for (const line of stepsTable(steps)) out.line(`  ${line}`);
 }
 
 export async function showDelivery(id: string, options: ShowOptions): Promise<void> {
@@ -57,9 +62,9 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
         hint: 'List what is stored with `convo-kit deliveries list`.',
       });
     }
-    const attempts = await store.attempts(id);
+    const [attempts, steps] = await Promise.all([store.attempts(id), store.deliverySteps(id)]);
     if (!options.json) {
-      printHuman(record, attempts);
+      printHuman(record, attempts, steps);
       return;
     }
     out.json({
@@ -74,6 +79,7 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
         outcome: a.outcome,
         error: shownError(a.error),
       })),
+      steps: steps.map(stepJson),
     });
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Receiver } from '../../receiver/index.js';
+import { type Receiver, type ReplayOptions } from '../../receiver/index.js';
 import { prefixedId } from '../../internal/prefixed-id.js';
 import { redactText, shownError } from '../../internal/redact-text.js';
 import { newDeliveryId } from '../../signature/index.js';
@@ -23,9 +23,9 @@ export interface ReplayResult {
 export type ReplayTarget = (delivery: DeliverySummary) => Promise<ReplayResult>;
 
 /** Into the user's handlers: the receiver's own replay (requeue, claim, one attempt). */
-export function handlersTarget(receiver: Receiver): ReplayTarget {
+export function handlersTarget(receiver: Receiver, options: ReplayOptions = {}): ReplayTarget {
   return async ({ id, event }) => {
-    const outcome = await receiver.replay(id);
+    const outcome = await receiver.replay(id, options);
     const result: ReplayResult = { id, event, outcome };
     if (outcome === 'dead') result.error = shownError((await receiver.store.get(id))?.lastError ?? null) ?? 'failed';
     if (outcome === 'busy')

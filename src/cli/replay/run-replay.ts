@@ -17,6 +17,8 @@ export interface ReplayOptions extends ChoiceOptions {
   to?: string;
   secret?: string;
   newIds?: boolean;
+  /** With --handlers: clear each replayed delivery's step journal first. */
+  rerunSteps?: boolean;
   dryRun?: boolean;
   concurrency: number;
   rate?: number;
@@ -38,7 +40,7 @@ async function setUp(options: ReplayOptions): Promise<Setup> {
       err.warn(`--db is ignored: the receiver exported by ${options.handlers} replays from its own store.`);
     return {
       store: loaded.receiver.store,
-      target: handlersTarget(loaded.receiver),
+      target: handlersTarget(loaded.receiver, { rerunSteps: options.rerunSteps === true }),
       destination: `the handlers in ${options.handlers}`,
       close: loaded.close,
     };
@@ -71,6 +73,11 @@ function checkCombination(options: ReplayOptions): void {
       'Replaying to a URL signs each delivery: pass --secret whsec_… (or set CONVO_KIT_WEBHOOK_SECRET).',
     );
   if (options.newIds && !options.to) throw new CliError('USAGE', '--new-ids only applies with --to.');
+  if (options.rerunSteps && !options.handlers)
+    throw new CliError(
+      'USAGE',
+      '--rerun-steps only applies with --handlers: steps are journaled by the handlers that run them.',
+    );
 }
 
 async function runAll(

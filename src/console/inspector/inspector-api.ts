@@ -4,6 +4,7 @@ import { isEventPattern } from '../../events/index.js';
 import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../store/index.js';
 import { redactedBody } from '../../internal/redact-body.js';
 import { shownError } from '../../internal/redact-text.js';
+import { stepJson } from '../../store/step-json.js';
 
 /** The list filters the page sends; every one is optional, and each bad one is named in the error. */
 export const InspectorListQuery = z.strictObject({
@@ -84,11 +85,15 @@ export async function listDeliveries(source: InspectorSource, query: z.output<ty
   return { data: page.data.map(row), next_cursor: page.nextCursor };
 }
 
-/** One delivery in full: headers as they arrived with the signature redacted, the body with secret-looking fields redacted, and its attempts. */
+/**
+ * One delivery in full: headers as they arrived with the signature redacted, the body with secret-looking
+ * fields redacted, its attempts, and the steps its handlers journaled (name, outcome, when; a result's size,
+ * not the result, which may hold what the body's redaction would hide).
+ */
 export async function showDelivery(source: InspectorSource, id: string) {
   const record = await source.store.get(id);
   if (!record) return undefined;
-  const attempts = await source.store.attempts(id);
+  const [attempts, steps] = await Promise.all([source.store.attempts(id), source.store.deliverySteps(id)]);
   return {
     ...row(record),
     event: record.event,
@@ -107,6 +112,7 @@ export async function showDelivery(source: InspectorSource, id: string) {
       started_at: new Date(a.startedAt).toISOString(),
       finished_at: a.finishedAt === null ? null : new Date(a.finishedAt).toISOString(),
     })),
+    steps: steps.map(stepJson),
   };
 }
 

@@ -108,6 +108,20 @@ export function inspectorPage(input: {
             </thead>
             <tbody id="d-attempts"></tbody>
           </table>
+          <h2>Steps</h2>
+          <p id="d-steps-empty" class="muted">No journaled steps (ctx.step, ctx.client, ctx.transaction).</p>
+          <table id="d-steps-table">
+            <thead>
+              <tr>
+                <th>Step</th>
+                <th>Outcome</th>
+                <th>When</th>
+                <th>Attempt</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody id="d-steps"></tbody>
+          </table>
         </div>
       </section>
     </div>`;
@@ -392,6 +406,17 @@ async function show(id, quiet) {
     cell(tr, a.outcome || 'running', 'status status-' + (a.outcome || 'processing'));
     timeCell(tr, a.started_at);
     cell(tr, a.error || '', 'error');
+    return tr;
+  }));
+  $('d-steps-empty').hidden = d.steps.length > 0;
+  $('d-steps-table').hidden = d.steps.length === 0;
+  $('d-steps').replaceChildren(...d.steps.map((s) => {
+    const tr = document.createElement('tr');
+    cell(tr, s.name);
+    cell(tr, s.outcome, 'status status-' + s.outcome);
+    timeCell(tr, s.finished_at);
+    cell(tr, String(s.attempt));
+    cell(tr, s.error || '', 'error');
     return tr;
   }));
 }

@@ -72,6 +72,23 @@ export const POSTGRES_MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     DROP TRIGGER inbox_stored ON ${s}.inbox;
     DROP FUNCTION ${s}.notify_inbox_stored();`,
+  // 4: the step journal (ctx.step), keyed by the event and the step's name. No foreign key to the inbox:
+  // prune deletes a delivery's steps itself, so the journal does not depend on how inbox rows are keyed.
+  (s) => `
+    CREATE TABLE ${s}.inbox_steps (
+      seq bigserial PRIMARY KEY,
+      event_key text NOT NULL,
+      name text NOT NULL,
+      delivery_id text NOT NULL,
+      attempt integer NOT NULL,
+      outcome text NOT NULL CHECK (outcome IN ('done', 'failed')),
+      result text,
+      error text,
+      started_at bigint NOT NULL,
+      finished_at bigint NOT NULL,
+      UNIQUE (event_key, name)
+    );
+    CREATE INDEX inbox_steps_delivery ON ${s}.inbox_steps (delivery_id, seq);`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

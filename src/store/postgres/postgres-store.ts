@@ -32,6 +32,7 @@ import {
 } from '../store-rules.js';
 import { migratePostgres, storedChannel } from './postgres-migrations.js';
 import { finishBatch } from './finish-batch.js';
+import { postgresStepJournal } from './postgres-step-journal.js';
 import { recordDeliveries } from './record-deliveries.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
@@ -101,6 +102,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   const inbox = `${s}.inbox`;
   const bodies = `${s}.inbox_bodies`;
   const attemptsTable = `${s}.inbox_attempts`;
+  const stepsTable = `${s}.inbox_steps`;
   const cols = RECORD_COLUMNS.split(', ')
     .map((c) => `d.${c}`)
     .join(', ');
@@ -179,19 +181,37 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     open();
     let total = 0;
     for (;;) {
-      const { rowCount } = await query(
-        `DELETE FROM ${inbox} WHERE seq IN (SELECT seq FROM ${inbox} WHERE status = 'done' AND updated_at < $1 LIMIT ${PRUNE_CHUNK})`,
+      // A chunk's deliveries and their steps go in one statement.
+      const result = await query<{ n: number }>(
+        `WITH pruned AS (
+           DELETE FROM ${inbox} WHERE seq IN (SELECT seq FROM ${inbox} WHERE status = 'done' AND updated_at < $1 LIMIT ${PRUNE_CHUNK})
+           RETURNING id
+         ),
+         steps AS (DELETE FROM ${stepsTable} WHERE delivery_id IN (SELECT id FROM pruned))
+         SELECT count(*)::int AS n FROM pruned`,
         [olderThan],
       );
-      total += rowCount ?? 0;
-      if ((rowCount ?? 0) < PRUNE_CHUNK) return total;
+      const n = result.rows[0]!.n;
+      total += n;
+      if (n < PRUNE_CHUNK) return total;
     }
   }
   // Housekeeping: a failed round (the server is down) is caught up by the next one.
   const stopPruning = schedulePruning(pruneAfter, (olderThan) => void prune(olderThan).catch(() => undefined));
 
+  const journal = postgresStepJournal({
+    table: stepsTable,
+    query,
+    pool,
+    ready: whenReady,
+    types,
+    relaxedCommit,
+    open,
+  });
+
   return {
     pruneDoneAfterMs: pruneAfter,
+    ...journal,
     async record(delivery: NewDelivery) {
       open();
       return recordBatch.add(delivery);
