@@ -1,5 +1,6 @@
 import type { Comment } from '../../api/schemas/comment.js';
 import { addCommentReply, aiCommentRepliesOn, commentSettings } from '../domain/comments.js';
+import { outboundQuotaRefusal } from '../domain/monthly-quota.js';
 import { openTicket } from '../domain/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
@@ -23,6 +24,8 @@ function handOffComment(ctx: EmulatorContext, comment: Comment, reason: string):
 
 /** Asks for the AI reply to one stored comment and stores it with source `ai`; a failure hands off. */
 async function answerComment(ctx: EmulatorContext, comment: Comment, signal: AbortSignal) {
+  const refusal = outboundQuotaRefusal(ctx, ['ai_replies']);
+  if (refusal) return handOffComment(ctx, comment, refusal);
   const outcome = await replyToComment(ctx, comment, signal);
   if (signal.aborted || outcome.kind === 'none') return;
   // Ask again: while the endpoint thought, a reset may have removed the comment, or a switch gone off or

@@ -1,6 +1,7 @@
 import { REPLY_HISTORY_MAX, REPLY_MAX_CHARS, type HistoryMessage } from '../../api/schemas/custom-reply.js';
 import type { Channel, Conversation, Message } from '../../resources/index.js';
 import { groupKnowledge, handOff, ticketDone } from '../domain/index.js';
+import { outboundQuotaRefusal } from '../domain/monthly-quota.js';
 import { sendMessage } from '../domain/send-message.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
@@ -70,6 +71,9 @@ export async function replyToMessage(ctx: EmulatorContext, messageId: string, si
   const message = s.messages.get(messageId);
   const conversation = message && s.conversations.get(message.conversation_id);
   if (!message || !mayAnswer(s, conversation, message)) return;
+  // A used-up quota is known before any call: a person answers instead (docs/keys-and-limits.md).
+  const refusal = outboundQuotaRefusal(ctx, ['messages', 'ai_replies']);
+  if (refusal) return handOffOnce(ctx, conversation, refusal);
   const account = s.accounts.get(message.integration_id);
   const group = account!.group_id === null ? undefined : s.groups.get(account!.group_id);
   const parts = {

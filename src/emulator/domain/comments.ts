@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CommentReply, CommentSettings, CommentSettingsUpdate } from '../../api/schemas/comment.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
+import { requireOutboundQuota } from './monthly-quota.js';
 import { type Account, COMMENT_SETTINGS_ID, type CommentRecord, type CommentSettingsRecord } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
 
@@ -88,7 +89,7 @@ export function aiCommentRepliesOn(account: Account | undefined, settings: Comme
 
 /**
  * Adds a reply to a stored comment, in one transaction. At {@link COMMENT_REPLIES_MAX} replies the
- * comment takes no more: 422 INVALID_STATE.
+ * comment takes no more: 422 INVALID_STATE; nor does an AI reply past the plan's monthly AI-reply quota.
  */
 export function addCommentReply(
   ctx: EmulatorContext,
@@ -97,6 +98,7 @@ export function addCommentReply(
   source: CommentReply['source'],
 ): CommentReply {
   const s = stores(ctx.db);
+  if (source === 'ai') requireOutboundQuota(ctx, 'ai_replies');
   const reply: CommentReply = {
     id: ctx.newId('crp'),
     comment_id: commentId,

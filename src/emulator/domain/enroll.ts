@@ -2,6 +2,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { EnrollmentRecord, JourneyRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';
+import { monthlyQuotaRefusal } from './monthly-quota.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
 import { requireVariableValues } from './template-variables.js';
 import { currentPeriod } from './usage.js';
@@ -52,14 +53,8 @@ export function enrollmentUsage(ctx: EmulatorContext): { used: number; quota: nu
 
 /** Why the plan's monthly enrollment quota refuses `wanted` more enrollments now, or null when it has room. */
 export function quotaRefusal(ctx: EmulatorContext, wanted = 1): ApiFailure | null {
-  const { used, quota, resetsAt } = enrollmentUsage(ctx);
-  if (quota === null || used + wanted <= quota) return null;
-  const state = used >= quota ? 'all are used' : `${used} are used, and this needs ${wanted}`;
-  return new ApiFailure(
-    'INVALID_STATE',
-    `The ${ctx.plan} plan allows ${quota} enrollments a month and ${state}; the quota resets at ${resetsAt}`,
-    { details: [{ quota, used, period_resets_at: resetsAt }] },
-  );
+  const { used, quota } = enrollmentUsage(ctx);
+  return monthlyQuotaRefusal(ctx, 'enrollments', quota, used, wanted);
 }
 
 function requireQuota(ctx: EmulatorContext): void {

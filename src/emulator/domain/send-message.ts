@@ -3,6 +3,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { trackDelivery } from './delivery-progress.js';
+import { requireOutboundQuota } from './monthly-quota.js';
 import { providerOutcome } from './provider-outcome.js';
 import { queuedMessage } from './queued-message.js';
 import { requireSameAccount } from './resolve-conversation.js';
@@ -16,8 +17,8 @@ export function preview(content: string): string {
 }
 
 /**
- * A live free-text send on a conversation: the account, opt-out and service-window rules, then the
- * provider sandbox. Returns the stored message (`queued`; it advances off the request). A refusal
+ * A live free-text send on a conversation: the account, opt-out and service-window rules, the plan's monthly
+ * message quota (and AI-reply quota for source `ai`), then the provider sandbox. Returns the stored message (`queued`; it advances off the request). A refusal
  * throws before anything is stored, sent, charged or announced. `source` is what `message.sent` reports
  * (`automation` for an automation's send, `ai` for an AI reply).
  */
@@ -45,6 +46,8 @@ export function sendMessage(
       { details: [{ service_window_expires_at: conversation.service_window_expires_at }] },
     );
   }
+  requireOutboundQuota(ctx, 'messages');
+  if (source === 'ai') requireOutboundQuota(ctx, 'ai_replies');
   const recipientPhone = conversation.channel === 'phone' ? (contact.phone ?? conversation.customer.handle) : null;
   // The contact's record (above) decides opt-out: a 0003 number's contact starts opted out and may opt in.
   const outcome = providerOutcome(recipientPhone);

@@ -4,6 +4,7 @@ import type { EmulatorContext } from '../route-handler.js';
 import type { TemplateRecord } from '../state/records.js';
 import { stores } from '../state/stores.js';
 import { trackDelivery } from './delivery-progress.js';
+import { requireOutboundQuota } from './monthly-quota.js';
 import { providerOutcome } from './provider-outcome.js';
 import { queuedMessage } from './queued-message.js';
 import { recipientConversation } from './recipient-conversation.js';
@@ -49,7 +50,8 @@ function optedOut(contactId: string | null): ApiFailure {
 }
 
 /**
- * One template send: approval, variables, sender resolution, opt-out and the provider sandbox, then
+ * One template send: approval, variables, sender resolution, opt-out, the plan's monthly message quota and
+ * the provider sandbox, then
  * the message (`queued`, advancing off the request). Works outside the 24-hour window; opens a
  * conversation (conversation.created, origin `journey`) when the phone has none on the sender.
  * Every refusal throws before anything is stored, sent, charged or announced.
@@ -61,6 +63,7 @@ export function sendTemplate(ctx: EmulatorContext, input: TemplateSendInput): Me
   const account = resolveTemplateSender(s, template, input.integrationId);
   const known = input.contact ?? s.contacts.all({ phone: input.phone })[0];
   if (known?.opted_out) throw optedOut(known.id);
+  requireOutboundQuota(ctx, 'messages');
   const outcome = providerOutcome(input.phone);
   // A known contact's record decides (it may have opted in again with START); the number, a new recipient.
   if (!known && outcome.kind === 'opted_out') throw optedOut(null);

@@ -30,7 +30,7 @@ export function usageOf(ctx: EmulatorContext, key: AuthenticatedKey): Usage {
   const since = Date.parse(period.start);
   const limit = PLAN_RATE_LIMITS[ctx.plan];
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const outbound = outboundCounts(ctx.db, period.start);
+  const outbound = outboundCounts(ctx.db, now);
   return {
     plan: ctx.plan,
     period,

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './collection.js';
+import { OUTBOUND_COUNTS_SQL, rebuildOutboundCounts } from './outbound-counts.js';
 import { statement } from './statement.js';
 
 /** The platform's own tables; resource records live in `docs` (Collection). */
@@ -65,6 +66,8 @@ CREATE TABLE IF NOT EXISTS request_counts (
 );
 `;
 
+const OUTBOUND_COUNTS_META = 'outbound_counts_version';
+
 /**
  * Opens (or creates) the emulator's SQLite database: `:memory:` by default, or a file that survives
  * restarts (keys, webhook endpoints, pending deliveries, every record).
@@ -79,6 +82,12 @@ export function openEmulatorDatabase(path = ':memory:'): Database.Database {
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA_SQL);
   db.exec(PLATFORM_SCHEMA_SQL);
+  db.exec(OUTBOUND_COUNTS_SQL);
+  // A file from before the counts existed: count what it holds once.
+  if (readMeta(db, OUTBOUND_COUNTS_META) === undefined) {
+    rebuildOutboundCounts(db);
+    writeMeta(db, OUTBOUND_COUNTS_META, '1');
+  }
   return db;
 }
 
