@@ -23,6 +23,8 @@ import { isSeeded, seed } from './seed.js';
 import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
 import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
 import { InvalidOptionError } from '../errors.js';
+import { clearRequestStats } from './state/request-stats.js';
+import { WebhookStore } from './state/webhook-store.js';
 
 export interface EmulatorOptions {
   /** SQLite file that keeps keys, webhooks, pending deliveries and every record across restarts. @default ':memory:' */
@@ -69,7 +71,7 @@ export interface Emulator {
   aiReplies: Pick<AiReplyQueue, 'idle'>;
   /** Listens on `port` (0 = any free one) on 127.0.0.1. */
   listen(port?: number, host?: string): Promise<{ url: string; close(): Promise<void> }>;
-  /** Back to the seeded workspace (keys and webhook endpoints stay). */
+  /** Back to the seeded workspace: API-made keys, webhook endpoints and deliveries go too (the clock stays). */
   reset(): void;
   /** Stops dispatching, closes every server it started and the database. */
   close(): Promise<void>;
@@ -148,20 +150,37 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
   const outbound = new OutboundScheduler(ctx, clock);
   const keys = new KeyStore(db, clock);
-  keys.register(adminKey, {
-    id: EMULATOR_KEY_IDS.admin,
-    label: 'Emulator admin key',
-    scopes: [...SCOPES],
-    kind: 'live',
-    admin: true,
-  });
-  keys.register(testKey, { id: EMULATOR_KEY_IDS.test, label: 'Emulator test key', scopes: [...SCOPES], kind: 'test' });
+  const registerOwnKeys = () => {
+    keys.register(adminKey, {
+      id: EMULATOR_KEY_IDS.admin,
+      label: 'Emulator admin key',
+      scopes: [...SCOPES],
+      kind: 'live',
+      admin: true,
+    });
+    keys.register(testKey, {
+      id: EMULATOR_KEY_IDS.test,
+      label: 'Emulator test key',
+      scopes: [...SCOPES],
+      kind: 'test',
+    });
+  };
+  registerOwnKeys();
   if (!isSeeded(db)) seed(ctx, { size: options.seed });
   const limiter = new RateLimiter(clock, plan);
   const idempotency = new IdempotencyGuard(db, clock);
+  // Back to what a fresh start holds (docs/emulator.md, Controls): the seed, no key but the emulator's own
+  // two (a rotation of them undone), no webhook endpoint, delivery or attempt, no idempotency record, no
+  // request counted. The clock stays where it is: it only moves forward.
   const reset = () => {
-    seed(ctx, { size: options.seed });
-    idempotency.clear();
+    db.transaction(() => {
+      seed(ctx, { size: options.seed });
+      keys.removeAllExcept(Object.values(EMULATOR_KEY_IDS));
+      registerOwnKeys();
+      new WebhookStore(db).deleteAll();
+      clearRequestStats(db);
+      idempotency.clear();
+    })();
     limiter.clear();
   };
   const platform = {

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_IDS } from '../../src/emulator/seed.js';
-import { as, cleanup, emulator } from './platform-harness.js';
+import { EMULATOR_KEY_IDS } from '../../src/emulator/handlers/keys.js';
+import { as, cleanup, emulator, receiver } from './platform-harness.js';
 
 afterEach(cleanup);
 
@@ -39,18 +40,35 @@ describe('/_emulator controls', () => {
     },
   );
 
-  it('resets to the seeded workspace, keeping keys', async () => {
+  it('resets to the seeded workspace: API-made keys, webhooks and deliveries go, the emulator keys stay', async () => {
     const e = await emulator();
-    const key = await as(e)
+    const fresh = await emulator();
+    const made = await as(e)
       .post('/v1/keys')
-      .send({ label: 'kept', scopes: ['contacts:read'], kind: 'live' });
+      .send({ label: 'gone after reset', scopes: ['contacts:read'], kind: 'live' })
+      .expect(201);
+    const hooks = await receiver();
+    await as(e)
+      .post('/v1/webhooks')
+      .send({ url: hooks.url, events: ['*'] })
+      .expect(201);
     const id = SEED_IDS.delivered.contact;
     const seeded = (await as(e).get(`/v1/contacts/${id}`)).body;
     expect((await as(e).patch(`/v1/contacts/${id}`).send({ name: 'Changed Name' })).status).toBe(200);
-    expect((await as(e).get(`/v1/contacts/${id}`)).body.name).toBe('Changed Name');
+    await e.dispatcher.idle();
+    expect(hooks.received.length).toBeGreaterThan(0);
+    // A rotated key's old value, in its grace period, goes with it.
+    const rotated = (await as(e).post(`/v1/keys/${made.body.id}/rotate`).expect(200)).body.key as string;
     expect((await as(e).post('/_emulator/reset')).status).toBe(200);
     expect((await as(e).get(`/v1/contacts/${id}`)).body.name).toBe(seeded.name);
-    expect((await as(e, key.body.key).get(`/v1/contacts/${id}`)).status).toBe(200);
+    expect((await as(e, made.body.key).get(`/v1/contacts/${id}`)).status).toBe(401);
+    expect((await as(e).get(`/v1/keys`)).body.data.map((k: { id: string }) => k.id)).toContain(EMULATOR_KEY_IDS.admin);
+    expect((await as(e, rotated).get(`/v1/contacts/${id}`)).status).toBe(401);
+    const ids = (page: { body: { data: { id: string }[] } }) => page.body.data.map((k) => k.id);
+    expect(ids(await as(e).get('/v1/keys').expect(200))).toEqual(ids(await as(fresh).get('/v1/keys')));
+    expect((await as(e).get('/v1/webhooks').expect(200)).body.data).toEqual([]);
+    expect((await as(e).get('/v1/usage').expect(200)).body.usage).toMatchObject({ webhooks: 0 });
+    expect((await as(e, e.testKey).post('/v1/messages').send({})).status).not.toBe(401);
   });
 
   it('mounts the inbound, handoff and template review controls', async () => {

@@ -55,7 +55,9 @@ export const resendControl = control({
 /** `/_emulator/reset`: back to the seed. */
 export const resetControl = control({
   path: '/reset',
-  summary: 'Back to the seeded state: resources, idempotency records and rate-limit windows (keys and webhooks stay)',
+  summary:
+    'Back to the seeded state: resources, and no key made through the API, no webhook endpoint, delivery, ' +
+    'idempotency record or request count (the clock stays)',
   response: z.object({ reset: z.literal(true), now: Timestamp }),
   run: ({ clock, reset }) => {
     reset();

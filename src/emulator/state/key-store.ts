@@ -116,6 +116,18 @@ export class KeyStore {
     return this.records.count();
   }
 
+  /** Every key but `keep` goes, and every value of it (a reset to the seed): from now on such a value is unknown. */
+  removeAllExcept(keep: readonly string[]): void {
+    const ids = JSON.stringify(keep);
+    this.db.transaction(() => {
+      statement(this.db, 'DELETE FROM docs WHERE kind = ? AND id NOT IN (SELECT value FROM json_each(?))').run(
+        KEYS_KIND,
+        ids,
+      );
+      statement(this.db, 'DELETE FROM api_key_hashes WHERE key_id NOT IN (SELECT value FROM json_each(?))').run(ids);
+    })();
+  }
+
   get(id: string): KeyRecord | undefined {
     return this.records.get(id);
   }

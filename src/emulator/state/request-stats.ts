@@ -30,6 +30,11 @@ export function recordRequest(db: Database.Database, apiKeyId: string, now: numb
   }
 }
 
+/** Forgets every count (a reset to the seed). */
+export function clearRequestStats(db: Database.Database): void {
+  statement(db, 'DELETE FROM request_counts').run();
+}
+
 export interface RequestStats {
   requests: number;
   serverErrors: number;

@@ -87,6 +87,16 @@ export class WebhookStore {
     return stored && this.box.open(stored.sealed_secret);
   }
 
+  /** Every endpoint goes, with every delivery and attempt (a reset to the seed, an import). */
+  deleteAll(): void {
+    this.db.transaction(() => {
+      this.records.clear();
+      statement(this.db, 'DELETE FROM deliveries').run();
+      statement(this.db, 'DELETE FROM delivery_attempts').run();
+      statement(this.db, "DELETE FROM meta WHERE name = 'delivery_attempts_total'").run();
+    })();
+  }
+
   /** The endpoint stops receiving at once: its pending deliveries are dropped with it; its attempt log goes too. */
   delete(id: string): void {
     this.db.transaction(() => {
