@@ -13,7 +13,7 @@ export {
   type Priority,
   type RoutingRule,
 } from './routing-config.js';
-export { etag, type KitClient, type RouteOutcome, type RoutingContext } from './routing-context.js';
+export { etag, type EventEffects, type KitClient, type RouteOutcome, type RoutingContext } from './routing-context.js';
 export { loadOpenTickets, ROUTING_EVENTS, routingHandlers, type RoutingEvent } from './routing-handlers.js';
 export { checkSla, slaPriority, startSlaWatch, type Escalation } from './sla-watch.js';
 export {

@@ -1,20 +1,25 @@
 import { isApiError } from 'convo-kit/client';
 import { chooseAssignee, type RoutingFacts } from './choose-assignee.js';
 import { type Channel, type Ticket } from 'convo-kit/resources';
-import { etag, type RouteOutcome, type RoutingContext } from './routing-context.js';
+import { etag, type EventEffects, type RouteOutcome, type RoutingContext } from './routing-context.js';
 
 /** Re-read-and-decide rounds after VERSION_CONFLICT before giving up (someone keeps editing it). */
 export const MAX_ROUTING_ATTEMPTS = 5;
 const RECENT_MESSAGES = 20; // keywords are looked for in the customer's latest words, not the whole history
 
 /**
- * Routes one ticket: reads it, decides from the rules, and PATCHes with `If-Match` so a ticket
- * someone changed meanwhile is never overwritten; on VERSION_CONFLICT it reads again and decides again.
- * Running it twice for the same ticket is harmless: an assigned ticket is left alone.
+ * Routes one ticket for the event that announced it: reads it, decides from the rules, and PATCHes with
+ * `If-Match` so a ticket someone changed meanwhile is never overwritten; on VERSION_CONFLICT it reads again
+ * and decides again. Every read, the decision and the PATCH are steps of the event (`event.client`,
+ * `event.step`): a retry after a crash replays them, so the ticket is assigned once, to the assignee first
+ * chosen, whatever the load book says after the restart. A PATCH the service took just before a crash, and
+ * whose step was not journaled, is answered VERSION_CONFLICT on the retry (the version moved); the re-read
+ * then finds the ticket assigned and leaves it.
  */
-export async function routeTicket(ctx: RoutingContext, ticketId: string): Promise<RouteOutcome> {
+export async function routeTicket(ctx: RoutingContext, ticketId: string, event: EventEffects): Promise<RouteOutcome> {
+  const { client, step } = event;
   for (let attempt = 1; attempt <= MAX_ROUTING_ATTEMPTS; attempt += 1) {
-    const ticket = await ctx.client.tickets.get({ id: ticketId });
+    const ticket = await client.tickets.get({ id: ticketId });
     ctx.book.track(ticket);
     if (ticket.assignee !== null)
       return report(ctx, {
@@ -25,7 +30,8 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
       });
     if (ticket.status === 'resolved' || ticket.status === 'closed')
       return report(ctx, { ticketId, result: 'skipped', reason: `ticket is ${ticket.status}`, attempts: attempt });
-    const decision = chooseAssignee(await routingFacts(ctx, ticket), ctx.config, ctx.book);
+    const facts = await routingFacts(ctx, client, ticket);
+    const decision = await step(`decide ${attempt}`, () => chooseAssignee(facts, ctx.config, ctx.book));
     if (!decision)
       return report(ctx, {
         ticketId,
@@ -34,7 +40,7 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
         attempts: attempt,
       });
     try {
-      const updated = await ctx.client.tickets.update({
+      const updated = await client.tickets.update({
         id: ticketId,
         assignee: decision.assignee,
         ...(decision.priority !== ticket.priority ? { priority: decision.priority } : {}),
@@ -64,13 +70,17 @@ export async function routeTicket(ctx: RoutingContext, ticketId: string): Promis
   });
 }
 
-async function routingFacts(ctx: RoutingContext, ticket: Ticket): Promise<RoutingFacts> {
+async function routingFacts(
+  ctx: RoutingContext,
+  client: EventEffects['client'],
+  ticket: Ticket,
+): Promise<RoutingFacts> {
   let channel: Channel | null = null;
   const words = [ticket.subject];
   if (ticket.conversation_id) {
-    const conversation = await ctx.client.conversations.get({ id: ticket.conversation_id });
+    const conversation = await client.conversations.get({ id: ticket.conversation_id });
     channel = conversation.channel;
-    const { data } = await ctx.client.conversations.listMessages({
+    const { data } = await client.conversations.listMessages({
       id: ticket.conversation_id,
       limit: RECENT_MESSAGES,
     });

@@ -1,8 +1,16 @@
 import { type createClient } from 'convo-kit/client';
+import { type EventContext } from 'convo-kit/receiver';
 import { type AssignmentBook } from './assignment-book.js';
 import { type RoutingConfig } from './routing-config.js';
 
 export type KitClient = ReturnType<typeof createClient>;
+
+/**
+ * What a handler brings to routing from its delivery: the event-bound client (each call a journaled step, so
+ * a retry or a restart after a crash gets the answers the first run had instead of calling again) and
+ * `step`, which journals a decision the same way (README of convo-kit, "Effects, exactly once").
+ */
+export type EventEffects = Pick<EventContext, 'client' | 'step'>;
 
 /** What routing needs: the rules, the load book, a client, and a clock (the emulator's, in tests). */
 export interface RoutingContext {

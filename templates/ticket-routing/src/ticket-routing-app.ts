@@ -61,6 +61,8 @@ export async function startTicketRouting(
       ...options.receiver,
       secrets: options.secrets ?? config.webhookSecret,
       dbPath: config.deliveriesDbPath,
+      // Handlers call the service through ctx.client, this client bound to their event (each call a journaled step).
+      client: ctx.client,
     }),
     ctx,
   );
