@@ -126,6 +126,13 @@ export const PLATFORM_ERROR_EXPLANATIONS: Readonly<Record<ErrorCode, Explanation
     next_step: 'GET the ticket again, reapply the change to it, and PATCH with its new ETag.',
     retryable: true,
   },
+  BODY_TIMEOUT: {
+    what_happened:
+      'An upload stopped arriving: its body was not all in within 10 seconds of its headers. Nothing was stored, and the connection was closed.',
+    fault: 'platform',
+    next_step: 'Send the file again in one request, without pausing; a 10 MiB file takes well under a second locally.',
+    retryable: true,
+  },
   PAYLOAD_TOO_LARGE: {
     what_happened: 'The JSON body is over 1 MiB, or an uploaded file is over its limit.',
     fault: 'platform',

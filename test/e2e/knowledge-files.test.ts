@@ -2,8 +2,12 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/client/index.js';
-import { docxFile, lyingZip, pdfFile, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
-import { UPLOADS_IN_FLIGHT_BYTES, uploadBytesInFlight } from '../../src/emulator/platform/read-multipart-body.js';
+import { docxFile, lyingZip, pdfFile, stalledUpload, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
+import {
+  UPLOAD_BODY_TIMEOUT_MS,
+  UPLOADS_IN_FLIGHT_BYTES,
+  uploadBytesInFlight,
+} from '../../src/emulator/platform/read-multipart-body.js';
 import { rejection, startE2e, type E2e } from './harness.js';
 import { until } from './reply-harness.js';
 
@@ -326,6 +330,32 @@ describe('the rest of the upload rules', () => {
     for (const req of open) req.destroy();
     await until(() => (uploadBytesInFlight() === 0 ? true : undefined), 'the held uploads given back', 30_000);
     expect((await upload('after.txt', 'We open at nine.')).content).toBe('We open at nine.');
+  }, 120_000);
+
+  it(`an upload that stalls is 408 BODY_TIMEOUT after ${UPLOAD_BODY_TIMEOUT_MS} ms, giving its bytes back`, async () => {
+    const before = await entryCount();
+    // 9 MiB of a declared 10 MiB, then nothing: held until Node's 300 s request timeout, before.
+    const stalled = stalledUpload(
+      `${t.origin}/v1/channels/groups/${group_id}/knowledge/files`,
+      t.emulator.adminKey,
+      9 * MIB,
+      10 * MIB,
+    );
+    await until(() => (uploadBytesInFlight() >= 9 * MIB ? true : undefined), '9 MiB held', 30_000);
+    const answer = await Promise.race([
+      stalled.answer,
+      new Promise<undefined>((resolve) => setTimeout(resolve, UPLOAD_BODY_TIMEOUT_MS + 30_000)),
+    ]);
+    stalled.stop();
+    expect(answer?.status).toBe(408);
+    expect(answer!.headers).toMatch(/\r\nConnection: close/i);
+    expect((JSON.parse(answer!.body) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'BODY_TIMEOUT',
+      message: expect.stringContaining(`within ${UPLOAD_BODY_TIMEOUT_MS} ms`),
+    });
+    expect(uploadBytesInFlight()).toBe(0);
+    expect(await entryCount()).toBe(before);
+    expect((await upload('after-stall.txt', 'We open at ten.')).content).toBe('We open at ten.');
   }, 120_000);
 
   it('a second file in one upload is refused', async () => {

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { createDeflate } from 'node:zlib';
 import { Document, Packer, Paragraph } from 'docx';
@@ -127,4 +128,49 @@ async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** What a stalled upload heard: the answer's status line, headers and body, once the emulator closed it. */
+export interface StalledAnswer {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/**
+ * A knowledge file upload over a raw socket that declares `declared` bytes, sends the form's first
+ * `sent` file bytes and then stops, never ending the request. `answer` settles when the server closes the
+ * connection; `stop()` closes it from this side.
+ */
+export function stalledUpload(
+  url: string,
+  apiKey: string,
+  sent: number,
+  declared = sent + 1024 * 1024,
+): { answer: Promise<StalledAnswer>; stop(): void } {
+  const { hostname, port, pathname } = new URL(url);
+  const part = `--XX\r\nContent-Disposition: form-data; name="file"; filename="stalled.txt"\r\ncontent-type: text/plain\r\n\r\n`;
+  const head = [
+    `POST ${pathname} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    `Authorization: Bearer ${apiKey}`,
+    'Content-Type: multipart/form-data; boundary=XX',
+    `Content-Length: ${declared}`,
+    '',
+    '',
+  ].join('\r\n');
+  const socket = connect(Number(port), hostname, () => {
+    socket.write(head + part);
+    socket.write(Buffer.alloc(sent, 'a'));
+  });
+  const answer = new Promise<StalledAnswer>((resolve) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      const [top = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      resolve({ status: Number(top.split(' ')[1]), headers: top, body });
+    });
+  });
+  return { answer, stop: () => socket.destroy() };
 }

@@ -18,6 +18,7 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   ACCOUNT_REQUIRED: "the contact's chat on that channel is ambiguous between accounts: name `integration_id`",
   AMBIGUOUS_INTEGRATION: 'the sender cannot be resolved and several active numbers exist',
   VERSION_CONFLICT: 'If-Match names a version that is no longer current',
+  BODY_TIMEOUT: 'an upload was not all in within 10 s of its headers; the connection closes',
   PAYLOAD_TOO_LARGE: 'the body (1 MiB of JSON) or an upload is over its limit',
   UNSUPPORTED_MEDIA_TYPE:
     'the body is not of the route’s media type (JSON in UTF-8), or an upload of a type not allowed',
@@ -62,9 +63,10 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'channels.createConnectSession': ['INVALID_STATE'],
   'groups.create': ['INVALID_PLATFORM'],
   'groups.update': ['INVALID_PLATFORM'],
-  // INVALID_STATE: the group holds its most entries; SERVICE_UNAVAILABLE: every parse thread busy, and the queue full.
+  // INVALID_STATE: the group holds its most entries; SERVICE_UNAVAILABLE: every parse thread busy, and the queue
+  // full; BODY_TIMEOUT: the upload stalled.
   'groups.addKnowledge': ['INVALID_STATE', 'PROMPT_INJECTION_DETECTED'],
-  'groups.uploadKnowledge': ['INVALID_STATE', 'PROMPT_INJECTION_DETECTED', 'SERVICE_UNAVAILABLE'],
+  'groups.uploadKnowledge': ['BODY_TIMEOUT', 'INVALID_STATE', 'PROMPT_INJECTION_DETECTED', 'SERVICE_UNAVAILABLE'],
   'keys.create': ['INVALID_STATE'],
   'keys.rotate': ['INVALID_STATE'],
   'keys.revoke': ['INVALID_STATE'],

@@ -16,6 +16,13 @@ const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
  * answer instead of a reset connection; past this many further bytes the connection is cut instead.
  */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The whole upload, and the drain of a refused one, must be in within this long after its headers, as a
+ * receiver's body must be within its bodyTimeoutMs: an upload that stalls would otherwise hold its share of
+ * UPLOADS_IN_FLIGHT_BYTES until Node's request timeout (300 s), and seven stalled ones kept every other upload
+ * at 503 that long. 10 MiB in 10 s is 8 Mbit/s; the emulator's clients are on this machine or its network.
+ */
+export const UPLOAD_BODY_TIMEOUT_MS = 10_000;
 
 /**
  * File bytes held at once across every upload being read, waiting to be parsed or parsed (six full-size
@@ -44,21 +51,30 @@ export function maxFileBytesOf(schema: z.ZodObject | undefined): number {
   return max || DEFAULT_MAX_FILE_BYTES;
 }
 
-/** Reads and discards what is left of a refused upload, up to DRAIN_MAX_BYTES; then the connection is cut. */
-function drain(req: Request): Promise<void> {
+/**
+ * Reads and discards what is left of a refused upload, up to DRAIN_MAX_BYTES and until `deadline` (the
+ * upload's, in ms since the epoch); past either the connection is cut.
+ */
+function drain(req: Request, deadline: number): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) return resolve();
     let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const cut = () => {
+      req.destroy();
+      done();
+    };
+    const timer = setTimeout(cut, Math.max(0, deadline - Date.now()));
     req.on('data', (chunk: Buffer) => {
       seen += chunk.length;
-      if (seen > DRAIN_MAX_BYTES) {
-        req.destroy();
-        resolve();
-      }
+      if (seen > DRAIN_MAX_BYTES) cut();
     });
-    req.once('end', resolve);
-    req.once('close', resolve);
-    req.once('error', () => resolve());
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
     req.resume();
   });
 }
@@ -113,12 +129,15 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
       return;
     }
     const body: Record<string, string | File> = {};
+    const deadline = Date.now() + UPLOAD_BODY_TIMEOUT_MS;
     let failed = false;
     // The parser may close before a file stream has ended: the body is complete when both have.
     let openFiles = 0;
     let parsed = false;
     const finish = () => {
-      if (!failed && parsed && openFiles === 0) resolve(body);
+      if (failed || !parsed || openFiles > 0) return;
+      clearTimeout(timer);
+      resolve(body);
     };
     // Reserved as the file arrives; given back when the answer is sent (the file lives until then) or on a refusal.
     let held = 0;
@@ -130,10 +149,24 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
     const fail = (failure: ApiFailure) => {
       if (failed) return;
       failed = true;
+      clearTimeout(timer);
       release();
       req.unpipe(parser);
-      void drain(req).then(() => reject(failure));
+      void drain(req, deadline).then(() => reject(failure));
     };
+    // A stalled upload is not drained (nothing more is coming): it is answered now, and the connection closed.
+    const timer = setTimeout(() => {
+      failed = true;
+      release();
+      req.unpipe(parser);
+      reject(
+        new ApiFailure(
+          'BODY_TIMEOUT',
+          `The upload was not all in within ${UPLOAD_BODY_TIMEOUT_MS} ms of its headers; nothing was stored`,
+          { headers: { Connection: 'close' } },
+        ),
+      );
+    }, UPLOAD_BODY_TIMEOUT_MS);
     const tooLarge = (what: string) => fail(new ApiFailure('PAYLOAD_TOO_LARGE', `${what}; nothing was stored`));
     const repeated = (name: string) =>
       fail(
