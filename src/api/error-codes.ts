@@ -46,3 +46,85 @@ export const ErrorEnvelope = z.object({
   }),
 });
 export type ErrorEnvelope = z.output<typeof ErrorEnvelope>;
+
+/** The HTTP statuses of the codes, each once, in order. */
+export const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS))].sort((a, b) => a - b);
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
+/** The codes answered with this status, in table order. */
+export const codesOf = (status: number): ErrorCode[] =>
+  (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
+
+/** A refusal that names a place of the request (`in` says which part, where the service knows) and why. */
+export const FieldIssue = z.looseObject({
+  path: z.string(),
+  in: z.enum(['params', 'query', 'headers', 'body']).optional(),
+  message: z.string().optional(),
+});
+/** The scope a key lacks. */
+export const ScopeIssue = z.looseObject({ required_scope: z.string() });
+/** The provider's own code for a refused send. */
+export const ProviderIssue = z.looseObject({ provider_error_code: z.string() });
+/** One connected account the caller may name as `integration_id`. */
+export const AccountChoice = z.looseObject({ integration_id: z.string() });
+/** A template a send or a journey step names, and its status (null when there is none). */
+export const TemplateIssue = z.looseObject({ template_id: z.string(), status: z.string().nullable() });
+/** The version a ticket is at, against the If-Match that named another. */
+export const VersionIssue = z.looseObject({ current_version: z.number().int(), if_match: z.string() });
+/** When the 24-hour window closed. */
+export const WindowIssue = z.looseObject({ service_window_expires_at: z.string().nullable() });
+/** The fields of a detail that depend on the case (a state and what it allows, a quota and its use). */
+export const ErrorDetail = z.record(z.string(), z.unknown());
+
+/**
+ * The shape of each item of `details` by code (docs/errors.md). A journey step answers a template's
+ * refusal with the step's `path` and the template, which is why some codes take either shape.
+ */
+export const ERROR_DETAILS: Readonly<Record<ErrorCode, z.ZodType>> = {
+  VALIDATION_FAILED: FieldIssue,
+  IDEMPOTENCY_KEY_REQUIRED: FieldIssue,
+  UNAUTHENTICATED: ErrorDetail,
+  TEST_KEY_NOT_ALLOWED: ErrorDetail,
+  INSUFFICIENT_SCOPE: ScopeIssue,
+  PLAN_READ_ONLY: ErrorDetail,
+  NOT_FOUND: FieldIssue,
+  IDEMPOTENCY_KEY_REUSED: ErrorDetail,
+  IDEMPOTENCY_KEY_IN_USE: ErrorDetail,
+  ACCOUNT_MISMATCH: z.union([AccountChoice, TemplateIssue]),
+  ACCOUNT_REQUIRED: AccountChoice,
+  AMBIGUOUS_INTEGRATION: z.union([AccountChoice, TemplateIssue]),
+  VERSION_CONFLICT: VersionIssue,
+  PAYLOAD_TOO_LARGE: FieldIssue,
+  UNSUPPORTED_MEDIA_TYPE: FieldIssue,
+  REQUEST_HEADERS_TOO_LARGE: FieldIssue,
+  SEND_FAILED: ProviderIssue,
+  INVALID_PLATFORM: FieldIssue,
+  OUTSIDE_SERVICE_WINDOW: WindowIssue,
+  CONTACT_OPTED_OUT: ErrorDetail,
+  TEMPLATE_NOT_APPROVED: TemplateIssue,
+  INVALID_STATE: ErrorDetail,
+  PROMPT_INJECTION_DETECTED: FieldIssue,
+  RATE_LIMITED: ErrorDetail,
+  INTERNAL_ERROR: ErrorDetail,
+  SERVICE_UNAVAILABLE: ErrorDetail,
+};
+
+/**
+ * The envelope of one status as a schema: `code` one of that status's codes, `doc_url` a URI, and
+ * `details` in the shape its code gives them (a union by `code` where the codes' details differ).
+ */
+export function errorEnvelopeOf(status: number) {
+  const byShape = new Map<z.ZodType, ErrorCode[]>();
+  for (const code of codesOf(status))
+    byShape.set(ERROR_DETAILS[code], [...(byShape.get(ERROR_DETAILS[code]) ?? []), code]);
+  const members = [...byShape].map(([detail, codes]) =>
+    z.looseObject({
+      code: codes.length === 1 ? z.literal(codes[0]!) : z.enum(codes as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      doc_url: z.url(),
+      request_id: z.string(),
+      details: z.array(detail).optional(),
+    }),
+  );
+  return z.object({ error: members.length === 1 ? members[0]! : z.union(members) });
+}

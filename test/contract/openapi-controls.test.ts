@@ -23,7 +23,10 @@ type Operation = {
 };
 
 const doc = controlsOpenapi();
-const components = doc.components as { headers: Record<string, { required?: boolean }> };
+const components = doc.components as {
+  headers: Record<string, { required?: boolean }>;
+  responses: Record<string, { headers?: Record<string, Json> }>;
+};
 const opOf = (path: string) => doc.paths[`/_emulator${openapiPath(path)}`]?.post as Operation | undefined;
 
 let emulator: Emulator;
@@ -53,8 +56,9 @@ describe('controlsOpenapi()', () => {
       expect(op['x-emulator']).toBe(true);
       expect(op.summary).toBe(item.summary);
       expect(op.description).toMatch(/Errors: .*401 `UNAUTHENTICATED`; 403 `INSUFFICIENT_SCOPE`/);
-      for (const [status, response] of Object.entries(op.responses)) {
+      for (const [status, ref] of Object.entries(op.responses)) {
         if (status === 'default') continue;
+        const response = ref.$ref ? components.responses[ref.$ref.split('/').pop()!]! : ref;
         const header = response.headers!['X-Request-ID']!;
         expect(components.headers[String(header.$ref).split('/').pop()!]!.required, `${item.path} ${status}`).toBe(
           true,

@@ -15,7 +15,12 @@ type Response = { description: string; headers?: Record<string, Json>; content?:
 type Operation = { tags: string[]; description: string; responses: Record<string, Response | { $ref: string }> };
 
 const doc = openapi();
-const components = doc.components as { headers: Record<string, Json>; responses: Record<string, Response> };
+const components = doc.components as {
+  headers: Record<string, Json>;
+  responses: Record<string, Response>;
+  schemas: Record<string, Json>;
+};
+const { schemas } = components;
 const table = allEndpoints();
 
 /** Every operation of the table, aliases included, with its route. */
@@ -60,7 +65,7 @@ describe('openapi() for tools: every operation', () => {
     }
   });
 
-  it('answers each listed error with an explicit response of its status, in the error envelope', () => {
+  it('answers each listed error with the shared response of its status, naming the codes in its own description', () => {
     for (const { label, op } of operations) {
       const codes = codesIn(op.description.split('Errors: ')[1]!);
       const statuses = [...new Set(codes.map((c) => String(ERROR_STATUS[c])))];
@@ -70,17 +75,37 @@ describe('openapi() for tools: every operation', () => {
       );
       expect(errorStatuses.sort(), label).toEqual(statuses.sort());
       for (const status of statuses) {
-        const r = response(op.responses[status]!);
-        expect(r.content!['application/json']!.schema, `${label} ${status}`).toEqual({
-          $ref: '#/components/schemas/ErrorEnvelope',
+        const ref = op.responses[status] as { $ref: string; description: string };
+        expect(ref.$ref, `${label} ${status}`).toMatch(
+          new RegExp(`^#/components/responses/Error${status}(NoKey|Replayable)?$`),
+        );
+        expect(response(ref).content!['application/json']!.schema, `${label} ${status}`).toEqual({
+          $ref: `#/components/schemas/Error${status}`,
         });
-        // The response's description names exactly the codes of its status.
-        expect(codesIn(r.description).sort(), `${label} ${status}`).toEqual(
+        // The reference's own description names exactly the route's codes of that status.
+        expect(codesIn(ref.description).sort(), `${label} ${status}`).toEqual(
           codes.filter((c) => String(ERROR_STATUS[c]) === status).sort(),
         );
       }
       expect(op.responses.default, label).toEqual({ $ref: '#/components/responses/Error' });
     }
+  });
+
+  it('gives each error status an envelope whose code is one of that status, with `details` shaped by code', () => {
+    const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
+    const statuses = [...new Set(Object.values(ERROR_STATUS))];
+    for (const status of statuses) {
+      const text = JSON.stringify(schemas[`Error${status}`]);
+      const named = [...text.matchAll(/"(?:const|enum)":(\[[^\]]*\]|"[A-Z_]+")/g)].flatMap((m) =>
+        [JSON.parse(m[1]!) as string | string[]].flat(),
+      );
+      const expected = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
+      expect(named.filter((c) => /^[A-Z_]+$/.test(c)).sort(), String(status)).toEqual([...expected].sort());
+      expect(text, String(status)).toContain('"doc_url":{"type":"string","format":"uri"');
+    }
+    expect(JSON.stringify(schemas.Error403)).toContain('"$ref":"#/components/schemas/ScopeIssue"');
+    expect(JSON.stringify(schemas.Error400)).toContain('"$ref":"#/components/schemas/FieldIssue"');
+    expect(JSON.stringify(schemas.Error422)).toContain('"$ref":"#/components/schemas/ProviderIssue"');
   });
 
   it('answers what its declaration implies: 401/403/429 with a key, 404 for a path id, 413/415 for a body, 409 for idempotency', () => {
@@ -141,18 +166,17 @@ describe('openapi() for tools: schemas', () => {
       return value;
     });
     expect([...formats].sort()).toEqual(['binary', 'date', 'date-time', 'email', 'uri']);
-    const signature = JSON.stringify(
-      (doc.paths['/v1/webhooks/sign-payload']!.post!.responses as Record<string, Response>)['200']!.content,
-    );
-    expect(signature).toContain('"pattern":"^sha256=.*"');
+    expect(
+      JSON.stringify(
+        (doc.paths['/v1/webhooks/sign-payload']!.post!.responses as Record<string, Response>)['200']!.content,
+      ),
+    ).toContain('"$ref":"#/components/schemas/SignPayloadResult"');
+    expect(JSON.stringify(schemas.SignPayloadResult)).toContain('"$ref":"#/components/schemas/Signature"');
+    expect(schemas.Signature).toEqual({ type: 'string', pattern: '^sha256=[0-9a-f]{64}$' });
   });
 
   it('describes the any-JSON `payload` of sign-payload without a self-reference, while zod still checks it is JSON', () => {
-    const body = (doc.paths['/v1/webhooks/sign-payload']!.post!.requestBody as Json).content as Record<
-      string,
-      { schema: { properties: Record<string, Json>; required: string[] } }
-    >;
-    const { schema } = body['application/json']!;
+    const schema = schemas.SignPayloadRequest as { properties: Record<string, Json>; required: string[] };
     expect(schema.properties.payload).toEqual({ description: 'Any JSON value' });
     expect(schema.required).toContain('payload');
     expect(JSON.stringify(doc)).not.toContain('"$ref":"#/components/schemas/Def');

@@ -1,7 +1,10 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
+import { readdirSync } from 'node:fs';
 import { allEndpoints, openapi, openapiPath, type OpenApiDocument } from '../../src/api/index.js';
+import { SCHEMA_MODULES } from '../../src/api/openapi/component-names.js';
+import { openapiText } from '../../src/api/openapi/openapi-text.js';
 
 type Operation = Record<string, unknown> & {
   operationId: string;
@@ -39,9 +42,10 @@ describe('openapi()', () => {
 
   it('has every event of the catalog in its webhooks section, with the signature headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    const parameters = (doc.components as { parameters: Record<string, { name: string }> }).parameters;
     for (const name of EVENT_NAMES) {
-      const post = (doc.webhooks[name] as { post: Operation }).post;
-      expect(post.parameters.map((p) => p.name)).toEqual([
+      const post = (doc.webhooks[name] as { post: { parameters: { $ref: string }[]; requestBody: unknown } }).post;
+      expect(post.parameters.map((p) => parameters[p.$ref.split('/').pop()!]!.name)).toEqual([
         'x-service-signature',
         'x-service-timestamp',
         'x-service-delivery',
@@ -52,34 +56,54 @@ describe('openapi()', () => {
     }
   });
 
-  it('requires the bearer key everywhere but GET /v1/status', () => {
+  it('requires the bearer key everywhere but GET /v1/status, naming the scope it needs', () => {
     for (const { def } of table)
-      expect(op(def.method, def.path)!.security).toEqual(def.auth === false ? [] : [{ bearer: [] }]);
+      expect(op(def.method, def.path)!.security).toEqual(
+        def.auth === false ? [] : [{ bearer: def.scope === null ? [] : [def.scope] }],
+      );
+    expect(op('GET', '/v1/tickets')!.security).toEqual([{ bearer: ['tickets:read'] }]);
   });
 
   it('declares path params, query params and the Idempotency-Key and If-Match headers', () => {
     const params = (method: string, path: string) =>
       op(method, path)!.parameters.map((p) => `${p.in}:${p.name}:${p.required}`);
-    expect(params('POST', '/v1/messages')).toEqual(['header:Idempotency-Key:true']);
-    expect(params('POST', '/v1/conversations/:id/messages')).toEqual(['path:id:true', 'header:Idempotency-Key:true']);
-    expect(params('PATCH', '/v1/tickets/:id')).toEqual(['path:id:true', 'header:If-Match:false']);
+    const requestId = 'undefined:undefined:undefined'; // the shared X-Request-ID parameter, by reference
+    expect(params('POST', '/v1/messages')).toEqual(['header:Idempotency-Key:true', requestId]);
+    expect(params('POST', '/v1/conversations/:id/messages')).toEqual([
+      'path:id:true',
+      'header:Idempotency-Key:true',
+      requestId,
+    ]);
+    expect(params('PATCH', '/v1/tickets/:id')).toEqual(['path:id:true', 'header:If-Match:false', requestId]);
     expect(params('GET', '/v1/conversations')).toEqual(
       expect.arrayContaining(['query:limit:false', 'query:cursor:false', 'query:status:false']),
     );
     expect(params('DELETE', '/v1/channels/groups/:group_id/providers/:provider')).toEqual([
       'path:group_id:true',
       'path:provider:true',
+      requestId,
     ]);
+    expect(op('GET', '/v1/tickets')!.parameters).toContainEqual({ $ref: '#/components/parameters/X-Request-ID' });
+    const limit = op('GET', '/v1/tickets')!.parameters.find((p) => p.name === 'limit') as unknown as {
+      schema: { default: number };
+    };
+    expect(limit.schema.default).toBe(25);
   });
 
   it('answers the error envelope on failures and describes bodies from the schemas', () => {
     const send = op('POST', '/v1/messages')! as Operation & {
       responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }>;
     };
-    expect(JSON.stringify(send.responses['400']!.content)).toContain('#/components/schemas/ErrorEnvelope');
+    expect(send.responses['400']!.$ref).toBe('#/components/responses/Error400');
     expect(send.responses.default!.$ref).toBe('#/components/responses/Error');
-    expect(JSON.stringify(send.responses['201']!.content!['application/json']!.schema)).toContain('"delivery_status"');
-    expect(JSON.stringify(send.requestBody)).toContain('"maxLength":4096');
+    expect(JSON.stringify(send.responses['201']!.content!['application/json']!.schema)).toContain(
+      '"$ref":"#/components/schemas/Message"',
+    );
+    expect(JSON.stringify(send.requestBody)).toContain('"$ref":"#/components/schemas/MessageSend"');
+    const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+    expect(JSON.stringify(schemas.Message)).toContain('"delivery_status"');
+    expect(JSON.stringify(schemas.MessageSend)).toContain('"$ref":"#/components/schemas/MessageContent"');
+    expect(JSON.stringify(schemas.MessageContent)).toContain('"maxLength":4096');
     expect(JSON.stringify(op('POST', '/v1/channels/groups/:group_id/knowledge/files')!.requestBody)).toContain(
       'multipart/form-data',
     );
@@ -96,6 +120,25 @@ describe('openapi()', () => {
       expect(described('POST', path, '422')).toContain('`INVALID_STATE`');
     }
     expect(described('POST', `${knowledge}/files`, '503')).toContain('`SERVICE_UNAVAILABLE`');
+  });
+
+  it('names a component for every schema of src/api/schemas that it uses, and refers to it everywhere', () => {
+    expect(Object.keys(SCHEMA_MODULES).sort()).toEqual(
+      readdirSync('src/api/schemas')
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .map((f) => f.replace(/\.ts$/, ''))
+        .sort(),
+    );
+    const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+    for (const name of ['Ticket', 'Conversation', 'Message', 'Contact', 'Template', 'Campaign', 'TicketUpdate'])
+      expect(schemas[name], name).toBeDefined();
+    const text = openapiText(doc);
+    // One copy of each shape: the timestamp's long pattern is written once, in its component.
+    expect(text.split('"format": "date-time"').length - 1).toBe(1);
+    expect(JSON.stringify(op('GET', '/v1/tickets/:id'))).toContain('"$ref":"#/components/schemas/Ticket"');
+    expect(JSON.stringify(op('GET', '/v1/tickets/:id'))).not.toContain('"subject"');
+    // Half the 1,386,985 bytes the document had when every operation wrote its schemas out in full.
+    expect(Buffer.byteLength(text)).toBeLessThan(1_386_985 / 2);
   });
 
   it('is JSON-serializable and the same on every call', () => {

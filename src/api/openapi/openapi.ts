@@ -1,20 +1,22 @@
 import { allEndpoints } from '../all-endpoints.js';
 import { DOCS_BASE_URL, ErrorEnvelope } from '../error-codes.js';
+import { ERROR_ENVELOPES, ErrorResponses } from './error-responses.js';
 import { SchemaConverter, type JsonSchema } from './json-schema.js';
 import { openapiPath, operation } from './operation.js';
 import { HEADER_COMPONENTS } from './response-headers.js';
 import { GROUP_TAGS } from './tags.js';
-import { WEBHOOK_TAG, webhookOperations } from './webhooks.js';
+import { REQUEST_PARAMETERS } from './request-parameters.js';
+import { WEBHOOK_TAG, deliveryHeaderParameters, webhookOperations } from './webhooks.js';
 
 /** `convo-kit emulator`'s default address. */
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010';
 
 /** Any failure the route's own responses do not list (`components.responses.Error`). */
-export const ERROR_RESPONSE = {
+const errorResponse = (schema: JsonSchema) => ({
   description: 'The error envelope: `error.code` names the failure and `doc_url` explains it',
   headers: { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } },
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-};
+  content: { 'application/json': { schema } },
+});
 
 export interface OpenApiOptions {
   /** The server address the document names. @default the local emulator, `http://127.0.0.1:4010` */
@@ -28,14 +30,16 @@ export type OpenApiDocument = OpenApiPaths & { webhooks: Record<string, JsonSche
 
 /** The OpenAPI 3.1 document of the whole API, built from the contract table and the event catalog. */
 export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
-  const schemas = new SchemaConverter();
+  const schemas = new SchemaConverter(ERROR_ENVELOPES);
+  const errors = new ErrorResponses(schemas);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const entry of allEndpoints()) {
     const item = (paths[openapiPath(entry.def.path)] ??= {});
-    item[entry.def.method.toLowerCase()] = operation(entry, schemas);
-    for (const alias of entry.def.aliases ?? []) item[alias.toLowerCase()] = operation(entry, schemas, alias);
+    item[entry.def.method.toLowerCase()] = operation(entry, schemas, errors);
+    for (const alias of entry.def.aliases ?? []) item[alias.toLowerCase()] = operation(entry, schemas, errors, alias);
   }
   const webhooks = webhookOperations(schemas);
+  const parameters = { ...REQUEST_PARAMETERS, ...deliveryHeaderParameters(schemas) };
   return {
     openapi: '3.1.0',
     info: {
@@ -60,8 +64,14 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
     webhooks,
     components: components(
       schemas,
-      { bearer: 'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only)' },
+      errors,
+      {
+        bearer:
+          'A key: `svc_live_…` (live) or `svc_test_…` (test, synthetic answers on five routes only). Each ' +
+          "operation's security requirement names the scope the key needs.",
+      },
       HEADER_COMPONENTS,
+      parameters,
     ),
   };
 }
@@ -72,15 +82,19 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
  */
 export function components(
   schemas: SchemaConverter,
+  errors: ErrorResponses,
   bearers: Record<string, string>,
   headers: Partial<typeof HEADER_COMPONENTS>,
+  parameters: Record<string, JsonSchema>,
 ): JsonSchema {
   return {
+    parameters,
     securitySchemes: Object.fromEntries(
       Object.entries(bearers).map(([name, description]) => [name, { type: 'http', scheme: 'bearer', description }]),
     ),
-    schemas: { ErrorEnvelope: schemas.convert(ErrorEnvelope, 'output'), ...schemas.components },
-    responses: { Error: ERROR_RESPONSE },
+    // The fallback's schema is converted here, before finish() names every component.
+    responses: { Error: errorResponse(schemas.convert(ErrorEnvelope, 'output')), ...errors.components },
+    schemas: schemas.finish(),
     headers,
   };
 }

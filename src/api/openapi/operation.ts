@@ -1,10 +1,14 @@
+import type { z } from 'zod';
 import type { EndpointDef } from '../endpoint.js';
 import type { EndpointEntry } from '../all-endpoints.js';
-import { IdempotencyKey } from '../schemas/common.js';
-import { ERROR_STATUS, type ErrorCode } from '../error-codes.js';
+import { IdempotencyKey, syntheticOf } from '../schemas/common.js';
+import { PAGE_DEFAULT_LIMIT } from '../schemas/page.js';
+import type { ErrorCode } from '../error-codes.js';
+import { byStatus, type ErrorResponses } from './error-responses.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';
 import { ETAG_ROUTES, RATE_LIMIT_HEADERS, headerObjects, type HeaderName } from './response-headers.js';
-import { ERROR_WHEN, routeErrorCodes } from './route-errors.js';
+import { REQUEST_ID_PARAMETER } from './request-parameters.js';
+import { routeErrorCodes } from './route-errors.js';
 
 /** `/v1/tickets/:id` -> `/v1/tickets/{id}`. */
 export function openapiPath(path: string): string {
@@ -21,8 +25,11 @@ function parameters(def: EndpointDef, schemas: SchemaConverter): JsonSchema[] {
     for (const p of schemas.properties(def.params, 'input'))
       out.push({ name: p.name, in: 'path', required: true, schema: p.schema });
   if (def.query)
-    for (const p of schemas.properties(def.query, 'input'))
-      out.push({ name: p.name, in: 'query', required: p.required, schema: p.schema });
+    for (const p of schemas.properties(def.query, 'input')) {
+      // The server applies the default, so the schema (what the caller sends) cannot carry it: it is said here.
+      const schema = def.paginated && p.name === 'limit' ? { ...p.schema, default: PAGE_DEFAULT_LIMIT } : p.schema;
+      out.push({ name: p.name, in: 'query', required: p.required, schema });
+    }
   if (def.idempotencyKey) {
     out.push({
       name: 'Idempotency-Key',
@@ -37,6 +44,7 @@ function parameters(def: EndpointDef, schemas: SchemaConverter): JsonSchema[] {
     for (const p of schemas.properties(def.headers, 'input'))
       out.push({ name: headerName(p.name), in: 'header', required: p.required, schema: p.schema });
   }
+  out.push(REQUEST_ID_PARAMETER);
   return out;
 }
 
@@ -44,16 +52,6 @@ function requestBody(def: EndpointDef, schemas: SchemaConverter): JsonSchema | u
   if (!def.body) return undefined;
   const mediaType = def.multipart ? 'multipart/form-data' : 'application/json';
   return { required: true, content: { [mediaType]: { schema: schemas.convert(def.body, 'input') } } };
-}
-
-const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
-
-/** Codes grouped by status, in status order. */
-export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
-  const out = new Map<number, ErrorCode[]>();
-  for (const code of [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]))
-    out.set(ERROR_STATUS[code], [...(out.get(ERROR_STATUS[code]) ?? []), code]);
-  return out;
 }
 
 /**
@@ -76,10 +74,32 @@ function headersOf(entry: EndpointEntry, status: number): JsonSchema {
   return headerObjects(always, sometimes);
 }
 
-function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: SchemaConverter): JsonSchema {
+/** A success body: a test key's synthetic answer is the resource's component plus `test`. */
+function responseSchema(response: z.ZodType, schemas: SchemaConverter): JsonSchema {
+  const resource = syntheticOf(response);
+  if (!resource) return schemas.convert(response, 'output');
+  const marker = {
+    type: 'object',
+    properties: { test: { type: 'boolean', const: true, description: 'Present on a test key’s synthetic answer' } },
+  };
+  return { allOf: [schemas.convert(resource, 'output'), marker] };
+}
+
+/** Which of a status's shared error responses fits the route: its headers differ without a key or with replays. */
+function errorVariant(entry: EndpointEntry, status: number): string {
+  if (entry.def.auth === false) return 'NoKey';
+  return entry.def.idempotencyKey && (status === 404 || status === 409 || status === 422) ? 'Replayable' : '';
+}
+
+function responses(
+  entry: EndpointEntry,
+  codes: readonly ErrorCode[],
+  schemas: SchemaConverter,
+  errors: ErrorResponses,
+): JsonSchema {
   const { def } = entry;
   const status = def.status ?? 200;
-  const body = status === 204 ? undefined : { 'application/json': { schema: schemas.convert(def.response, 'output') } };
+  const body = status === 204 ? undefined : { 'application/json': { schema: responseSchema(def.response, schemas) } };
   const out: JsonSchema = {
     [String(status)]: {
       description: status === 204 ? 'Done; no content' : 'Success',
@@ -89,7 +109,11 @@ function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: S
   };
   Object.assign(
     out,
-    errorResponses(codes, (code) => headersOf(entry, code)),
+    errors.refs(
+      codes,
+      (code) => headersOf(entry, code),
+      (code) => errorVariant(entry, code),
+    ),
   );
   // GET /v1/status answers its own body, not the error envelope, when a dependency is degraded.
   if (def.auth === false)
@@ -99,19 +123,6 @@ function responses(entry: EndpointEntry, codes: readonly ErrorCode[], schemas: S
       content: body,
     };
   out.default = { $ref: '#/components/responses/Error' };
-  return out;
-}
-
-/** One response per error status, in the envelope, naming its codes and when each is answered. */
-export function errorResponses(codes: readonly ErrorCode[], headers: (status: number) => JsonSchema): JsonSchema {
-  const out: JsonSchema = {};
-  for (const [status, group] of byStatus(codes)) {
-    out[String(status)] = {
-      description: group.map((c) => `\`${c}\`: ${ERROR_WHEN[c]}`).join('; '),
-      headers: headers(status),
-      content: ERROR_BODY,
-    };
-  }
   return out;
 }
 
@@ -141,7 +152,12 @@ function description(entry: EndpointEntry, codes: readonly ErrorCode[], aliasOf?
 }
 
 /** One OpenAPI operation of a route; an alias method gets the same operation under its own operationId. */
-export function operation(entry: EndpointEntry, schemas: SchemaConverter, aliasOf?: string): JsonSchema {
+export function operation(
+  entry: EndpointEntry,
+  schemas: SchemaConverter,
+  errors: ErrorResponses,
+  aliasOf?: string,
+): JsonSchema {
   const { def } = entry;
   const body = requestBody(def, schemas);
   const inputs = [body, ...(def.query ? [schemas.convert(def.query, 'input')] : [])];
@@ -151,11 +167,11 @@ export function operation(entry: EndpointEntry, schemas: SchemaConverter, aliasO
     summary: def.summary,
     description: description(entry, codes, aliasOf),
     tags: [entry.group],
-    security: def.auth === false ? [] : [{ bearer: [] }],
+    // OpenAPI 3.1 lets a bearer requirement list the roles it needs: here, the key's scope.
+    security: def.auth === false ? [] : [{ bearer: def.scope === null ? [] : [def.scope] }],
     parameters: parameters(def, schemas),
     requestBody: body,
-    responses: responses(entry, codes, schemas),
-    'x-scope': def.scope,
+    responses: responses(entry, codes, schemas, errors),
     'x-write': def.write ?? def.method !== 'GET',
     'x-paginated': def.paginated ?? false,
     'x-test-key-synthetic': def.testKeySynthetic ?? false,

@@ -2,22 +2,29 @@ import { z } from 'zod';
 import { EVENT_NAMES, eventSchemas, type EventName } from '../events/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
 import { Timestamp } from '../schemas/common.js';
+import { Signature } from '../schemas/webhook-endpoint.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';
 
 const DELIVERY_HEADERS: [string, string, z.ZodType][] = [
-  [
-    SIGNATURE_HEADER,
-    '`sha256=<hex>`: HMAC-SHA256 with the endpoint secret over `<timestamp>.<rawBody>`',
-    z.string().startsWith('sha256='),
-  ],
+  [SIGNATURE_HEADER, '`sha256=<hex>`: HMAC-SHA256 with the endpoint secret over `<timestamp>.<rawBody>`', Signature],
   [TIMESTAMP_HEADER, 'Unix seconds used in the signature', z.string().regex(/^\d+$/)],
   [
     DELIVERY_HEADER,
     'Delivery id, the same on every retry: store it before processing (at-least-once delivery)',
     z.string().startsWith('dlv_'),
   ],
-  [EVENT_HEADER, 'The event name, equal to the body `event`', z.string()],
+  [EVENT_HEADER, 'The event name, equal to the body `event`', z.enum(EVENT_NAMES)],
 ];
+
+/** `components.parameters`: the headers of every delivery, by name. */
+export function deliveryHeaderParameters(schemas: SchemaConverter): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    DELIVERY_HEADERS.map(([header, description, schema]) => [
+      header,
+      { name: header, in: 'header', required: true, description, schema: schemas.convert(schema, 'input') },
+    ]),
+  );
+}
 
 /** The tag of the `webhooks` section, apart from the routes' groups. */
 export const WEBHOOK_TAG = {
@@ -68,13 +75,7 @@ export function webhookOperations(schemas: SchemaConverter): Record<string, Json
             `Fires when ${FIRES_WHEN[name]}. Verify X-Service-Signature over \`<timestamp>.<rawBody>\` before ` +
             'trusting the body, and store X-Service-Delivery before processing: a delivery may come more than once.',
           tags: [WEBHOOK_TAG.name],
-          parameters: DELIVERY_HEADERS.map(([header, description, schema]) => ({
-            name: header,
-            in: 'header',
-            required: true,
-            description,
-            schema: schemas.convert(schema, 'input'),
-          })),
+          parameters: DELIVERY_HEADERS.map(([header]) => ({ $ref: `#/components/parameters/${header}` })),
           requestBody: { required: true, content: { 'application/json': { schema: envelope(name, schemas) } } },
           responses: {
             '2XX': {

@@ -147,13 +147,21 @@ export const TemplateVariables = z.record(
 /** The Idempotency-Key header of the two free-text send routes (spec, Send behavior 6). */
 export const IdempotencyKey = z.string().min(1).max(200);
 
+/** Each synthetic answer's resource, so that the document can say "the resource, plus `test`" by reference. */
+const SYNTHETIC_OF = new WeakMap<z.ZodType, z.ZodObject>();
+
 /** Marks the answer of a test-key synthetic route (docs/keys-and-limits.md: the body carries `"test": true`). */
 export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
   resource: z.ZodObject<Shape, Config>,
 ) {
   // Typed by shape and config (not `T extends ZodObject`) so the result keeps the resource's fields for the client's types.
-  return resource.extend({ test: z.literal(true).optional() });
+  const answer = resource.extend({ test: z.literal(true).optional() });
+  SYNTHETIC_OF.set(answer, resource);
+  return answer;
 }
+
+/** The resource a {@link synthetic} answer extends, or undefined for any other schema. */
+export const syntheticOf = (schema: z.ZodType): z.ZodObject | undefined => SYNTHETIC_OF.get(schema);
 
 /** The response of a 204 route: no body. */
 export const NoContent = z.void();

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { queryInteger } from './common.js';
 
+/** The page size of a list route called without `limit` (docs/keys-and-limits.md). */
+export const PAGE_DEFAULT_LIMIT = 25;
+
 /** Query of every list route (docs/keys-and-limits.md): `limit` 1-100 (default 25), `cursor` opaque, passed back as received. */
 export const PageQuery = z.object({
   limit: queryInteger(1, 100).optional(),

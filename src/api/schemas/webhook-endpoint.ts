@@ -114,8 +114,11 @@ export const SignPayloadRequest = z.strictObject({
   timestamp: z.number().int().min(0).optional(),
 });
 
+/** `sha256=` and the HMAC-SHA256 in 64 lowercase hex digits: the X-Service-Signature of every delivery. */
+export const Signature = z.string().regex(/^sha256=[0-9a-f]{64}$/, 'expected sha256= and 64 lowercase hex digits');
+
 export const SignPayloadResult = z.looseObject({
   timestamp: z.number().int(),
-  signature: z.string().startsWith('sha256='),
+  signature: Signature,
   raw_body: z.string(),
 });

@@ -1,8 +1,10 @@
 import { ERROR_STATUS, type ErrorCode } from '../../api/error-codes.js';
+import { ERROR_ENVELOPES, ErrorResponses } from '../../api/openapi/error-responses.js';
 import { SchemaConverter, type JsonSchema } from '../../api/openapi/json-schema.js';
 import { DEFAULT_SERVER_URL, components, type OpenApiPaths } from '../../api/openapi/openapi.js';
-import { errorList, errorResponses, openapiPath, sentence } from '../../api/openapi/operation.js';
+import { errorList, openapiPath, sentence } from '../../api/openapi/operation.js';
 import { HEADER_COMPONENTS, headerObjects } from '../../api/openapi/response-headers.js';
+import { REQUEST_ID_PARAMETER, REQUEST_PARAMETERS } from '../../api/openapi/request-parameters.js';
 import { namesAChannel } from '../../api/openapi/route-errors.js';
 import type { EmulatorControl } from '../platform/controls-router.js';
 import { EMULATOR_CONTROLS } from './index.js';
@@ -28,7 +30,7 @@ function errorCodes(item: EmulatorControl, inputs: readonly unknown[]): ErrorCod
   return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
-function operation(item: EmulatorControl, schemas: SchemaConverter): JsonSchema {
+function operation(item: EmulatorControl, schemas: SchemaConverter, errors: ErrorResponses): JsonSchema {
   const body = item.body ? schemas.convert(item.body, 'input') : undefined;
   const codes = errorCodes(item, [body]);
   const headers = () => headerObjects(['X-Request-ID']);
@@ -38,18 +40,21 @@ function operation(item: EmulatorControl, schemas: SchemaConverter): JsonSchema 
     description: [sentence(item.summary), "Needs the emulator's admin key.", errorList(codes)].join('\n\n'),
     tags: [TAG.name],
     'x-emulator': true,
-    parameters: item.params
-      ? schemas
-          .properties(item.params, 'input')
-          .map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema }))
-      : [],
+    parameters: [
+      ...(item.params
+        ? schemas
+            .properties(item.params, 'input')
+            .map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema }))
+        : []),
+      REQUEST_ID_PARAMETER,
+    ],
     responses: {
       [String(item.status ?? 200)]: {
         description: 'Done',
         headers: headers(),
         content: { 'application/json': { schema: schemas.convert(item.response, 'output') } },
       },
-      ...errorResponses(codes, headers),
+      ...errors.refs(codes, headers, () => ''),
       default: { $ref: '#/components/responses/Error' },
     },
   };
@@ -69,9 +74,11 @@ export function controlsOpenapi(
   options: { serverUrl?: string } = {},
   controls: readonly EmulatorControl[] = EMULATOR_CONTROLS,
 ): OpenApiPaths {
-  const schemas = new SchemaConverter();
+  const schemas = new SchemaConverter(ERROR_ENVELOPES);
+  const errors = new ErrorResponses(schemas);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const item of controls) paths[`/_emulator${openapiPath(item.path)}`] = { post: operation(item, schemas) };
+  for (const item of controls)
+    paths[`/_emulator${openapiPath(item.path)}`] = { post: operation(item, schemas, errors) };
   return {
     openapi: '3.1.0',
     info: {
@@ -88,8 +95,10 @@ export function controlsOpenapi(
     paths,
     components: components(
       schemas,
+      errors,
       { admin: "The emulator's admin key (`--admin-key`, or the one it prints at start-up)" },
       { 'X-Request-ID': HEADER_COMPONENTS['X-Request-ID'] },
+      REQUEST_PARAMETERS,
     ),
   };
 }

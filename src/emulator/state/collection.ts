@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ApiFailure } from '../api-failure.js';
-import type { Page } from '../../api/schemas/page.js';
+import { PAGE_DEFAULT_LIMIT, type Page } from '../../api/schemas/page.js';
 import { encodeSeqCursor } from '../../internal/seq-cursor.js';
 import { decodeListCursor } from './list-cursor.js';
 import { statement } from './statement.js';
@@ -146,7 +146,7 @@ export class Collection<T extends object> {
 
   /** A newest-first page with an opaque cursor (docs/keys-and-limits.md). */
   list(options: ListOptions = {}): Page<T> {
-    const limit = options.limit ?? 25;
+    const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
     const { sql, args } = this.whereSql(options.where ?? {});
     let before = options.cursor ? decodeListCursor(this.kind, options.cursor) : Number.MAX_SAFE_INTEGER;
     const data: T[] = [];
