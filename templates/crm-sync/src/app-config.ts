@@ -1,3 +1,4 @@
+import { MESSAGE_CONTENT_MAX_CHARS } from 'convo-kit/resources';
 import { type WindowClosedTemplate, windowClosedTemplateFromEnv } from './window-closed-template.js';
 
 /** The settings of the app, from the environment (a `.env` file is read when present). */
@@ -18,6 +19,8 @@ export interface AppConfig {
   inspectorToken?: string;
   /** Sent instead of a reply once the 24-hour window has closed; none by default (the reply then fails). */
   windowClosedTemplate?: WindowClosedTemplate;
+  /** CRM_AUTO_REPLY: sent once to each customer who opens a conversation; none by default. */
+  autoReply?: string;
 }
 
 /** Settings the app cannot start without; `npm start` prints its message as one line. */
@@ -58,7 +61,19 @@ export function readConfig(env: NodeJS.ProcessEnv = loadDotEnv()): AppConfig {
     deliveriesDbPath: env.DELIVERIES_DB_PATH ?? './data/deliveries.db',
     inspectorToken: inspectorTokenFrom(env),
     windowClosedTemplate: windowClosedTemplateFromEnv(env),
+    autoReply: autoReplyFrom(env),
   };
+}
+
+/** CRM_AUTO_REPLY when set (empty is unset), checked here so a bad one stops the app at start, not at the first customer. */
+function autoReplyFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env.CRM_AUTO_REPLY?.trim();
+  if (!text) return undefined;
+  if (text.length > MESSAGE_CONTENT_MAX_CHARS)
+    throw new Error(
+      `CRM_AUTO_REPLY must be at most ${MESSAGE_CONTENT_MAX_CHARS} characters, as a message is (it has ${text.length})`,
+    );
+  return text;
 }
 
 /** INSPECTOR_TOKEN when set (empty is unset); the inspector takes no token shorter than 16 characters. */

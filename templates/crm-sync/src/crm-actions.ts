@@ -1,8 +1,14 @@
 import { isApiError } from 'convo-kit/client';
 import { type Contact, type Message } from 'convo-kit/resources';
 import { type CrmContext } from './crm-context.js';
-import { applyContact, isOptedOut, recordActivity } from './crm-records.js';
-import { contactOfConversation } from './sync-handlers.js';
+import {
+  applyContact,
+  applyConversation,
+  conversationRow,
+  hasContact,
+  isOptedOut,
+  recordActivity,
+} from './crm-records.js';
 import { variablesFor, type WindowClosedTemplate, WindowClosedError } from './window-closed-template.js';
 
 /** Thrown instead of sending to a contact who opted out (known to the CRM, or to the service). */
@@ -122,4 +128,18 @@ async function optedOutOnService(ctx: CrmContext, contactId: string, error: unkn
   // Store the service's copy of the contact (its `updated_at`, not our clock).
   applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
   return new OptedOutError(contactId, 'service');
+}
+
+/** Stores the conversation as the service has it now (and its contact when new to the CRM). @returns the contact id */
+async function refreshConversation(ctx: CrmContext, conversationId: string): Promise<string> {
+  const current = await ctx.client.conversations.get({ id: conversationId });
+  applyConversation(ctx.db, current);
+  if (!hasContact(ctx.db, current.contact_id))
+    applyContact(ctx.db, await ctx.client.contacts.get({ id: current.contact_id }));
+  return current.contact_id;
+}
+
+/** The conversation's contact, from the CRM or, when its own event has not arrived yet, from the service. */
+export async function contactOfConversation(ctx: CrmContext, conversationId: string): Promise<string> {
+  return conversationRow(ctx.db, conversationId)?.contact_id ?? refreshConversation(ctx, conversationId);
 }

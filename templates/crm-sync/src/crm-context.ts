@@ -1,4 +1,5 @@
 import { type createClient } from 'convo-kit/client';
+import { type EventContext } from 'convo-kit/receiver';
 import { type CrmDatabase } from './crm-database.js';
 import { type WindowClosedTemplate } from './window-closed-template.js';
 
@@ -10,9 +11,14 @@ export interface CrmContext {
   client: KitClient;
   /** The approved template a reply falls back to once the 24-hour window has closed (none: the reply fails). */
   windowClosedTemplate?: WindowClosedTemplate;
+  /** Sent once to each customer who opens a conversation (CRM_AUTO_REPLY); none by default. */
+  autoReply?: string;
 }
 
-/** Where a change came from, kept on timeline entries for tracing. */
-export interface DeliveryMeta {
-  deliveryId?: string;
-}
+/**
+ * What a handler brings from its delivery: the event-bound client (each call a journaled step, so a retry or
+ * a restart after a crash gets the first run's answers instead of calling again, and a send carries an
+ * Idempotency-Key of the event), `step` for the CRM's own writes, and the delivery id for the timeline.
+ * README of convo-kit, "Effects, exactly once".
+ */
+export type SyncEffects = Pick<EventContext, 'client' | 'step' | 'deliveryId'>;

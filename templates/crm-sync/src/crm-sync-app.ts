@@ -50,11 +50,14 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
     db: openCrmDatabase(config.crmDbPath),
     client: createClient({ apiKey: config.apiKey, baseUrl: config.baseUrl }),
     windowClosedTemplate: config.windowClosedTemplate,
+    autoReply: config.autoReply,
   };
   const receiver = createReceiver({
     ...options.receiver,
     secrets: options.secrets ?? config.webhookSecret,
     dbPath: config.deliveriesDbPath,
+    // Handlers call the service through ctx.client, this client bound to their event (each call a journaled step).
+    client: ctx.client,
   });
   registerCrmSync(receiver, ctx);
   options.register?.(receiver);

@@ -9,7 +9,7 @@ export {
   type ContactChanges,
   type SentReply,
 } from './crm-actions.js';
-export { type CrmContext, type KitClient, type DeliveryMeta } from './crm-context.js';
+export { type CrmContext, type KitClient, type SyncEffects } from './crm-context.js';
 export { openCrmDatabase, type CrmDatabase } from './crm-database.js';
 export { crmRoutes } from './crm-http.js';
 export { crmPage, CRM_PANELS, type PageLink, type Panel } from './crm-page.js';

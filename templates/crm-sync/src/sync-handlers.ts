@@ -1,5 +1,6 @@
 import { type EventData } from 'convo-kit/events';
-import { type CrmContext, type DeliveryMeta } from './crm-context.js';
+import { sendToConversation } from './crm-actions.js';
+import { type CrmContext, type KitClient, type SyncEffects } from './crm-context.js';
 import {
   applyContact,
   applyConversation,
@@ -7,6 +8,7 @@ import {
   conversationRow,
   hasContact,
   recordActivity,
+  type ActivityInput,
 } from './crm-records.js';
 
 /** The events the CRM keeps itself in sync with. */
@@ -23,164 +25,144 @@ export const CRM_EVENTS = [
 ] as const;
 export type CrmEvent = (typeof CRM_EVENTS)[number];
 
-type Handler<N extends CrmEvent> = (ctx: CrmContext, data: EventData<N>, meta: DeliveryMeta) => Promise<void>;
+type Handler<N extends CrmEvent> = (ctx: CrmContext, data: EventData<N>, event: SyncEffects) => Promise<void>;
 
 /**
- * Delivery is at least once and order is not guaranteed, so every handler is written to be run
- * twice or late: contacts compare `updated_at`, conversations are re-read from the service (the
- * truth now, whatever order events came in), and timeline rows use a natural key of the fact.
+ * Each handler reads the service through the event's client and writes the CRM in a step of the event, so
+ * a retry, a restart after a crash or a replay gets the first run's reads back and writes nothing twice
+ * (README of convo-kit, "Effects, exactly once"). Events still come late and out of order: contacts compare
+ * `updated_at`, conversations are re-read from the service (the truth now), and a timeline row's key is the
+ * fact it records, which also makes a step that died halfway safe to run again.
  */
 export const crmSyncHandlers: { [N in CrmEvent]: Handler<N> } = {
-  'contact.updated': async ({ db }, contact, meta) => {
-    applyContact(db, contact);
-    recordActivity(db, {
-      key: `contact.updated:${contact.id}:${contact.updated_at}`,
-      kind: 'contact.updated',
-      contactId: contact.id,
-      conversationId: null,
-      summary: `${contact.name ?? contact.id} updated (${contact.changed_fields.join(', ') || 'no fields'}) by ${contact.source}`,
-      occurredAt: contact.updated_at,
-      ...meta,
+  'contact.updated': async ({ db }, contact, event) =>
+    event.step('crm', () => {
+      applyContact(db, contact);
+      recordActivity(db, {
+        key: `contact.updated:${contact.id}:${contact.updated_at}`,
+        kind: 'contact.updated',
+        contactId: contact.id,
+        conversationId: null,
+        summary: `${contact.name ?? contact.id} updated (${contact.changed_fields.join(', ') || 'no fields'}) by ${contact.source}`,
+        occurredAt: contact.updated_at,
+        deliveryId: event.deliveryId,
+      });
+    }),
+  'contact.opted_out': async (ctx, contact, event) => optInOrOut(ctx, contact, 'contact.opted_out', event),
+  'contact.opted_in': async (ctx, contact, event) => optInOrOut(ctx, contact, 'contact.opted_in', event),
+  'conversation.created': async (ctx, data, event) => {
+    await conversationEvent(ctx, event, {
+      key: `conversation.created:${data.id}:${data.created_at}`,
+      kind: 'conversation.created',
+      conversationId: data.id,
+      summary: `opened on ${data.channel} (${data.origin})`,
+      occurredAt: data.created_at,
     });
+    // A customer who writes in first hears back at once; the send is a step of this event (README, Auto-reply).
+    if (ctx.autoReply && data.origin === 'inbound') await autoReply(ctx, data.id, ctx.autoReply, event);
   },
-  'contact.opted_out': async ({ db }, contact, meta) => optInOrOut(db, contact, 'contact.opted_out', meta),
-  'contact.opted_in': async ({ db }, contact, meta) => optInOrOut(db, contact, 'contact.opted_in', meta),
-  'conversation.created': async (ctx, data, meta) =>
-    conversationEvent(
-      ctx,
-      'conversation.created',
-      data.id,
-      `opened on ${data.channel} (${data.origin})`,
-      data.created_at,
-      meta,
-    ),
-  'conversation.closed': async (ctx, data, meta) =>
-    conversationEvent(
-      ctx,
-      'conversation.closed',
-      data.id,
-      `closed by ${data.closed_by}`,
-      data.latest_activity_at,
-      meta,
-    ),
-  'conversation.assigned': async (ctx, data, meta) =>
-    conversationEvent(
-      ctx,
-      'conversation.assigned',
-      data.id,
-      `assigned to ${data.assignee ?? 'nobody'} by ${data.assigned_by}`,
-      data.latest_activity_at,
-      meta,
-    ),
-  'message.received': async (ctx, message, meta) =>
-    messageEvent(
-      ctx,
-      'message.received',
-      message.id,
-      message.conversation_id,
-      `${message.channel} in: ${message.content}`,
-      message.created_at,
-      meta,
-    ),
-  'message.sent': async (ctx, message, meta) =>
-    messageEvent(
-      ctx,
-      'message.sent',
-      message.id,
-      message.conversation_id,
-      `${message.channel} out (${message.source}): ${message.content}`,
-      message.created_at,
-      meta,
-    ),
-  'message.delivery_failed': async (ctx, failure, meta) =>
-    messageEvent(
-      ctx,
-      'message.delivery_failed',
-      failure.message_id,
-      failure.conversation_id,
-      `delivery failed: ${failure.error_code} ${failure.error_reason}`,
-      new Date().toISOString(),
-      meta,
-    ),
+  'conversation.closed': async (ctx, data, event) =>
+    conversationEvent(ctx, event, {
+      key: `conversation.closed:${data.id}:${data.latest_activity_at}`,
+      kind: 'conversation.closed',
+      conversationId: data.id,
+      summary: `closed by ${data.closed_by}`,
+      occurredAt: data.latest_activity_at,
+    }),
+  'conversation.assigned': async (ctx, data, event) =>
+    conversationEvent(ctx, event, {
+      key: `conversation.assigned:${data.id}:${data.latest_activity_at}`,
+      kind: 'conversation.assigned',
+      conversationId: data.id,
+      summary: `assigned to ${data.assignee ?? 'nobody'} by ${data.assigned_by}`,
+      occurredAt: data.latest_activity_at,
+    }),
+  'message.received': async (ctx, message, event) =>
+    conversationEvent(ctx, event, {
+      key: `message.received:${message.id}`,
+      kind: 'message.received',
+      conversationId: message.conversation_id,
+      summary: `${message.channel} in: ${message.content}`,
+      occurredAt: message.created_at,
+    }),
+  'message.sent': async (ctx, message, event) =>
+    conversationEvent(ctx, event, {
+      key: `message.sent:${message.id}`,
+      kind: 'message.sent',
+      conversationId: message.conversation_id,
+      summary: `${message.channel} out (${message.source}): ${message.content}`,
+      occurredAt: message.created_at,
+    }),
+  'message.delivery_failed': async (ctx, failure, event) =>
+    conversationEvent(ctx, event, {
+      key: `message.delivery_failed:${failure.message_id}`,
+      kind: 'message.delivery_failed',
+      conversationId: failure.conversation_id,
+      summary: `delivery failed: ${failure.error_code} ${failure.error_reason}`,
+      // The event carries no time of its own; the first run's clock is journaled with the step's result.
+      occurredAt: await event.step('failed at', () => new Date().toISOString()),
+    }),
 };
 
 async function optInOrOut(
-  db: CrmContext['db'],
+  { db }: CrmContext,
   contact: EventData<'contact.opted_out'>,
   kind: 'contact.opted_out' | 'contact.opted_in',
-  meta: DeliveryMeta,
+  event: SyncEffects,
 ): Promise<void> {
-  applyOptOut(db, contact.id, contact.opted_out, contact.updated_at, contact.keyword);
-  applyContact(db, contact);
-  recordActivity(db, {
-    key: `${kind}:${contact.id}:${contact.updated_at}`,
-    kind,
-    contactId: contact.id,
-    conversationId: null,
-    summary: `${contact.name ?? contact.id} ${kind === 'contact.opted_out' ? 'opted out' : 'opted in'}${contact.keyword ? ` ("${contact.keyword}")` : ''}`,
-    occurredAt: contact.updated_at,
-    ...meta,
+  await event.step('crm', () => {
+    applyOptOut(db, contact.id, contact.opted_out, contact.updated_at, contact.keyword);
+    applyContact(db, contact);
+    recordActivity(db, {
+      key: `${kind}:${contact.id}:${contact.updated_at}`,
+      kind,
+      contactId: contact.id,
+      conversationId: null,
+      summary: `${contact.name ?? contact.id} ${kind === 'contact.opted_out' ? 'opted out' : 'opted in'}${contact.keyword ? ` ("${contact.keyword}")` : ''}`,
+      occurredAt: contact.updated_at,
+      deliveryId: event.deliveryId,
+    });
   });
 }
 
-/** Re-reads the conversation (so a late `created` never reopens a closed one) and notes the event once. */
+/**
+ * Re-reads the conversation (so a late `created` never reopens a closed one) and its contact when new to
+ * the CRM, then, in one step, stores them and notes the event on the timeline.
+ */
 async function conversationEvent(
   ctx: CrmContext,
-  kind: CrmEvent,
-  id: string,
-  summary: string,
-  at: string,
-  meta: DeliveryMeta,
+  event: SyncEffects,
+  entry: Omit<ActivityInput, 'contactId' | 'deliveryId'>,
 ): Promise<void> {
-  const contactId = await refreshConversation(ctx, id);
-  recordActivity(ctx.db, {
-    key: `${kind}:${id}:${at}`,
-    kind,
-    contactId,
-    conversationId: id,
-    summary,
-    occurredAt: at,
-    ...meta,
-  });
+  const conversation = await event.client.conversations.get({ id: entry.conversationId! });
+  const contact = hasContact(ctx.db, conversation.contact_id)
+    ? null
+    : await event.client.contacts.get({ id: conversation.contact_id });
+  await event.step('crm', () =>
+    ctx.db.transaction(() => {
+      applyConversation(ctx.db, conversation);
+      if (contact) applyContact(ctx.db, contact);
+      recordActivity(ctx.db, { ...entry, contactId: conversation.contact_id, deliveryId: event.deliveryId });
+    })(),
+  );
 }
 
-/** A message changes its conversation (preview, latest activity): re-read it too, then note the message once. */
-async function messageEvent(
-  ctx: CrmContext,
-  kind: CrmEvent,
-  messageId: string,
-  conversationId: string,
-  summary: string,
-  at: string,
-  meta: DeliveryMeta,
-): Promise<void> {
-  const contactId = await refreshConversation(ctx, conversationId);
-  recordActivity(ctx.db, {
-    key: `${kind}:${messageId}`,
-    kind,
-    contactId,
-    conversationId,
-    summary,
-    occurredAt: at,
-    ...meta,
-  });
-}
-
-/** Stores the conversation as the service has it now (and its contact when new to the CRM). @returns the contact id */
-async function refreshConversation(ctx: CrmContext, conversationId: string): Promise<string> {
-  const current = await ctx.client.conversations.get({ id: conversationId });
-  applyConversation(ctx.db, current);
-  await ensureContact(ctx, current.contact_id);
-  return current.contact_id;
-}
-
-/** Conversation events name a contact the CRM may not have yet (a new customer): read it from the service. */
-async function ensureContact(ctx: CrmContext, contactId: string): Promise<void> {
-  if (hasContact(ctx.db, contactId)) return;
-  applyContact(ctx.db, await ctx.client.contacts.get({ id: contactId }));
-}
-
-/** The conversation's contact, from the CRM or, when its own event has not arrived yet, from the service. */
-export async function contactOfConversation(ctx: CrmContext, conversationId: string): Promise<string> {
-  return conversationRow(ctx.db, conversationId)?.contact_id ?? refreshConversation(ctx, conversationId);
+/**
+ * The auto-reply: sent through the event's client, so a retry after a crash that came after the send is
+ * answered from the journal (or, if the crash beat the journal, by the service as a replay of the same
+ * Idempotency-Key) and the customer hears it once; the window-closed fallback goes the same way.
+ */
+async function autoReply(ctx: CrmContext, conversationId: string, text: string, event: SyncEffects): Promise<void> {
+  const sent = await sendToConversation({ ...ctx, client: event.client as KitClient }, conversationId, text);
+  await event.step('auto-reply noted', () =>
+    recordActivity(ctx.db, {
+      key: `crm.auto_reply:${sent.message.id}`,
+      kind: 'crm.auto_reply',
+      contactId: conversationRow(ctx.db, conversationId)?.contact_id ?? null,
+      conversationId,
+      summary: `auto-reply sent${sent.via === 'window_closed_template' ? ' as the window-closed template' : ''}`,
+      occurredAt: sent.message.created_at,
+      deliveryId: event.deliveryId,
+    }),
+  );
 }

@@ -7,6 +7,7 @@ import { editContact, moveLeadStage, OptedOutError, sendToConversation } from '.
 import { type CrmDatabase, openCrmDatabase } from '../src/crm-database.js';
 import { getContact, listActivity, listConversations } from '../src/crm-queries.js';
 import { applyContact, applyConversation, isOptedOut } from '../src/crm-records.js';
+import { type KitClient, type SyncEffects } from '../src/crm-context.js';
 import { crmSyncHandlers } from '../src/sync-handlers.js';
 import { type Harness, startHarness } from './emulator-harness.js';
 
@@ -54,6 +55,12 @@ function conversationOf(handle: string) {
   if (!row) throw new Error(`no conversation for ${handle} in the CRM`);
   return row;
 }
+
+/**
+ * A handler's effects outside a receiver, for calling handlers directly: each step runs and nothing is
+ * journaled. The tests that deliver events go through the app's receiver, which journals them.
+ */
+const direct = (client: KitClient): SyncEffects => ({ client, step: async (_name, fn) => fn(), deliveryId: 'direct' });
 
 describe('crm-sync against the emulator', () => {
   it('turns customers writing in on all three channels into contacts, conversations and timeline entries', async () => {
@@ -278,6 +285,55 @@ describe('crm-sync against the emulator', () => {
   });
 });
 
+describe('the auto-reply (CRM_AUTO_REPLY), a step of the event', () => {
+  const THANKS = 'Thanks for writing in: an agent will answer shortly.';
+
+  it('answers a new customer once, and a replayed conversation.created sends nothing again', async () => {
+    await h.close();
+    h = await startHarness({ autoReply: THANKS });
+    await writeIn(CUSTOMERS[0]);
+    await h.settle();
+    const conversation = conversationOf(CUSTOMERS[0].from.handle);
+    const thanks = async () => {
+      const found: string[] = [];
+      for await (const m of h.app.ctx.client.conversations.listMessages({ id: conversation.id }))
+        if (m.direction === 'sent' && m.content === THANKS) found.push(m.id);
+      return found;
+    };
+    const first = await thanks();
+    expect(first).toHaveLength(1);
+    const noted = () =>
+      listActivity(h.app.ctx.db, { contactId: conversation.contact_id }).filter((a) => a.kind === 'crm.auto_reply');
+    expect(noted()).toHaveLength(1);
+
+    // The same delivery runs again (as `convo-kit replay` does): its steps answer from the journal.
+    const { data } = await h.app.receiver.store.list({ limit: 500 });
+    const created = data.filter((d) => d.event === 'conversation.created');
+    expect(created).toHaveLength(1);
+    await h.app.receiver.store.requeue(created.map((d) => d.id));
+    await h.settle();
+    expect(await thanks()).toEqual(first);
+    expect(noted()).toHaveLength(1);
+    const steps = await h.app.receiver.store.deliverySteps(created[0]!.id);
+    expect(steps.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['conversations.sendMessage:1', 'auto-reply noted']),
+    );
+  });
+
+  it('stays silent for a conversation the business started', async () => {
+    await h.close();
+    h = await startHarness({ autoReply: THANKS });
+    const sent = await h.app.ctx.client.conversations.sendMessage({
+      id: 'conv_delivered',
+      content: 'Your order shipped',
+    });
+    await h.settle();
+    expect(await sentCount(sent.conversation_id)).toBeGreaterThan(0);
+    for await (const m of h.app.ctx.client.conversations.listMessages({ id: sent.conversation_id }))
+      expect(m.content).not.toBe(THANKS);
+  });
+});
+
 describe('crm-sync handlers, called directly', () => {
   it('keeps the newest contact when an older contact.updated arrives late', async () => {
     const newer = sampleEvent('contact.updated', {
@@ -286,8 +342,8 @@ describe('crm-sync handlers, called directly', () => {
     const older = sampleEvent('contact.updated', {
       data: { id: 'ct_late', name: 'Older', updated_at: '2026-01-01T00:00:00Z' },
     });
-    await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, {});
-    await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, {});
+    await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, direct(h.app.ctx.client));
+    await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, direct(h.app.ctx.client));
     expect(getContact(h.app.ctx.db, 'ct_late')?.name).toBe('Newer');
   });
 
@@ -298,10 +354,10 @@ describe('crm-sync handlers, called directly', () => {
     const staleIn = sampleEvent('contact.opted_in', {
       data: { id: 'ct_flip', opted_out: false, keyword: 'START', updated_at: '2026-01-01T00:00:00Z' },
     });
-    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
-    await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, {});
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, direct(h.app.ctx.client));
+    await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, direct(h.app.ctx.client));
     expect(isOptedOut(h.app.ctx.db, 'ct_flip')).toBe(true);
-    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, {});
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, direct(h.app.ctx.client));
     expect(
       listActivity(h.app.ctx.db, { contactId: 'ct_flip' })
         .map((a) => a.kind)
@@ -311,7 +367,11 @@ describe('crm-sync handlers, called directly', () => {
 
   it('surfaces a service failure instead of recording a conversation it could not read', async () => {
     const created = sampleEvent('conversation.created', { data: { id: 'conv_does_not_exist' } });
-    const error = await crmSyncHandlers['conversation.created'](h.app.ctx, created.data, {}).catch((e: unknown) => e);
+    const error = await crmSyncHandlers['conversation.created'](
+      h.app.ctx,
+      created.data,
+      direct(h.app.ctx.client),
+    ).catch((e: unknown) => e);
     expect(isApiError(error, 'NOT_FOUND')).toBe(true);
     expect(listConversations(h.app.ctx.db)).toEqual([]);
   });

@@ -24,8 +24,8 @@ export interface Harness {
 
 const SETTLE_ROUNDS = 4; // a handler's own API writes raise events of their own, delivered in the next round
 
-/** `inspectorToken`: as INSPECTOR_TOKEN would set it. */
-export async function startHarness(options: { inspectorToken?: string } = {}): Promise<Harness> {
+/** `inspectorToken` and `autoReply`: as INSPECTOR_TOKEN and CRM_AUTO_REPLY would set them. */
+export async function startHarness(options: { inspectorToken?: string; autoReply?: string } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-sync-test-'));
   const emulator = await createEmulator({});
   const server = await emulator.listen(0);
@@ -39,6 +39,7 @@ export async function startHarness(options: { inspectorToken?: string } = {}): P
     crmDbPath: join(dir, 'crm.db'),
     deliveriesDbPath: join(dir, 'deliveries.db'),
     inspectorToken: options.inspectorToken,
+    autoReply: options.autoReply,
   };
   const app = await startCrmSync(config, { secrets: () => secret });
   ({ secret } = await post<{ secret: string }>('/v1/webhooks', {

@@ -35,11 +35,8 @@ export const routingHandlers: { [N in RoutingEvent]: Handler<N> } = {
     if (conversation.assignee === null || conversation.assigned_by !== 'agent') return;
     if (!Object.hasOwn(ctx.config.assignees, conversation.assignee)) return;
     let seen = 0;
-    for await (const ticket of client.tickets.list({
-      conversation_id: conversation.id,
-      status: 'open',
-      limit: 100,
-    })) {
+    // Each page is journaled as a step, and a step keeps at most 64 KiB: pages of 25 tickets stay well under it.
+    for await (const ticket of client.tickets.list({ conversation_id: conversation.id, status: 'open', limit: 25 })) {
       if (++seen > MAX_FOLLOWING_TICKETS) break;
       if (ticket.assignee !== null || !ctx.book.hasRoom(conversation.assignee)) continue;
       try {
