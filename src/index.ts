@@ -42,6 +42,11 @@ export {
   type ReceiverErrorCode,
   type ReceiverResponse,
   type DeliveryInput,
+  type CloseOptions,
+  type ReceiverHealth,
+  type HealthThresholds,
+  type HealthStatus,
+  type HealthRoutes,
 } from './receiver/index.js';
 export {
   createSqliteStore,

@@ -110,24 +110,35 @@ async function perform(
     if (encoded.contentType) headers['content-type'] = encoded.contentType;
   }
 
-  const raw = await send(
-    {
-      endpoint: id,
-      method: def.method,
-      url: url.href,
-      headers,
-      body,
-      replaySafe: replaySafe(def, headers),
-      idempotencyKey: prepared.idempotencyKey,
-    },
-    {
-      ...settings,
-      timeoutMs: options.timeoutMs ?? settings.timeoutMs,
-      totalTimeoutMs: options.totalTimeoutMs ?? settings.totalTimeoutMs,
-      maxRetries: options.maxRetries ?? settings.maxRetries,
-    },
-    options.signal,
-  );
+  const call = settings.telemetry?.start(id, def.method, def.path, url);
+  call?.inject(headers);
+  const sending = () =>
+    send(
+      {
+        endpoint: id,
+        method: def.method,
+        url: url.href,
+        headers,
+        body,
+        replaySafe: replaySafe(def, headers),
+        idempotencyKey: prepared.idempotencyKey,
+      },
+      {
+        ...settings,
+        timeoutMs: options.timeoutMs ?? settings.timeoutMs,
+        totalTimeoutMs: options.totalTimeoutMs ?? settings.totalTimeoutMs,
+        maxRetries: options.maxRetries ?? settings.maxRetries,
+      },
+      options.signal,
+    );
+  let raw: RawResponse;
+  try {
+    raw = call ? await call.run(sending) : await sending();
+  } catch (error) {
+    call?.end({ attempts: (error as { attempts?: number }).attempts ?? 1, error });
+    throw error;
+  }
+  call?.end({ status: raw.status, attempts: raw.attempts });
   if (raw.status < 200 || raw.status > 299) throw apiErrorFrom(raw);
   const data = parseData(id, def, raw, settings.validateResponses);
   return { data, response: responseMeta(raw, prepared.idempotencyKey) };

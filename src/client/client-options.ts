@@ -1,3 +1,4 @@
+import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import { InvalidOptionError } from '../errors.js';
 import { type ClientLogger, silentLogger } from './client-logger.js';
 import { normalizeBaseUrl } from './base-url.js';
@@ -68,6 +69,8 @@ export type ClientSettings = Required<Omit<ClientOptions, 'apiKey' | 'baseUrl' |
   apiKey: string;
   baseUrl: string;
   totalTimeoutMs: number | undefined;
+  /** HTTP client spans and metrics, when the application installed `@opentelemetry/api`. */
+  telemetry?: ClientTelemetry;
 };
 
 /** Eleven attempts of the longest `timeoutMs`: above it the bound would never be the one that ends a call. */

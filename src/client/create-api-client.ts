@@ -3,6 +3,7 @@ import { callEndpoint } from './call-endpoint.js';
 import { type ClientOptions, isTestKey, resolveSettings } from './client-options.js';
 import { type ApiClient, type ApiTable } from './client-types.js';
 import { markClientTable } from './client-table.js';
+import { clientTelemetry } from '../telemetry/client-telemetry.js';
 
 const RESERVED = new Set(['isTestKey', 'baseUrl']);
 
@@ -11,7 +12,7 @@ const RESERVED = new Set(['isTestKey', 'baseUrl']);
  * `client.group.name(input, options)`. `createClient` is this over the service's own table.
  */
 export function createApiClient<const T extends ApiTable>(table: T, options: ClientOptions): ApiClient<T> {
-  const settings = resolveSettings(options);
+  const settings = { ...resolveSettings(options), telemetry: clientTelemetry() };
   const testKey = isTestKey(settings.apiKey);
   const client: Record<string, unknown> = { isTestKey: testKey, baseUrl: settings.baseUrl };
   for (const [group, defs] of Object.entries(table)) {

@@ -5,7 +5,8 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { EventPattern } from '../events/index.js';
 import { checkPruneAfter, pruneAfterForTolerance } from './prune-window.js';
-import { createSqliteStore, type DeliveryStore } from '../store/index.js';
+import { createSqliteStore, type DeliveryRecord, type DeliveryStore } from '../store/index.js';
+import { integerOption } from '../internal/integer-option.js';
 import { createBackoff } from './backoff.js';
 import { runDelivery, type RunDeliveryDeps } from './run-delivery.js';
 import { BodyBudget } from '../internal/body-budget.js';
@@ -19,6 +20,10 @@ import { receiverLogger } from './receiver-logger.js';
 import { resolveOptions, type ReceiverOptions } from './receiver-options.js';
 import { accept, reject, type ReceiverResponse } from './receiver-response.js';
 import { Worker } from './worker.js';
+import { receiverTelemetry } from '../telemetry/receiver-telemetry.js';
+import { backlogReader, checkHealth, resolveThresholds, type ReceiverHealth } from './receiver-health.js';
+import { healthRoutes, type HealthRoutes } from './health-routes.js';
+import { ReceiverError } from './receiver-error.js';
 import {
   createInspector,
   type InspectorHandler,
@@ -36,6 +41,14 @@ export interface ReplayOptions {
    */
   rerunSteps?: boolean;
 }
+
+export interface CloseOptions {
+  /** How long running handlers may go on before they are aborted and their rows released. @default 25000 */
+  deadlineMs?: number;
+}
+
+/** Under Kubernetes' default 30 s grace period, with room for the store to close. */
+const CLOSE_DEADLINE_MS = 25_000;
 
 export interface Receiver {
   /** Adds a handler for an event name, `*` (also unknown events) or `ns.*`; `data` is typed by the event. */
@@ -69,8 +82,24 @@ export interface Receiver {
    * answer from the journal unless `rerunSteps`.
    */
   replay(deliveryId: string, options?: ReplayOptions): Promise<ReplayOutcome>;
-  /** Graceful: refuses new deliveries (503, the service retries), lets running handlers finish, closes a store it opened. */
-  close(): Promise<void>;
+  /**
+   * Graceful: refuses new deliveries (503 with Retry-After; the service retries, by then to another
+   * instance), lets running handlers finish within `deadlineMs`, then aborts those still running and
+   * releases their rows (due again at once, for any receiver on the store), and closes a store it opened.
+   * A rolling deploy loses nothing and waits for no lease to expire.
+   */
+  close(options?: CloseOptions): Promise<void>;
+  /**
+   * Whether the store answers, what waits in it (pending, retrying, processing, dead) and the oldest
+   * unfinished delivery's age, with a status from the `health` thresholds. Never throws.
+   */
+  health(): Promise<ReceiverHealth>;
+  /**
+   * `GET /healthz` (liveness: 200 while the process answers) and `GET /readyz` (readiness: 200 when the
+   * store answers and the worker runs, else 503), with `health()` as the body. Express:
+   * `app.use(receiver.healthRoutes())`; node:http: `(req, res) => receiver.healthRoutes()(req, res)`.
+   */
+  healthRoutes(): HealthRoutes;
   /**
    * The delivery inspector, a page over this receiver's store: deliveries by status, event and time, each
    * one's headers and body (signature and secret-looking fields redacted) and attempts, and replay.
@@ -122,8 +151,16 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     owner,
     log,
     client: options.client,
+    running: new Set(),
   };
-  const worker = new Worker({ store, run: (record) => runDelivery(record, deps), owner, log, ...resolved });
+  const thresholds = resolveThresholds(options.health);
+  const telemetry = receiverTelemetry();
+  const readBacklog = backlogReader(store, resolved.now);
+  const stopObserving = telemetry?.observeBacklog(readBacklog, resolved.now);
+  /** One attempt, under its process span when telemetry is on. */
+  const run = (record: DeliveryRecord, runDeps: RunDeliveryDeps = deps) =>
+    telemetry ? telemetry.process(record, () => runDelivery(record, runDeps)) : runDelivery(record, runDeps);
+  const worker = new Worker({ store, run: (record) => run(record), owner, log, ...resolved });
   let started = false;
   let closing: Promise<void> | undefined;
   let warnedNotStarted = false;
@@ -141,7 +178,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         "Another request is running this delivery's handlers; the service will retry",
       );
     }
-    const result = await runDelivery(record, deps);
+    const result = await run(record);
     if (result.outcome === 'done') return accept(deliveryId, !inserted, true);
     return reject(
       500,
@@ -169,8 +206,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   /** onResponse as the adapters call it: one that throws is logged, never taking the answer or the process with it. */
   function heard(response: ReceiverResponse, headers: HeaderInput): void {
+    telemetry?.answered(response);
+    if (!resolved.onResponse) return;
     try {
-      resolved.onResponse?.(response, headers);
+      resolved.onResponse(response, headers);
     } catch (error) {
       log.error({ err: error }, 'onResponse threw (the answer was given)');
     }
@@ -182,8 +221,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     budget: new BodyBudget(resolved.maxInFlightBytes),
     bodyTimeoutMs: resolved.bodyTimeoutMs,
     // Every answer of this receiver's adapters is one of its own (a ReceiverResponse), typed wider there.
-    // Without onResponse the adapters have nothing to call per request.
-    onAnswer: resolved.onResponse && (heard as NodeListenerOptions['onAnswer']),
+    // Without onResponse or telemetry the adapters have nothing to call per request.
+    onAnswer: resolved.onResponse || telemetry ? (heard as NodeListenerOptions['onAnswer']) : undefined,
     log,
     what: 'delivery',
     mountHelp: MOUNT_HELP,
@@ -196,7 +235,38 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     log,
     isClosing: () => closing !== undefined,
     afterRecord,
+    telemetry,
   });
+
+  const health = () =>
+    checkHealth(
+      readBacklog,
+      thresholds,
+      { running: (started || resolved.processBeforeResponse) && !closing, closing: closing !== undefined },
+      resolved.now,
+      log,
+    );
+
+  /** Waits for the running handlers until the deadline, then aborts them: each releases its row as it stops. */
+  async function drain(deadlineMs: number): Promise<void> {
+    const stopped = worker.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      stopped.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), deadlineMs))),
+    ]);
+    clearTimeout(timer);
+    if (!late) return;
+    log.warn(
+      { running: deps.running.size, deadlineMs },
+      'close: handlers still running at the deadline; aborting them and releasing their deliveries',
+    );
+    for (const abort of deps.running)
+      abort.abort(
+        new ReceiverError('RECEIVER_CLOSED', `The receiver closed after waiting ${deadlineMs} ms for the handlers`),
+      );
+    await stopped;
+  }
 
   /**
    * A started receiver hands a replayed delivery to its own worker (requeued, due now), so a page click never
@@ -251,19 +321,23 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       // Only once this receiver holds the row: a journal is never cleared under a worker running it.
       if (replayOptions.rerunSteps === true) await store.clearSteps([deliveryId]);
       // One attempt: with maxAttempts 1 a failure is final, so the outcome is done or dead.
-      const result = await runDelivery(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
+      const result = await run(record, { ...deps, options: { ...resolved, maxAttempts: 1 } });
       return result.outcome === 'done' ? 'done' : 'dead';
     },
     inspector: (inspectorOptions) =>
       createInspector({ store, replay: replayFromInspector, now: resolved.now }, inspectorOptions),
-    close() {
+    close(closeOptions) {
+      const deadlineMs = integerOption('deadlineMs', closeOptions?.deadlineMs, CLOSE_DEADLINE_MS, { min: 0 });
       closing ??= (async () => {
-        await worker.stop();
+        stopObserving?.();
+        await drain(deadlineMs);
         if (ownsStore) await store.close();
         log.info('receiver closed');
       })();
       return closing;
     },
+    health,
+    healthRoutes: () => healthRoutes(health),
     store,
     log,
   };

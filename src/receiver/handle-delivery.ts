@@ -17,6 +17,8 @@ import { decodeBody } from './decode-body.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { jsonProblem } from '../internal/json-problem.js';
 import { issueText, type IssueLike } from '../internal/issue-text.js';
+import { nowMs } from '../telemetry/otel-api.js';
+import type { ReceiveSpan, ReceiverTelemetry } from '../telemetry/receiver-telemetry.js';
 
 export type { HeaderInput };
 
@@ -33,7 +35,12 @@ export interface DeliveryHandlerDeps {
    * first. `storedId` is the stored row's delivery id: on a duplicate by event id, the first delivery's.
    */
   afterRecord: (deliveryId: string, inserted: boolean, storedId: string) => Promise<ReceiverResponse>;
+  /** Receive spans, when the application installed `@opentelemetry/api`. */
+  telemetry?: ReceiverTelemetry;
 }
+
+/** Seconds a sender is asked to wait while this receiver shuts down: its replacement is up by then. */
+const CLOSING_RETRY_AFTER_SECONDS = 5;
 
 const storeUnavailable = () =>
   reject(503, 'STORE_UNAVAILABLE', 'The delivery could not be stored; the service will retry');
@@ -46,6 +53,8 @@ function envelopeProblem(error: { issues: readonly IssueLike[] }): string {
 export interface AdmittedDelivery {
   signed: AdmittedSignature;
   deliveryId: string;
+  /** When the headers came (ms since the epoch): the receive span's start. Only with telemetry. */
+  startedAt?: number;
 }
 
 export interface DeliveryHandler extends Endpoint<AdmittedDelivery> {
@@ -70,9 +79,13 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     logRefusal(log, response, 'delivery', context);
   const no = (answer: ReceiverResponse) => ({ ok: false as const, answer: refuse(answer) });
 
-  function admit(headers: HeaderInput): Admission<AdmittedDelivery> {
+  function admitHeaders(headers: HeaderInput): Admission<AdmittedDelivery> {
     if (deps.isClosing())
-      return no(reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry'));
+      return no(
+        reject(503, 'RECEIVER_CLOSING', 'The receiver is shutting down; the service will retry', {
+          'retry-after': String(CLOSING_RETRY_AFTER_SECONDS),
+        }),
+      );
     const checked = checkSignedHeaders(headers, options);
     if (!checked.ok) return no(checked.answer);
     const deliveryId = header(headers, DELIVERY_HEADER)?.trim();
@@ -97,9 +110,10 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     return { ok: true, admitted: { signed: checked.signed, deliveryId } };
   }
 
-  async function handle(
+  async function handleBody(
     { headers, rawBody: body }: RequestBytes,
     admitted: AdmittedDelivery,
+    span: ReceiveSpan | undefined,
   ): Promise<ReceiverResponse> {
     const { deliveryId } = admitted;
     const signed = await checkSignedBody(admitted.signed, body, options, log);
@@ -124,6 +138,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     if (!envelope.success)
       return refuse(reject(400, 'INVALID_ENVELOPE', envelopeProblem(envelope.error)), { deliveryId });
     const event = envelope.data.event;
+    span?.named(event);
     // `*` names a pattern, never an event: such a name would reach pattern handlers as if it were known.
     if (event.includes('*'))
       return refuse(reject(400, 'INVALID_ENVELOPE', `\`event\` is a subscription pattern, not an event name`), {
@@ -153,6 +168,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       return refuse(storeUnavailable(), { deliveryId });
     }
     const { inserted, id: storedId } = stored;
+    if (inserted) span?.stored(storedId);
     // Guarded: the object would be built for every delivery even with debug off.
     if (log.isLevelEnabled('debug'))
       log.debug(
@@ -160,6 +176,34 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
         inserted ? 'stored delivery' : 'duplicate delivery',
       );
     return deps.afterRecord(deliveryId, inserted, storedId);
+  }
+
+  const { telemetry } = deps;
+
+  /** With telemetry, a refusal here is a receive span of its own; an admitted request carries its start on. */
+  function admit(headers: HeaderInput): Admission<AdmittedDelivery> {
+    if (!telemetry) return admitHeaders(headers);
+    const startedAt = nowMs();
+    const admission = admitHeaders(headers);
+    if (admission.ok) return { ok: true, admitted: { ...admission.admitted, startedAt } };
+    const deliveryId = header(headers, DELIVERY_HEADER)?.trim();
+    // A malformed id is the sender's text of any length: not an attribute.
+    telemetry
+      .receive(startedAt, deliveryId && DELIVERY_ID.test(deliveryId) ? deliveryId : undefined)
+      .end(admission.answer);
+    return admission;
+  }
+
+  async function handle(input: RequestBytes, admitted: AdmittedDelivery): Promise<ReceiverResponse> {
+    if (!telemetry) return handleBody(input, admitted, undefined);
+    const span = telemetry.receive(admitted.startedAt ?? nowMs(), admitted.deliveryId);
+    let answer: ReceiverResponse = storeUnavailable();
+    try {
+      answer = await span.run(() => handleBody(input, admitted, span));
+      return answer;
+    } finally {
+      span.end(answer);
+    }
   }
 
   return {

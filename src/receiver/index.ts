@@ -1,5 +1,13 @@
-export { createReceiver, type Receiver, type ReplayOutcome, type ReplayOptions } from './create-receiver.js';
+export {
+  createReceiver,
+  type CloseOptions,
+  type Receiver,
+  type ReplayOutcome,
+  type ReplayOptions,
+} from './create-receiver.js';
 export { type StepClient, type StepCallOptions } from './step-client.js';
+export { type HealthStatus, type HealthThresholds, type ReceiverHealth } from './receiver-health.js';
+export { type HealthRoutes, LIVENESS_PATH, READINESS_PATH } from './health-routes.js';
 export { type ReceiverOptions } from './receiver-options.js';
 export { INSPECTOR_PATH, type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';
@@ -21,5 +29,6 @@ export {
   type DeliveryRecord,
   type DeliveryStatus,
   type DeliverySummary,
+  type Backlog,
   type SqliteStoreOptions,
 } from '../store/index.js';

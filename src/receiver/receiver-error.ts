@@ -18,7 +18,9 @@ export type ReceiverErrorCode =
   /** ctx.transaction with a store that cannot journal a step inside your transaction (SQLite). */
   | 'TRANSACTION_UNSUPPORTED'
   /** ctx.client touched by a receiver created without `client`. */
-  | 'CLIENT_NOT_CONFIGURED';
+  | 'CLIENT_NOT_CONFIGURED'
+  /** receiver.close() passed its deadline while the handlers still ran: the row was released, due at once. */
+  | 'RECEIVER_CLOSED';
 
 export class ReceiverError extends ConvoKitError<ReceiverErrorCode> {}
 

@@ -10,6 +10,7 @@ import type { ReceiverResponse } from './receiver-response.js';
 import { InvalidOptionError } from '../errors.js';
 import type { Client } from '../client/create-client.js';
 import { isTableClient } from './step-client.js';
+import type { HealthThresholds } from './receiver-health.js';
 
 export interface ReceiverOptions {
   /** The endpoint's `whsec_…` secret. Pass this or `secrets`. */
@@ -83,6 +84,8 @@ export interface ReceiverOptions {
    * once"). Without it, touching `ctx.client` throws CLIENT_NOT_CONFIGURED.
    */
   client?: Client;
+  /** When `receiver.health()` says `degraded` or `failing` (and /readyz stays 200 either way). */
+  health?: HealthThresholds;
   /** Milliseconds since the epoch; injectable for tests. @default Date.now */
   now?: () => number;
 }

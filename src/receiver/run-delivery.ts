@@ -5,7 +5,7 @@ import { Envelope, eventSchemas, isEventName } from '../events/index.js';
 import type { DeliveryRecord, DeliveryStore } from '../store/index.js';
 import type { ErrorListener, EventContext } from './event-handler.js';
 import type { EventHandlerRegistry } from './event-handler-registry.js';
-import { isPermanent, ReceiverError } from './receiver-error.js';
+import { isPermanent, ReceiverError, type ReceiverErrorCode } from './receiver-error.js';
 import { knownSecrets, recordedFailure } from './recorded-failure.js';
 import type { ResolvedOptions } from './receiver-options.js';
 import { renewLease } from './renew-lease.js';
@@ -24,9 +24,14 @@ export interface RunDeliveryDeps {
   log: Logger;
   /** The receiver's `client`, bound to each event as `ctx.client`. */
   client?: Client;
+  /** The abort of each attempt running now: receiver.close() aborts them when its deadline passes. */
+  running: Set<AbortController>;
 }
 
-export type RunDeliveryResult = { outcome: 'done' | 'dead' } | { outcome: 'failed'; retryAt: number };
+export type RunDeliveryResult =
+  | { outcome: 'done'; code?: undefined }
+  | { outcome: 'dead'; code: ReceiverErrorCode }
+  | { outcome: 'failed'; retryAt: number; code: ReceiverErrorCode };
 
 /** At most this many schema issues in a log line; the message already names the first five. */
 const LOGGED_ISSUES = 20;
@@ -159,10 +164,24 @@ async function runHandlers(
  * in which case `onError` hears of it. Never throws: a store failure leaves the lease to expire and retry.
  */
 export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps): Promise<RunDeliveryResult> {
+  const log = deps.log.child({ deliveryId: record.id, event: record.event, attempt: record.attempts });
+  const abort = new AbortController();
+  deps.running.add(abort);
+  try {
+    return await attemptDelivery(record, deps, log, abort);
+  } finally {
+    deps.running.delete(abort);
+  }
+}
+
+async function attemptDelivery(
+  record: DeliveryRecord,
+  deps: RunDeliveryDeps,
+  log: Logger,
+  abort: AbortController,
+): Promise<RunDeliveryResult> {
   const { options, store, owner } = deps;
   const attempt = record.attempts;
-  const log = deps.log.child({ deliveryId: record.id, event: record.event, attempt });
-  const abort = new AbortController();
   try {
     if (attempt > options.maxAttempts) {
       throw new ReceiverError(
@@ -204,14 +223,17 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
     if (failure.code === 'LEASE_LOST') {
       // The row is the other worker's now: nothing here may settle it.
       log.warn({ err: failure }, failure.message);
-      return { outcome: 'failed', retryAt: options.now() };
+      return { outcome: 'failed', retryAt: options.now(), code: failure.code };
     }
-    const dead = isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts;
+    // A release at close is no verdict on the delivery: due at once, for this receiver's successor.
+    const released = failure.code === 'RECEIVER_CLOSED';
+    const dead =
+      !released && (isPermanent(failure) || failure.code === 'ATTEMPTS_EXHAUSTED' || attempt >= options.maxAttempts);
     // The store and the log get the message with its secrets hidden: the store never holds them.
     const shown = recordedFailure(failure, await knownSecrets(options.secrets));
     const recorded = shown.message;
     const now = options.now();
-    const retryAt = now + deps.backoff(attempt);
+    const retryAt = released ? now : now + deps.backoff(attempt);
     try {
       await store.fail(
         record.id,
@@ -225,8 +247,11 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
       );
     }
     if (!dead) {
-      log.warn({ ...logged(failure, shown), retryInMs: retryAt - now }, `attempt ${attempt} failed; retrying`);
-      return { outcome: 'failed', retryAt };
+      log.warn(
+        { ...logged(failure, shown), retryInMs: retryAt - now },
+        released ? `attempt ${attempt} released at close; due again now` : `attempt ${attempt} failed; retrying`,
+      );
+      return { outcome: 'failed', retryAt, code: failure.code };
     }
     log.error(logged(failure, shown), `delivery is dead after attempt ${attempt}: ${recorded}`);
     for (const listener of deps.errorListeners) {
@@ -236,7 +261,7 @@ export async function runDelivery(record: DeliveryRecord, deps: RunDeliveryDeps)
         log.error({ err: listenerError }, 'an onError listener threw');
       }
     }
-    return { outcome: 'dead' };
+    return { outcome: 'dead', code: failure.code };
   }
   try {
     if (!(await store.complete(record.id, owner, options.now())))

@@ -1,6 +1,7 @@
 import type {
   AttemptOutcome,
   AttemptRecord,
+  Backlog,
   DeliveryRecord,
   DeliveryStatus,
   DeliverySummary,
@@ -115,4 +116,27 @@ export function stepValues(step: StepRecord): unknown[] {
     step.startedAt,
     step.finishedAt,
   ];
+}
+
+/** One status's line of the backlog query: its count and its oldest `received_at`. */
+export interface BacklogRow {
+  status: DeliveryStatus;
+  n: number | string;
+  oldest: number | string | null;
+}
+
+/** The backlog from its per-status lines (PostgreSQL answers bigint counts as strings) and the dead count. */
+export function backlogOf(rows: readonly BacklogRow[], dead: number | string): Backlog {
+  const backlog: Backlog = { pending: 0, retrying: 0, processing: 0, dead: Number(dead), oldestReceivedAt: null };
+  for (const row of rows) {
+    const n = Number(row.n);
+    if (row.status === 'pending') backlog.pending += n;
+    else if (row.status === 'failed') backlog.retrying += n;
+    else if (row.status === 'processing') backlog.processing += n;
+    else continue;
+    const oldest = row.oldest === null ? null : Number(row.oldest);
+    if (oldest !== null && (backlog.oldestReceivedAt === null || oldest < backlog.oldestReceivedAt))
+      backlog.oldestReceivedAt = oldest;
+  }
+  return backlog;
 }

@@ -53,6 +53,19 @@ export interface DeliveryRecord extends DeliverySummary {
   body: Uint8Array;
   signature: string;
   timestamp: string;
+  /** Set by a claim that took the row from a worker whose lease had lapsed (a lease recovery). */
+  recovered?: boolean;
+}
+
+/** What waits in the store, for health checks and metrics: counts by status, and the oldest unfinished row. */
+export interface Backlog {
+  pending: number;
+  /** Failed rows waiting for their retry time. */
+  retrying: number;
+  processing: number;
+  dead: number;
+  /** `receivedAt` of the oldest row not yet done or dead (pending, retrying or processing); null when none. */
+  oldestReceivedAt: number | null;
 }
 
 export interface AttemptRecord {
@@ -151,6 +164,11 @@ export interface DeliveryStore extends StepJournal {
   list(query?: ListQuery): Promise<DeliveryPage>;
   /** Back to pending, due now, attempts counted afresh (replay). Rows leased right now are left alone. Answers how many moved. */
   requeue(ids: readonly string[], now?: number): Promise<number>;
+  /**
+   * Optional: the rows waiting, by status (`receiver.health()`, the backlog metrics). One aggregate query;
+   * the receiver asks at most once a second. Absent: health says only whether the store answers.
+   */
+  backlog?(): Promise<Backlog>;
   /** Deletes done rows last updated before `olderThan` (ms since the epoch), their history and their steps; answers how many. */
   prune(olderThan: number): Promise<number>;
   /**

@@ -14,6 +14,7 @@ export {
   type RenewOptions,
   type ListQuery,
   type DeliveryPage,
+  type Backlog,
 } from './delivery-store.js';
 export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { openDatabase, type Durability, type OpenDatabaseOptions } from './open-database.js';

@@ -16,6 +16,7 @@ import { migrate } from './migrations.js';
 import { openDatabase } from './open-database.js';
 import { listSql } from './list-sql.js';
 import {
+  backlogOf,
   RECORD_COLUMNS,
   STEP_COLUMNS,
   stepValues,
@@ -25,6 +26,7 @@ import {
   toRecord,
   toSummary,
   type AttemptRow,
+  type BacklogRow,
   type RecordRow,
   type SummaryRow,
 } from './delivery-rows.js';
@@ -133,6 +135,11 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
     attempts: db.prepare(
       'SELECT delivery_id, attempt, owner, started_at, finished_at, outcome, error FROM inbox_attempts WHERE delivery_id = ? ORDER BY seq',
     ),
+    // Unfinished rows through the due index (they all have a next attempt time); dead rows are counted apart.
+    backlog: db.prepare(
+      `SELECT status, count(*) AS n, min(received_at) AS oldest FROM inbox WHERE next_attempt_at IS NOT NULL GROUP BY status`,
+    ),
+    dead: db.prepare(`SELECT count(*) FROM inbox WHERE status = 'dead'`).pluck(),
     prune: db
       .prepare(
         `DELETE FROM inbox WHERE seq IN (SELECT seq FROM inbox WHERE status = 'done' AND updated_at < ? LIMIT ${PRUNE_CHUNK}) RETURNING id`,
@@ -159,7 +166,8 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
     if (status === 'processing') sql.logAttempt.run(now, 'lost', LOST_ERROR, id, null);
     const until = now + leaseMs;
     const row = sql.lease.get(owner, until, until, now, id) as RecordRow;
-    return toRecord(row, sql.body.get(row.seq) as Buffer);
+    const record = toRecord(row, sql.body.get(row.seq) as Buffer);
+    return status === 'processing' ? { ...record, recovered: true } : record;
   }
 
   function finish(
@@ -345,6 +353,11 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
       checkRequeueIds(deliveryIds, 'clearSteps');
       if (deliveryIds.length === 0) return 0;
       return writes.run(() => sql.clearSteps.run(JSON.stringify(deliveryIds)).changes);
+    },
+    async backlog() {
+      open();
+      const rows = sql.backlog.all() as BacklogRow[];
+      return backlogOf(rows, sql.dead.get() as number);
     },
     async close() {
       if (closed) return;

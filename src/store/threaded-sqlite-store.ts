@@ -52,6 +52,7 @@ export function createThreadedSqliteStore(options: SqliteStoreOptions): Delivery
     saveStep: (step) => call('saveStep', [step]) as ReturnType<DeliveryStore['saveStep']>,
     deliverySteps: (id) => call('deliverySteps', [id]) as ReturnType<DeliveryStore['deliverySteps']>,
     clearSteps: (ids) => call('clearSteps', [ids]) as Promise<number>,
+    backlog: () => call('backlog', []) as ReturnType<NonNullable<DeliveryStore['backlog']>>,
     close: () =>
       // A thread that failed has nothing left to close.
       (closed ??= thread.failure

@@ -46,10 +46,15 @@ describe('convo-kit/client module graph', () => {
       expect(packages.has(heavy)).toBe(false);
   });
 
-  it('stays inside the client, the contract, resources, events, the shared error class and dependency-free internals', () => {
+  it('stays inside the client, the contract, resources, events, the shared error class, dependency-free internals and its telemetry', () => {
     const outside = [...files]
       .map((f) => f.slice(root.length + 1))
-      .filter((f) => !/^src\/(client|api|resources|events|internal)\/|^src\/errors\.ts$/.test(f));
+      .filter(
+        (f) =>
+          !/^src\/(client|api|resources|events|internal)\/|^src\/errors\.ts$|^src\/telemetry\/(client-telemetry|metric-names|otel-api)\.ts$/.test(
+            f,
+          ),
+      );
     expect(outside).toEqual([]);
     // The walk is real: it reached the contract table through createClient.
     expect([...files].some((f) => f.endsWith('src/api/endpoints/tickets.ts'))).toBe(true);

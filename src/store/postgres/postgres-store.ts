@@ -8,11 +8,13 @@ import {
   type RenewOptions,
 } from '../delivery-store.js';
 import {
+  backlogOf,
   RECORD_COLUMNS,
   toAttempt,
   toRecord,
   toSummary,
   type AttemptRow,
+  type BacklogRow,
   type RecordRow,
   type SummaryRow,
 } from '../delivery-rows.js';
@@ -154,21 +156,24 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
     leased AS (
       UPDATE ${inbox} d SET status = 'processing', attempts = d.attempts + 1, lease_owner = $2,
         lease_until = $3, next_attempt_at = $3, updated_at = $1
-      FROM due, relaxed WHERE d.seq = due.seq RETURNING ${cols}, due.due_at
+      FROM due, relaxed WHERE d.seq = due.seq RETURNING ${cols}, due.due_at, due.was
     )
     SELECT leased.*, b.body FROM leased JOIN ${bodies} b ON b.seq = leased.seq ORDER BY due_at, seq`;
   const claimSql = leaseSql(
-    `SELECT seq, next_attempt_at AS due_at FROM ${inbox} WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $4`,
+    `SELECT seq, next_attempt_at AS due_at, status AS was FROM ${inbox} WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $4`,
   );
   const claimByIdSql = leaseSql(
-    `SELECT seq, next_attempt_at AS due_at FROM ${inbox} WHERE id = $4
+    `SELECT seq, next_attempt_at AS due_at, status AS was FROM ${inbox} WHERE id = $4
        AND (status IN ('pending', 'failed') OR (status = 'processing' AND coalesce(lease_until, 0) <= $1))`,
   );
   const finishes = finishBatch({ inbox, attempts: attemptsTable, relaxedCommit }, query);
 
   async function lease(sql: string, now: number, owner: string, leaseMs: number, target: string | number) {
-    const result = await query<RecordRow & { body: Buffer }>(sql, [now, owner, now + leaseMs, target]);
-    return result.rows.map((row) => toRecord(row, row.body));
+    const result = await query<RecordRow & { body: Buffer; was: string }>(sql, [now, owner, now + leaseMs, target]);
+    return result.rows.map((row) => {
+      const record = toRecord(row, row.body);
+      return row.was === 'processing' ? { ...record, recovered: true } : record;
+    });
   }
 
   function open(): void {
@@ -303,6 +308,15 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       return result.rows[0]!.n;
     },
     prune,
+    async backlog() {
+      open();
+      // Unfinished rows through the due index (they all have a next attempt time); dead rows apart.
+      const result = await query<BacklogRow>(
+        `SELECT status, count(*) AS n, min(received_at) AS oldest FROM ${inbox} WHERE next_attempt_at IS NOT NULL GROUP BY status`,
+      );
+      const dead = await query<{ n: string }>(`SELECT count(*) AS n FROM ${inbox} WHERE status = 'dead'`);
+      return backlogOf(result.rows, dead.rows[0]!.n);
+    },
     watch(onStored: () => void) {
       open();
       return listener.add(onStored);
