@@ -51,6 +51,42 @@ export interface Sample {
 
 const SETTLE_ROUNDS = 4; // handlers' own API writes raise events, delivered in the next round
 
+/** The crm-sync starter's CRM_AUTO_REPLY, on here: each customer who writes in first hears it once. */
+export const AUTO_REPLY = 'Thanks for writing in! An agent will be with you shortly.';
+
+/**
+ * One crash-and-recover, on purpose (README, "Effects, exactly once"). The first customer's
+ * conversation.created fails right after the CRM's handler sent the auto-reply, as a process killed there
+ * would; the receiver retries it, the send answers from the step journal, and this prints how many
+ * auto-replies the conversation holds: one.
+ */
+function crashOnceAfterTheAutoReply(
+  client: Client,
+): (event: { data: { id: string; origin: string }; attempt: number; deliveryId: string }) => Promise<void> {
+  let crashedOn: string | null = null;
+  return async ({ data, attempt, deliveryId }) => {
+    if (data.origin !== 'inbound') return;
+    if (crashedOn === null) {
+      crashedOn = data.id;
+      say(
+        'warn',
+        'crash',
+        `${deliveryId}: failing on purpose after the auto-reply was sent (the retry must not send it again)`,
+      );
+      throw new Error('Simulated crash between the auto-reply and the end of the handler');
+    }
+    if (data.id !== crashedOn || attempt === 1) return;
+    let replies = 0;
+    for await (const message of client.conversations.listMessages({ id: data.id }))
+      if (message.direction === 'sent' && message.content === AUTO_REPLY) replies += 1;
+    say(
+      'info',
+      'recovered',
+      `${deliveryId} attempt ${attempt}: the auto-reply came from the step journal, not sent again (${replies} auto-reply in ${data.id})`,
+    );
+  };
+}
+
 /**
  * The whole loop in one process: the emulator (the service), the webhook registered with it, and one
  * receiver running both templates' handlers (CRM sync and ticket routing), with the page on top.
@@ -101,6 +137,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       crmDbPath: join(options.dataDir, 'crm.db'),
       deliveriesDbPath,
       windowClosedTemplate: outbound.windowClosedTemplate,
+      autoReply: AUTO_REPLY,
     },
     {
       secrets: () => [secret, options.triggerSecret],
@@ -112,6 +149,8 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
       links: [{ label: 'Emulator console', href: `${emulatorServer.url}/_emulator/console` }],
       register: (receiver) => {
         registerTicketRouting(receiver, routing);
+        // After the CRM's own handlers (a delivery's handlers run in the order they were registered).
+        receiver.on('conversation.created', crashOnceAfterTheAutoReply(client));
         receiver.on('*', ({ event, deliveryId, attempt }) =>
           say('event', 'webhook', `${event.padEnd(24)} ${deliveryId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
         );

@@ -95,6 +95,7 @@ export const ERROR_DETAILS: Readonly<Record<ErrorCode, z.ZodType>> = {
   AMBIGUOUS_INTEGRATION: z.union([AccountChoice, TemplateIssue]),
   VERSION_CONFLICT: VersionIssue,
   PAYLOAD_TOO_LARGE: FieldIssue,
+  BODY_TIMEOUT: ErrorDetail,
   UNSUPPORTED_MEDIA_TYPE: FieldIssue,
   REQUEST_HEADERS_TOO_LARGE: FieldIssue,
   SEND_FAILED: ProviderIssue,

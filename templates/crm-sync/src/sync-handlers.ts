@@ -1,5 +1,6 @@
 import { type EventData } from 'convo-kit/events';
-import { sendToConversation } from './crm-actions.js';
+import { isApiError } from 'convo-kit/client';
+import { OptedOutError, sendToConversation } from './crm-actions.js';
 import { type CrmContext, type KitClient, type SyncEffects } from './crm-context.js';
 import {
   applyContact,
@@ -10,6 +11,7 @@ import {
   recordActivity,
   type ActivityInput,
 } from './crm-records.js';
+import { WindowClosedError } from './window-closed-template.js';
 
 /** The events the CRM keeps itself in sync with. */
 export const CRM_EVENTS = [
@@ -150,19 +152,45 @@ async function conversationEvent(
 /**
  * The auto-reply: sent through the event's client, so a retry after a crash that came after the send is
  * answered from the journal (or, if the crash beat the journal, by the service as a replay of the same
- * Idempotency-Key) and the customer hears it once; the window-closed fallback goes the same way.
+ * Idempotency-Key) and the customer hears it once; the window-closed fallback goes the same way. A send that
+ * can never go (the contact opted out, the window closed with no template, the provider refused it) is noted
+ * on the timeline instead of failing the event: retrying would not change the answer.
  */
 async function autoReply(ctx: CrmContext, conversationId: string, text: string, event: SyncEffects): Promise<void> {
-  const sent = await sendToConversation({ ...ctx, client: event.client as KitClient }, conversationId, text);
+  const eventCtx: CrmContext = { ...ctx, client: event.client as KitClient };
+  const outcome = await sendToConversation(eventCtx, conversationId, text).then(
+    (sent) =>
+      sent.via === 'text'
+        ? { id: sent.message.id, at: sent.message.created_at, summary: 'auto-reply sent' }
+        : {
+            id: sent.message.id,
+            at: sent.message.created_at,
+            summary: 'auto-reply sent as the window-closed template',
+          },
+    (error: unknown) => {
+      const reason = unsendableReason(error);
+      if (reason === null) throw error;
+      return { id: conversationId, at: null, summary: `auto-reply not sent: ${reason}` };
+    },
+  );
   await event.step('auto-reply noted', () =>
     recordActivity(ctx.db, {
-      key: `crm.auto_reply:${sent.message.id}`,
+      key: `crm.auto_reply:${outcome.id}`,
       kind: 'crm.auto_reply',
       contactId: conversationRow(ctx.db, conversationId)?.contact_id ?? null,
       conversationId,
-      summary: `auto-reply sent${sent.via === 'window_closed_template' ? ' as the window-closed template' : ''}`,
-      occurredAt: sent.message.created_at,
+      summary: outcome.summary,
+      occurredAt: outcome.at ?? new Date().toISOString(),
       deliveryId: event.deliveryId,
     }),
   );
+}
+
+/** Why a send can never go, for the refusals a retry would meet again; null for anything worth retrying. */
+function unsendableReason(error: unknown): string | null {
+  if (error instanceof OptedOutError) return `the contact opted out (per the ${error.source})`;
+  if (error instanceof WindowClosedError)
+    return 'the 24-hour window has closed and no WINDOW_CLOSED_TEMPLATE_ID is set';
+  if (isApiError(error, 'SEND_FAILED')) return `the provider refused it (${error.message})`;
+  return null;
 }
