@@ -1,7 +1,14 @@
 import type { Logger } from 'pino';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './constants.js';
 import { SignatureVerificationError, type SignatureErrorCode } from './signature-error.js';
-import { checkTolerance, matchSecret, parseSignatureHeader, parseTimestamp, resolveSecrets, signatureMismatch } from './verify.js';
+import {
+  checkTolerance,
+  matchSecret,
+  parseSignatureHeader,
+  parseTimestamp,
+  resolveSecrets,
+  signatureMismatch,
+} from './verify.js';
 import { headerValue, type HeaderInput } from '../internal/header-value.js';
 import type { CheckedSecrets } from './secrets-option.js';
 import { errorAnswer, type ErrorBody, type HttpAnswer } from '../internal/http-answer.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { allEndpoints } from '../../api/all-endpoints.js';
-import { PLAN_RATE_LIMITS, type Plan } from '../../api/plans.js';
+import { PLAN_RATE_LIMITS } from '../../api/plans.js';
 import { KEY_FORMAT } from '../../emulator/state/key-store.js';
 import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
