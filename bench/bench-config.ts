@@ -59,9 +59,10 @@ export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
  * The parts of the benchmark, each runnable alone (`npm run bench -- --only postgres`, or
  * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs and what random ids cost it, `sqlite` the four servers at both
  * durabilities, `postgres` 1, 2 and 4 receivers on PostgreSQL next to bare Express and one receiver on
- * SQLite (its baselines, measured in the same run).
+ * SQLite (its baselines, measured in the same run), `steps` what a journaled step costs on each store and
+ * what ctx.client adds to a bare client call to the emulator.
  */
-export const BENCH_PARTS = ['commit', 'sqlite', 'postgres'] as const;
+export const BENCH_PARTS = ['commit', 'steps', 'sqlite', 'postgres'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export function selectedParts(argv: string[] = process.argv.slice(2)): Set<BenchPart> {

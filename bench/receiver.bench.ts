@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chooseLoader, type Loader } from './bench-load.js';
 import { commitCosts } from './commit-cost.js';
 import { idOrderCosts } from './id-order-cost.js';
+import { stepCosts } from './step-cost.js';
 import {
   BENCH_IDS,
   BODY_BYTES,
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
     await commitCosts();
     await idOrderCosts();
   }
+  if (parts.has('steps')) await stepCosts();
   const specs = await plan(parts);
   if (specs.length === 0) return;
   let targets: Target[] = [];

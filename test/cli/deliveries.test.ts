@@ -25,6 +25,22 @@ beforeAll(async () => {
   await store.complete(done!.id, 'test');
   const [dead] = await store.claim({ limit: 1, leaseMs: 60_000, owner: 'test', now: now - 2 * HOUR_MS + 1 });
   await store.fail(dead!.id, 'test', { error: 'CRM answered 500', dead: true });
+  // The dead one's handler got one step done, and failed the next (its error quotes a key).
+  const step = {
+    eventKey: 'evt_dlv_dead_one',
+    deliveryId: 'dlv_dead_one',
+    attempt: 1,
+    startedAt: now,
+    finishedAt: now,
+  };
+  await store.saveStep({ ...step, name: 'messages.send:1', outcome: 'done', result: '{"id":"msg_1"}', error: null });
+  await store.saveStep({
+    ...step,
+    name: 'crm-note',
+    outcome: 'failed',
+    result: null,
+    error: 'Error: CRM answered 500 for https://crm.example/notes?api_key=svc_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  });
   await store.close();
 });
 
@@ -175,6 +191,22 @@ describe('convo-kit deliveries show', () => {
       expect(result.stdout).toContain('dlv_with_secrets');
       for (const value of Object.values(SECRET_FIELDS)) expect(result.stdout + result.stderr).not.toContain(value);
     }
+  });
+
+  it('prints the steps the handlers journaled: name, outcome, when, attempt, result size, error redacted', async () => {
+    const human = await runCli(['deliveries', 'show', 'dlv_dead_one', '--db', db]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^Steps/m);
+    expect(human.stdout).toMatch(/messages\.send:1\s+done\s+\S+Z\s+1\s+14 B/);
+    expect(human.stdout).toMatch(/crm-note\s+failed\s+\S+Z\s+1\s+-\s+Error: CRM answered 500/);
+    const json = JSON.parse((await runCli(['deliveries', 'show', 'dlv_dead_one', '--db', db, '--json'])).stdout) as {
+      steps: { name: string; outcome: string; result_bytes: number; error: string | null }[];
+    };
+    expect(json.steps).toMatchObject([
+      { name: 'messages.send:1', outcome: 'done', result_bytes: 14, error: null },
+      { name: 'crm-note', outcome: 'failed', result_bytes: 0 },
+    ]);
+    for (const out of [human.stdout, JSON.stringify(json)]) expect(out).not.toContain('aaaaaaaaaaaa');
   });
 
   it('names an unknown delivery id (exit 3)', async () => {

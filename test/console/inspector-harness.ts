@@ -21,7 +21,9 @@ export function setup(before?: express.RequestHandler, inspector: InspectorOptio
   const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
   const state = { fixed: false, handled: [] as string[] };
   const receiver = createReceiver({ secret: SECRET, dbPath: join(dir, 'inbox.db'), maxAttempts: 1, logger: silent });
-  receiver.on('ticket.created', async ({ data }) => {
+  receiver.on('ticket.created', async ({ data, step }) => {
+    // A journaled step before the failure, for the detail's Steps.
+    await step('crm-lookup', () => ({ ticket: data.id }));
     if (!state.fixed) throw new Error('the CRM was down');
     state.handled.push(data.id);
   });

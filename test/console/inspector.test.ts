@@ -34,13 +34,24 @@ describe('the delivery inspector over HTTP', () => {
     expect(recent.body.data).toHaveLength(1);
   });
 
-  it('shows one delivery with its signature and secret-looking fields redacted, and its attempts', async () => {
+  it('shows one delivery with its signature and secret-looking fields redacted, its attempts and its steps', async () => {
     const res = await request(s.app).get(`/_inspector/api/deliveries/${deadId}`).expect(200);
     expect(res.body.headers['X-Service-Signature']).toBe('[redacted]');
     expect(res.body.dead_letter).toBe(true);
     expect(JSON.stringify(res.body)).not.toContain('tok_very_secret');
     expect(res.body.body.json.data.metadata.api_token).toBe('[redacted]');
     expect(res.body.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'dead' })]);
+    expect(res.body.steps).toEqual([
+      {
+        name: 'crm-lookup',
+        attempt: 1,
+        outcome: 'done',
+        started_at: expect.stringMatching(/Z$/),
+        finished_at: expect.stringMatching(/Z$/),
+        result_bytes: JSON.stringify({ ticket: res.body.body.json.data.id }).length,
+        error: null,
+      },
+    ]);
   });
 
   it('names each bad filter, and answers 404 for an unknown delivery', async () => {

@@ -13,13 +13,13 @@ export interface EmulatorServer {
   emulator: Emulator;
   baseUrl: string;
   client: Client;
-  /** Messages of a conversation whose content starts with `prefix` (newest first, up to 100). */
-  messages(prefix: string, conversation?: string): Promise<{ id: string; content: string }[]>;
+  /** Messages of a conversation whose content is `content` (of its newest 100). */
+  messages(content: string, conversation?: string): Promise<{ id: string; content: string }[]>;
   close(): Promise<void>;
 }
 
 export async function emulatorServer(options: EmulatorOptions = {}): Promise<EmulatorServer> {
-  const emulator = await createEmulator({ logger: pino({ level: 'silent' }), ...options });
+  const emulator = await createEmulator({ logger: pino({ level: 'silent' }), plan: 'enterprise', ...options });
   const server: Server = createServer(emulator.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -28,9 +28,9 @@ export async function emulatorServer(options: EmulatorOptions = {}): Promise<Emu
     emulator,
     baseUrl,
     client,
-    async messages(prefix, conversation = OPEN_CONVERSATION) {
+    async messages(content, conversation = OPEN_CONVERSATION) {
       const page = await client.conversations.listMessages({ id: conversation, limit: 100 });
-      return page.data.filter((m) => m.content.startsWith(prefix)).map((m) => ({ id: m.id, content: m.content }));
+      return page.data.filter((m) => m.content === content).map((m) => ({ id: m.id, content: m.content }));
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,6 +20,16 @@ export interface PostgresJournalDeps {
   open: () => void;
 }
 
+/** SQLSTATE 25P02: a statement of the transaction failed (and was caught), so the transaction can only roll back. */
+const IN_FAILED_TRANSACTION = '25P02';
+
+const rolledBack = (name: string, cause?: unknown) =>
+  new DeliveryStoreError(
+    'STEP_ROLLED_BACK',
+    `The transaction of step "${name}" was rolled back: a statement in it failed (and was caught), which aborts the whole transaction`,
+    { cause },
+  );
+
 /** The PostgreSQL store's step journal, ctx.transaction's atomic step included. */
 export function postgresStepJournal(deps: PostgresJournalDeps): Required<StepJournal> {
   const { table, query, pool, types, open } = deps;
@@ -86,17 +96,17 @@ export function postgresStepJournal(deps: PostgresJournalDeps): Required<StepJou
         }
         const { result, finishedAt } = await run(client);
         const done: StepRecord = checkedStep({ ...checked, outcome: 'done', result, error: null, finishedAt });
-        await client.query({
-          text: `UPDATE ${table} SET result = $1, finished_at = $2 WHERE seq = $3`,
-          values: [done.result, finishedAt, (claimed.rows[0] as { seq: number }).seq],
-        });
+        try {
+          await client.query({
+            text: `UPDATE ${table} SET result = $1, finished_at = $2 WHERE seq = $3`,
+            values: [done.result, finishedAt, (claimed.rows[0] as { seq: number }).seq],
+          });
+        } catch (error) {
+          throw (error as { code?: unknown }).code === IN_FAILED_TRANSACTION ? rolledBack(checked.name, error) : error;
+        }
         // COMMIT of a transaction a failed statement aborted answers ROLLBACK, not an error.
         const commit = await client.query('COMMIT');
-        if (commit.command !== 'COMMIT')
-          throw new DeliveryStoreError(
-            'STEP_ROLLED_BACK',
-            `The transaction of step "${checked.name}" was rolled back: a statement in it failed (and was caught), which aborts the whole transaction`,
-          );
+        if (commit.command !== 'COMMIT') throw rolledBack(checked.name);
         return done;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {
