@@ -4,11 +4,14 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Minutes of crashes and floods against real processes: `npm run test:reliability`.
-    exclude: [...configDefaults.exclude, 'test/reliability/**'],
+    // The packages installed from a local registry (minutes of installs): `npm run test:registry`.
+    exclude: [...configDefaults.exclude, 'test/reliability/**', 'test/registry/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Suites start real servers and child processes; two cores, so keep the fan-out modest.
     maxWorkers: 2,
+    // Without CONVO_KIT_PG_URL, the PostgreSQL tests try the local default server (test/support/postgres-server.ts).
+    globalSetup: ['./test/support/postgres-server.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // Without CONVO_KIT_PG_URL, the PostgreSQL tests try the local default server (test/support/postgres-server.ts).
+    globalSetup: ['./test/support/postgres-server.ts'],
     reporters: ['default'],
   },
 });

@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import { assertInstalled } from '../internal/optional-package.js';
 import { prefixedId } from '../internal/prefixed-id.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { Plan } from '../api/plans.js';
 import { SCOPES } from '../api/scopes.js';
 import { AiReplyQueue } from './ai-reply/ai-reply-queue.js';
 import { createClock, type EmulatorClock } from './clock.js';
+import { EMULATOR_PACKAGE } from './emulator-package.js';
 import { EMULATOR_CONTROLS } from './controls/index.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { OutboundScheduler } from './domain/outbound-scheduler.js';
@@ -114,6 +116,8 @@ function checkDelays(delays: number[]): number[] {
  * @example const emulator = await createEmulator(); await request(emulator.app).get('/v1/tickets').auth(emulator.adminKey, { type: 'bearer' })
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  // Its parsers come with @convo-kit/emulator: without it, say so now rather than at the first upload.
+  assertInstalled(EMULATOR_PACKAGE);
   const plan = Plan.safeParse(options.plan ?? 'dev_pro').data;
   if (plan === undefined)
     throw new InvalidOptionError(

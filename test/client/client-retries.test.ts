@@ -150,8 +150,12 @@ describe('retries', () => {
     const { attempts, overall, timeoutMs, message } = error as TimeoutError;
     expect(overall).toBe(true);
     expect(timeoutMs).toBe(500);
-    expect(attempts).toBe(server.seen.length);
+    // The deadline may fall while the last attempt is still connecting: that attempt counts (it was made)
+    // though the server never saw it. How many fit in 500 ms depends on the machine's load, so no exact count.
+    expect(attempts).toBeGreaterThanOrEqual(1);
     expect(attempts).toBeLessThan(11);
+    expect(server.seen.length).toBeLessThanOrEqual(attempts);
+    expect(server.seen.length).toBeGreaterThanOrEqual(attempts - 1);
     expect(message).toContain(`reached its overall deadline of 500 ms (totalTimeoutMs) after ${attempts} attempt(s)`);
   });
 
@@ -179,8 +183,11 @@ describe('retries', () => {
 
   it('does not retry a timed-out POST without Idempotency-Key', async () => {
     const { server, client } = await setup(() => undefined, { timeoutMs: 100 });
-    await expect(client.things.create({ name: 'a' })).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.seen).toHaveLength(1);
+    const error = await client.things.create({ name: 'a' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    // One attempt, and no other: on a loaded machine 100 ms may pass before the request reaches the server at all.
+    expect((error as TimeoutError).attempts).toBe(1);
+    expect(server.seen.length).toBeLessThanOrEqual(1);
   });
 
   it('retries a GET whose connection was dropped', async () => {

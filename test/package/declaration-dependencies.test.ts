@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 /** The declarations `npm run build` publishes, emitted in memory: every module specifier they import. */
@@ -52,19 +54,26 @@ function shipsTypes(name: string): boolean {
   return existsSync(join(dirname(manifestPath), `${main}.d.ts`));
 }
 
-// A user's compile step checks our declarations (unless skipLibCheck): each package they name, and its
-// types, must arrive with `npm install convo-kit` (README "Quick start").
+// A user's compile step checks our declarations (unless skipLibCheck): each package they name comes with
+// `npm install convo-kit` or is a peer the user adds for that feature (pg, @convo-kit/emulator), and types that
+// do not ship with it are an optional peer `@types/*` (development packages never install with the runtime:
+// docs/packages.md, Types). test/packages type-checks the quick start against the packed package.
 describe('the published declarations', () => {
-  it('name only packages that install with convo-kit, with their types', () => {
+  it('name only dependencies and peers, whose types ship or are named as optional peers', () => {
     const external = [...declarationImports()]
       .filter((s) => !s.startsWith('node:') && !builtinModules.includes(s))
       .map(packageName);
     expect(external.length).toBeGreaterThan(0);
     const missing = [...new Set(external)].flatMap((name) => {
-      if (!(name in pkg.dependencies)) return [`${name} (not a dependency)`];
+      if (!(name in pkg.dependencies) && !(name in pkg.peerDependencies)) return [`${name} (not a dependency)`];
       const typesName = `@types/${name.replace(/^@/, '').replace('/', '__')}`;
-      return shipsTypes(name) || typesName in pkg.dependencies ? [] : [`${typesName} (for ${name})`];
+      if (shipsTypes(name)) return [];
+      return pkg.peerDependenciesMeta[typesName]?.optional ? [] : [`${typesName} (for ${name})`];
     });
     expect(missing).toEqual([]);
   }, 120_000);
+
+  it('leave every @types package out of the runtime dependencies', () => {
+    expect(Object.keys(pkg.dependencies).filter((name) => name.startsWith('@types/'))).toEqual([]);
+  });
 });

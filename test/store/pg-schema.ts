@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { DEFAULT_PG_URL } from '../support/postgres-server.js';
 
-/** The PostgreSQL server the tests may use; `.ci/run` sets it. Without it, PostgreSQL tests are skipped. */
-export const PG_URL = process.env.CONVO_KIT_PG_URL;
+/**
+ * The PostgreSQL server the tests use: CONVO_KIT_PG_URL, else the local default when it answered
+ * test/support/postgres-server.ts (vitest's global setup, which also said so in one line when it did not).
+ */
+export const PG_URL = process.env.CONVO_KIT_PG_URL || undefined;
 
-/** Appended to a skipped suite's name, and printed once per file, so the skip says how to run it. */
-export const PG_HOW_TO =
-  '(skipped without CONVO_KIT_PG_URL: run with CONVO_KIT_PG_URL=postgres://postgres@127.0.0.1:5432/test, as .ci/run does)';
-if (!PG_URL) console.warn(`PostgreSQL tests ${PG_HOW_TO}`);
+/** Appended to the name of a suite that skips, so the skip says how to run it; empty when it runs. */
+export const PG_HOW_TO = PG_URL
+  ? ''
+  : `(skipped: no PostgreSQL server at ${DEFAULT_PG_URL}; start one there, or set CONVO_KIT_PG_URL)`;
 
 /** A schema name of its own for one test, so parallel runs and test files never see each other's rows. */
 export function pgTestSchema(): { name: string; drop: () => Promise<void> } {

@@ -85,7 +85,7 @@ describe.skipIf(!PG_URL)(`PostgreSQL only ${PG_HOW_TO}`, () => {
     expect(answers.every((a) => a.inserted)).toBe(true);
     for (const i of [0, 31, 32, 39])
       expect(Buffer.from((await store.get(`dlv_${i}`))!.body).equals(big(i).body)).toBe(true);
-  });
+  }, 120_000); // 40 MiB through the server: seconds when the machine is idle, far more on a loaded one
 
   it('leaves a pool it was given open on close, and uses the schema it was told', async () => {
     const store = open();

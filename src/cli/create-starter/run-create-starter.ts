@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { isInstalled, type OptionalPackage } from '../../internal/optional-package.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { nextSteps } from './next-steps.js';
 import { kitPackage } from './package-root.js';
@@ -13,6 +14,13 @@ interface Answers {
   template: string;
   install: boolean;
 }
+
+/** The prompt library: `npm create convo-kit` brings it; convo-kit alone answers from the flags (docs/packages.md). */
+export const PROMPTS_PACKAGE: OptionalPackage = {
+  name: '@inquirer/prompts',
+  neededBy: "create-starter's questions",
+  install: 'npm create convo-kit@latest',
+};
 
 const TEMPLATE_NAME_LIST = TEMPLATES.map((t) => t.name);
 const TEMPLATE_NAMES = TEMPLATE_NAME_LIST.join(', ');
@@ -36,7 +44,7 @@ export async function runCreateStarter(
       template: program.opts<{ template?: string }>().template,
       install: program.getOptionValueSource('install') === 'cli' ? false : undefined,
     };
-    const answers = interactive ? await ask(given) : fromFlags(given);
+    const answers = interactive && isInstalled(PROMPTS_PACKAGE) ? await ask(given) : fromFlags(given);
     return await create(answers);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.OK : EXIT_CODES.USAGE;
@@ -54,7 +62,9 @@ type Given = { dir: string | undefined; template: string | undefined; install: b
 function fromFlags(given: Given): Answers {
   if (!given.dir)
     throw new CliError('USAGE', 'missing the project directory', {
-      hint: `Usage: create-starter <dir> [--template ${TEMPLATE_NAME_LIST.join('|')}] [--no-install]`,
+      hint:
+        `Usage: create-starter <dir> [--template ${TEMPLATE_NAME_LIST.join('|')}] [--no-install]\n` +
+        `(${PROMPTS_PACKAGE.install} asks for each of them instead)`,
     });
   return { dir: given.dir, template: given.template ?? TEMPLATES[0].name, install: given.install ?? true };
 }
@@ -92,9 +102,11 @@ async function create(answers: Answers): Promise<number> {
     targetDir,
     projectName: packageNameFor(targetDir),
     kitDependency: kit.dependency,
+    emulatorDependency: kit.emulatorDependency,
   });
+  const source = kit.dependency.startsWith('file:') ? ` from ${kit.dependency}` : '';
   console.log(
-    `Created ${targetDir} from the ${template.name} template (${files.length} files; convo-kit ${kit.dependency}).`,
+    `Created ${targetDir} from the ${template.name} template (${files.length} files; convo-kit ${kit.version}${source}).`,
   );
   if (answers.install) {
     const code = await npmInstall(targetDir);

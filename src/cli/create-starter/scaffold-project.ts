@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { dirname, join, relative, sep } from 'node:path';
 import { RENAMED_FILES, SKIPPED_NAMES } from './templates-catalog.js';
 
+const EMULATOR = '@convo-kit/emulator'; // what a starter's tests and `npm run dev` run
 const MAX_FILES = 500; // a template is a small project; anything bigger means the wrong folder
 
 export interface ScaffoldOptions {
@@ -13,6 +14,8 @@ export interface ScaffoldOptions {
   projectName: string;
   /** The version range or `file:` path written for `convo-kit` in package.json. */
   kitDependency: string;
+  /** The same for the `@convo-kit/emulator` dev dependency (when the template lists it). */
+  emulatorDependency: string;
 }
 
 /** Relative paths of a template's files as they land in a project (renames applied, skips left out), sorted. */
@@ -55,12 +58,18 @@ export function scaffoldProject(options: ScaffoldOptions): string[] {
 }
 
 function packageJson(text: string, options: ScaffoldOptions): string {
-  const pkg = JSON.parse(text) as Record<string, unknown> & { dependencies?: Record<string, string> };
+  const pkg = JSON.parse(text) as Record<string, unknown> & {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   const rest = Object.fromEntries(Object.entries(pkg).filter(([key]) => key !== 'name'));
+  const devDependencies = pkg.devDependencies && { ...pkg.devDependencies };
+  if (devDependencies && EMULATOR in devDependencies) devDependencies[EMULATOR] = options.emulatorDependency;
   const result = {
     name: options.projectName,
     ...rest,
     dependencies: { ...pkg.dependencies, 'convo-kit': options.kitDependency },
+    ...(devDependencies && { devDependencies }),
   };
   return `${JSON.stringify(result, null, 2)}\n`;
 }

@@ -89,7 +89,7 @@ async function runAll(
     concurrency: options.concurrency,
     ...(options.rate && { intervalCap: options.rate, interval: 1000, strict: true }),
   });
-  const progress = isInteractive() && !options.json ? await startProgress(rows.length) : undefined;
+  const progress = isInteractive() && !options.json ? startProgress(rows.length) : undefined;
   try {
     return await Promise.all(
       rows.map((row) =>

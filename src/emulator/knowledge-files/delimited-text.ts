@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { parse } from '@convo-kit/emulator/csv-parse';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 

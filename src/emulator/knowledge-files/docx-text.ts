@@ -1,10 +1,10 @@
-import type Mammoth from 'mammoth';
+import type Mammoth from '@convo-kit/emulator/mammoth';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
 /** mammoth, loaded on first use (only uploads need it). */
 export async function loadMammoth(): Promise<typeof Mammoth> {
-  return (await import('mammoth')).default;
+  return (await import('@convo-kit/emulator/mammoth')).default;
 }
 
 /** The text of a DOCX, paragraph by paragraph, with mammoth. Call checkOfficeZip first. */

@@ -1,5 +1,5 @@
-import { convert, type DomNode, type FormatCallback } from 'html-to-text';
-import { marked } from 'marked';
+import { convert, type DomNode, type FormatCallback } from '@convo-kit/emulator/html-to-text';
+import { marked } from '@convo-kit/emulator/marked';
 import { KNOWLEDGE_FILE_MAX_BYTES } from '../../resources/index.js';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';

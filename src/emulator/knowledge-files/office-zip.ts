@@ -1,4 +1,4 @@
-import yauzl from 'yauzl';
+import yauzl from '@convo-kit/emulator/yauzl';
 import {
   KNOWLEDGE_OFFICE_ENTRY_MAX_BYTES as ENTRY_MAX,
   KNOWLEDGE_OFFICE_EXPANDED_MAX_BYTES as EXPANDED_MAX,

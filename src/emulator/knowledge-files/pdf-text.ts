@@ -2,12 +2,9 @@ import { ApiFailure } from '../api-failure.js';
 import { notParsable, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
-/** PDF.js runs its worker code in this thread when it finds it loaded (globalThis.pdfjsWorker); untyped, hence the variable. */
-const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-
 /** PDF.js and its worker code, loaded on first use: they are large and only uploads need them. */
 export async function loadPdfJs() {
-  const [pdfjs] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
+  const [pdfjs] = await Promise.all([import('@convo-kit/emulator/pdfjs'), import('@convo-kit/emulator/pdfjs-worker')]);
   return pdfjs;
 }
 

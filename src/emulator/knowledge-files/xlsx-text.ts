@@ -6,7 +6,7 @@ import { notParsable, overBound, reasonOf } from './refusals.js';
 import type { TextBudget } from './text-budget.js';
 
 /** exceljs, loaded on first use (only uploads need it). */
-export const loadExcelJs = async () => (await import('exceljs')).default;
+export const loadExcelJs = async () => (await import('@convo-kit/emulator/exceljs')).default;
 
 const SHEET_BOUND = `XLSX at most ${MAX_ROWS.toLocaleString('en-US')} rows and ${MAX_COLUMNS} columns per sheet`;
 

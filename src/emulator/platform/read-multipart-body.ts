@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type busboy from '@convo-kit/emulator/busboy';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { BodyBudget } from '../../internal/body-budget.js';
@@ -85,7 +85,7 @@ function drain(req: Request, deadline: number): Promise<void> {
  * held; so are too many fields, long fields and a second file. Fields come back as strings, the file as a
  * `File` held in memory only (nothing is written to disk).
  */
-export function readMultipartBody(req: Request, maxFileBytes: number): Promise<Record<string, string | File>> {
+export async function readMultipartBody(req: Request, maxFileBytes: number): Promise<Record<string, string | File>> {
   if (!req.is('multipart/form-data')) {
     return Promise.reject(
       new ApiFailure(
@@ -104,10 +104,12 @@ export function readMultipartBody(req: Request, maxFileBytes: number): Promise<R
       ),
     );
   }
+  // Loaded on first upload: it comes with @convo-kit/emulator, which createEmulator() checks for at start.
+  const { default: readForm } = await import('@convo-kit/emulator/busboy');
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = readForm({
         headers: req.headers,
         defParamCharset: 'utf8',
         limits: {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import {
   type ClaimOptions,
   type DeliveryRecord,
@@ -39,6 +39,7 @@ import { recordDeliveries } from './record-deliveries.js';
 import { StoredListener } from './stored-listener.js';
 import { StoredNotifier } from './stored-notifier.js';
 import { InvalidOptionError } from '../../errors.js';
+import { postgresDriver } from './load-pg.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:5432/db`; the store opens a pool and ends it on close(). Pass this or `pool`. */
@@ -62,7 +63,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Times are bigint milliseconds: read them as numbers (safe until the year 287396), only in our own queries. */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === postgresDriver.types.builtins.INT8
+      ? Number
+      : postgresDriver.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -91,7 +94,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   const ownsPool = options.pool === undefined;
   const pool =
     options.pool ??
-    new pg.Pool({
+    new postgresDriver.Pool({
       connectionString: options.connectionString,
       max: poolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

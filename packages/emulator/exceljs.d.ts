@@ -1,0 +1,2 @@
+import ExcelJS from 'exceljs';
+export default ExcelJS;

@@ -1,0 +1,1 @@
+export { convert, type DomNode, type FormatCallback } from 'html-to-text';

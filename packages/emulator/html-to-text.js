@@ -1,0 +1,1 @@
+export { convert } from 'html-to-text';

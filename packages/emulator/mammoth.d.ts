@@ -1,0 +1,2 @@
+import mammoth from 'mammoth';
+export default mammoth;

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:registry`: the packages as a user gets them. Packs them, publishes them to a local Verdaccio,
+// and runs `npm create convo-kit@latest` and the README's quick start against it (docs/packages.md). Minutes:
+// it installs from the registry and compiles better-sqlite3, so it is a CI step of its own, not `npm test`.
+export default defineConfig({
+  test: {
+    include: ['test/registry/**/*.test.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 3_600_000,
+    fileParallelism: false,
+    reporters: ['default'],
+  },
+});
