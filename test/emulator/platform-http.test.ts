@@ -48,7 +48,16 @@ describe('routing', () => {
     const e = await emulator();
     expectEnvelope(await as(e).get('/v1/nothing-here'), 404, 'NOT_FOUND');
     expectEnvelope(await as(e).put('/v1/tickets'), 404, 'NOT_FOUND');
-    expectEnvelope(await request(e.app).get('/'), 404, 'NOT_FOUND');
+    expectEnvelope(await request(e.app).get('/nope'), 404, 'NOT_FOUND');
+  });
+
+  it('answers its root with what is here: the API, its description, the console and the controls', async () => {
+    const e = await emulator();
+    const root = await request(e.app).get('/');
+    expect(root.status).toBe(200);
+    expect(root.body).toMatchObject({ api: '/v1', console: '/_emulator/console', controls: '/_emulator' });
+    for (const path of [root.body.openapi as string, root.body.console as string])
+      expect((await request(e.app).get(path)).status).toBe(200);
   });
 
   it('answers a 404 envelope for unknown ids', async () => {

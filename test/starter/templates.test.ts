@@ -169,6 +169,14 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
           },
           () => `GET ${probe} on the app:\n${dev.output}`,
         );
+        // Every URL the banner prints answers something useful: a page or JSON, or, where the service
+        // POSTs (webhook, reply), the 405 that says so. None is a 404.
+        const printed = [...dev.output.matchAll(/^ {2}(app|webhook|reply|emulator|console): +(http:\/\/\S+)/gm)];
+        expect(printed.map((m) => m[1])).toEqual(expect.arrayContaining(['app', 'emulator', 'console']));
+        for (const [, label, url] of printed) {
+          const answer = await fetch(url!);
+          expect(answer.status, `${label}: GET ${url}`).toBe(label === 'webhook' || label === 'reply' ? 405 : 200);
+        }
         const setup = SETUP_LINES[name as keyof typeof SETUP_LINES];
         await until(
           async () => setup.underDev.test(dev.output),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { MissingPackageError } from '../../internal/optional-package.js';
 import { type DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
 import { DB_ENV } from '../common-options.js';
@@ -19,6 +20,7 @@ export async function openExistingStore(db: string): Promise<DeliveryStore> {
   try {
     return await storeAt(location, { existing: true });
   } catch (cause) {
+    if (cause instanceof MissingPackageError) throw cause; // its one line says what to install; no server hint
     const message = (cause as Error).message;
     if (location.kind === 'postgres' && /No convo-kit delivery schema/.test(message)) {
       throw new CliError('NOT_FOUND', `No delivery inbox in ${location.shown}: ${message}.`, {

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { CliError } from '../cli-error.js';
+import { readableLogLine } from './readable-log-line.js';
 
 export interface AppProcess {
   child: ChildProcess;
@@ -40,9 +42,16 @@ export function startApp(options: {
   const child = spawn(process.execPath, args, {
     cwd: options.dir,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // The app's pino JSON becomes readable lines in this terminal; its own JSON stays for production.
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`${readableLogLine(line)}\n`));
+  }
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal);

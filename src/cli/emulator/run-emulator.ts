@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { LOG_REDACT_PATHS, startEmulator } from '../../emulator/index.js';
+import { MissingPackageError } from '../../internal/optional-package.js';
 import { CliError } from '../cli-error.js';
 import { requireDbDirectory } from '../db-directory.js';
 import type { EmulatorFlags } from './emulator-flags.js';
@@ -33,6 +34,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
       output: flags.json ? { write: () => undefined } : process.stdout,
     });
   } catch (cause) {
+    if (cause instanceof MissingPackageError) throw cause; // one line: what to install
     const error = cause as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') {
       throw new CliError('FAILED', `Port ${flags.port} on ${flags.host} is already in use.`, {

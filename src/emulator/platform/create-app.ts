@@ -77,6 +77,16 @@ export function createApp(
     ]),
   );
   app.get(OPENAPI_PATH, serveOpenapi);
+  // The root says what is here (`convo-kit dev` prints this URL): the API, its description, console and controls.
+  app.get('/', (_req: Request, res: Response) => {
+    res.json({
+      service: 'convo-kit emulator',
+      api: '/v1',
+      openapi: OPENAPI_PATH,
+      console: '/_emulator/console',
+      controls: '/_emulator',
+    });
+  });
   app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));

@@ -39,9 +39,10 @@ export async function startReplyApp(config: AppConfig, host = '127.0.0.1'): Prom
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/reply') return endpoint.listener(req, res);
     req.resume();
+    // `/` (the URL `npm run dev` prints) says what is here, as /health does with the counts.
     const [status, body] =
-      req.method === 'GET' && path === '/health'
-        ? [200, { ok: true, faq_entries: faq.entries.length, ...counts }]
+      req.method === 'GET' && (path === '/health' || path === '/')
+        ? [200, { ok: true, reply: 'POST /reply', faq_entries: faq.entries.length, ...counts }]
         : [404, { error: { code: 'NOT_FOUND', message: 'The reply endpoint is POST /reply' } }];
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
   });

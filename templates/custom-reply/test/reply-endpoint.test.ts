@@ -91,12 +91,14 @@ describe('the reply endpoint, over HTTP with signed requests', () => {
     expect(res.status).toBe(401);
   });
 
-  it('answers 404 elsewhere and says it is up on /health', async () => {
+  it('answers 404 elsewhere and says it is up on /health and on / (the URL npm run dev prints)', async () => {
     expect((await fetch(`${app.url}/webhooks`, { method: 'POST' })).status).toBe(404);
-    expect(await (await fetch(`${app.url}/health`)).json()).toMatchObject({
-      ok: true,
-      faq_entries: app.faq.entries.length,
-    });
+    for (const path of ['/health', '/'])
+      expect(await (await fetch(`${app.url}${path}`)).json()).toMatchObject({
+        ok: true,
+        reply: 'POST /reply',
+        faq_entries: app.faq.entries.length,
+      });
   });
 });
 

@@ -73,6 +73,18 @@ export async function startTicketRouting(
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);
     if (inspector(req, res)) return;
+    if (req.method === 'GET' && path === '/') {
+      // The URL `npm run dev` prints: what is here.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({
+          app: 'ticket-routing',
+          webhook: `POST ${WEBHOOK_PATH}`,
+          routing: '/api/routing',
+          inspector: INSPECTOR_PATH,
+        }),
+      );
+    }
     if (req.method === 'GET' && path === '/api/routing') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ loads: ctx.book.loads(), recent }));
