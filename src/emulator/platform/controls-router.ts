@@ -9,6 +9,7 @@ import type { EmulatorContext } from '../route-handler.js';
 import { authenticate } from './authenticate.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
+import { NO_BODY } from './no-body.js';
 import { OPENAPI_PATH } from './serve-openapi.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
@@ -108,9 +109,9 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
             details: [{ required_scope: 'emulator:admin' }],
           });
         }
-        const raw = item.body ? await readJsonBody(req, res) : undefined;
+        const raw = await readJsonBody(req, res);
         const input = validateRequest(
-          { ...item, query: NO_QUERY },
+          { ...item, body: item.body ?? NO_BODY, query: NO_QUERY },
           { params: req.params, query: req.query, body: raw, headers: {} },
         );
         const result: unknown = await item.run(ctx, input as unknown as { params: never; body: never });

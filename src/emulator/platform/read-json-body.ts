@@ -1,6 +1,7 @@
 import { MIMEType } from 'node:util';
 import express, { type Request, type Response } from 'express';
 import { ApiFailure } from '../api-failure.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /** JSON bodies are at most 1 MiB (docs/errors.md: 413 PAYLOAD_TOO_LARGE above). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -28,8 +29,9 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Reads a JSON route's body: undefined when none was sent, 415 when it is not application/json,
- * 413 above 1 MiB, 400 VALIDATION_FAILED when it is not valid JSON.
+ * Reads a JSON route's body: undefined when none was sent, 415 when it is not application/json or comes in
+ * an encoding other than gzip, deflate or br, 413 above 1 MiB (decompressed), 400 VALIDATION_FAILED when it
+ * does not decompress, is not valid JSON, or nests deeper than MAX_JSON_DEPTH.
  */
 export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
   if (!hasBody(req)) return undefined;
@@ -40,8 +42,17 @@ export async function readJsonBody(req: Request, res: Response): Promise<unknown
     );
   }
   await new Promise<void>((resolve, reject) =>
-    parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error)) : resolve())),
+    parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error, req)) : resolve())),
   );
+  if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
+    throw new ApiFailure(
+      'VALIDATION_FAILED',
+      `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+      {
+        details: [{ path: '', in: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+      },
+    );
+  }
   return req.body as unknown;
 }
 
@@ -56,7 +67,19 @@ function isJsonScalar(error: unknown): boolean {
   }
 }
 
-function mapParseError(error: unknown): unknown {
+/** zlib's codes for input it cannot decompress (Z_DATA_ERROR, Z_BUF_ERROR for a cut-off stream, …). */
+const isZlibError = (error: unknown) =>
+  error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('Z_');
+
+function mapParseError(error: unknown, req: Request): unknown {
+  if (isZlibError(error)) {
+    const encoding = JSON.stringify(req.get('content-encoding')?.slice(0, 100));
+    return new ApiFailure(
+      'VALIDATION_FAILED',
+      `The body does not decompress as its Content-Encoding ${encoding} says: ${(error as Error).message.slice(0, 200)}`,
+      { details: [{ path: '', in: 'headers', message: `not ${encoding} data` }] },
+    );
+  }
   const type = error && typeof error === 'object' && 'type' in error ? error.type : undefined;
   switch (type) {
     case 'entity.too.large':
@@ -80,6 +103,19 @@ function mapParseError(error: unknown): unknown {
     case 'encoding.unsupported':
       return new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON sent as is or gzip, deflate or br');
     default:
+      // The rest of body-parser's refusals are the client's (a body shorter than its Content-Length, a
+      // request aborted mid-body): a 400 naming it, never a 500. Anything else is ours.
+      if (isClientError(error))
+        return new ApiFailure('VALIDATION_FAILED', `The body cannot be read: ${error.message.slice(0, 200)}`, {
+          details: [{ path: '', in: 'body', message: error.message.slice(0, 200) }],
+        });
       return error;
   }
 }
+
+const isClientError = (error: unknown): error is Error =>
+  error instanceof Error &&
+  'status' in error &&
+  typeof error.status === 'number' &&
+  error.status >= 400 &&
+  error.status < 500;

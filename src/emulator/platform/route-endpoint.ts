@@ -1,5 +1,4 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
 import type { EndpointEntry } from '../../api/all-endpoints.js';
 import { takesNoBody, type EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
@@ -11,27 +10,13 @@ import { buildPath } from '../../client/build-path.js';
 import { IdempotencyGuard, type IdempotencyClaim, type StoredReplay, type StoredResult } from './idempotency.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
+import { NO_BODY } from './no-body.js';
 import { maxFileBytesOf, readMultipartBody } from './read-multipart-body.js';
 import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
 import { requestIdOf } from './request-id.js';
 import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
 import { issuesText } from '../../internal/issue-text.js';
-
-/**
- * The body of a write route the table declares without one ({@link takesNoBody}): none, an empty body or
- * `{}`. A field is refused by name rather than ignored (validateRequest names each), since the caller plainly
- * meant it to change something.
- */
-const NO_BODY = z.strictObject(
-  {},
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? undefined
-        : 'this route takes no body; expected none, or an empty JSON object',
-  },
-);
 
 /** Who calls GET /v1/status: nobody in particular. */
 const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
