@@ -141,6 +141,51 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
   }, 240_000);
 });
 
+describe('convo-kit replay --handlers and the step journal', () => {
+  it('keeps journaled steps by default (the step does not run again); --rerun-steps clears them first', async () => {
+    const db = dir.file('steps.db');
+    const log = dir.file('steps.log');
+    const store = createSqliteStore({ path: db });
+    // An event this version does not know reaches `*` with its data as it came.
+    await recordSigned(store, { id: 'dlv_steps', event: 'billing.paid', secret: SECRET, receivedAt: Date.now() });
+    await store.close();
+    const map = dir.file('step-handlers.mjs');
+    writeFileSync(
+      map,
+      `import { appendFileSync } from 'node:fs';
+export const handlers = { '*': async ({ step }) => { await step('charge', () => { appendFileSync(process.env.STEP_LOG, 'charged\\n'); return 1; }); } };
+`,
+    );
+    const replay = (...extra: string[]) =>
+      runCli(['replay', '--id', 'dlv_steps', '--handlers', map, '--db', db, ...extra], {
+        env: { STEP_LOG: log },
+        timeoutMs: 60_000,
+      });
+    const charges = () => readFileSync(log, 'utf8').trim().split('\n').length;
+    expect((await replay()).code).toBe(0);
+    expect(charges()).toBe(1);
+    expect((await replay()).code).toBe(0);
+    expect(charges()).toBe(1);
+    const rerun = await replay('--rerun-steps');
+    expect(rerun.code).toBe(0);
+    expect(charges()).toBe(2);
+    const misuse = await runCli([
+      'replay',
+      '--id',
+      'dlv_steps',
+      '--to',
+      'http://127.0.0.1:9/x',
+      '--secret',
+      SECRET,
+      '--rerun-steps',
+      '--db',
+      db,
+    ]);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toMatch(/--rerun-steps only applies with --handlers/);
+  }, 240_000);
+});
+
 describe('convo-kit replay --handlers with a handlers object', () => {
   it('prints each failure on its own line, without the receiver log beside it unless LOG_LEVEL asks', async () => {
     const db = dir.file('object.db');

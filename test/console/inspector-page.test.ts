@@ -131,6 +131,12 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector page as a person uses it,
     await expect
       .poll(() => page.locator('#d-attempts td').nth(2).textContent())
       .toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, .* (EST|EDT) \(/);
+    // The steps the handler journaled, each with its time shown the same way.
+    expect(await page.locator('#d-steps td').first().textContent()).toBe('crm-lookup');
+    expect(await page.locator('#d-steps td').nth(1).textContent()).toBe('done');
+    expect(await page.locator('#d-steps td').nth(2).textContent()).toMatch(/ (EST|EDT) \(/);
+    expect(await page.locator('#d-steps-table').isVisible()).toBe(true);
+    expect(await page.locator('#d-steps-empty').isVisible()).toBe(false);
     // The signed timestamp stays as it came, with the time it names beside it, as every time on the page.
     const headers = (await page.locator('#d-headers').textContent())!;
     const [, seconds, shown] = /^X-Service-Timestamp: (\d+) \((.*)\)$/m.exec(headers) ?? [];
