@@ -27,33 +27,67 @@ function hostName(host: string | undefined): string {
   return host.split(':')[0]!.toLowerCase();
 }
 
+/** Why a local page refused a request: the status, code and message of its error answer. */
+export interface LocalRequestRefusal {
+  status: 403 | 415;
+  code: 'FORBIDDEN' | 'UNSUPPORTED_MEDIA_TYPE';
+  message: string;
+}
+
+export interface LocalRequestOptions {
+  /** What the page is called in a refusal's message ("inspector", "console", "CRM"). */
+  page: string;
+  /** @default { kind: 'loopback' }: this machine only */
+  access?: PageAccess;
+  /** The token the request presented (Authorization, address or cookie), for `access: { kind: 'token' }`. */
+  token?: string;
+}
+
+/** Methods that change nothing: a page loads with them, and a link or an image from anywhere may send them. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * Is this request one the page (`inspector`, `console`) may answer (undefined), or why not, as its 403 says?
- * In both modes it must not come from another site's page ({@link fromThisOrigin}): the app the page is
- * mounted in may answer CORS for everyone (cors() does by default), which would let that page read the
- * answer, and a token does not change that (a browser may hold it, README "The delivery inspector").
- * In loopback mode the peer must be this machine AND the Host header a loopback name: a web page elsewhere
- * that points a DNS name at 127.0.0.1 (DNS rebinding) arrives with its own host name and is refused. In
- * token mode the request must present the token.
+ * The one rule for a page served by a local app and its JSON API (the delivery inspector, the emulator's
+ * console, the starters' CRM): undefined when the request may be answered, else the refusal to answer.
+ * - It must not come from another site's page ({@link fromThisOrigin}): the app the page is mounted in may
+ *   answer CORS for everyone (cors() does by default), which would let that page read the answer, and a
+ *   token does not change that (a browser may hold it, README "The delivery inspector"). 403.
+ * - In loopback mode (the default) the peer must be this machine AND the Host header a loopback name, with no
+ *   proxy's headers: a web page elsewhere that points a DNS name at 127.0.0.1 (DNS rebinding) arrives with its
+ *   own host name and is refused. In token mode the request must present the token. 403.
+ * - A request that changes something must be JSON, its media type exactly `application/json` (parameters
+ *   aside): a form or a `no-cors` fetch on another site can send `text/plain; x=application/json` without a
+ *   CORS preflight, never `application/json`. 415.
  */
-export function pageRefusal(
+export function localRequestRefusal(
   req: IncomingMessage,
-  page: string,
-  access: PageAccess,
-  token?: string,
-): string | undefined {
+  { page, access = { kind: 'loopback' }, token }: LocalRequestOptions,
+): LocalRequestRefusal | undefined {
+  const forbidden = (message: string) => ({ status: 403 as const, code: 'FORBIDDEN' as const, message });
   if (!fromThisOrigin(req)) {
     const even = access.kind === 'token' ? ', with a token too' : '';
-    return `The ${page} answers its own page only: a request from another site's page is refused${even}`;
+    return forbidden(`The ${page} answers its own page only: a request from another site's page is refused${even}`);
   }
   if (access.kind === 'token') {
-    return token !== undefined && safeEqual(token, access.token) ? undefined : `A valid ${page} token is needed`;
+    if (token === undefined || !safeEqual(token, access.token)) return forbidden(`A valid ${page} token is needed`);
+  } else {
+    const local =
+      isLoopbackAddress(req.socket.remoteAddress) &&
+      LOOPBACK_NAMES.has(hostName(req.headers.host)) &&
+      PROXY_HEADERS.every((name) => req.headers[name] === undefined);
+    if (!local) return forbidden(`The ${page} answers this machine only (open it on localhost or 127.0.0.1)`);
   }
-  const local =
-    isLoopbackAddress(req.socket.remoteAddress) &&
-    LOOPBACK_NAMES.has(hostName(req.headers.host)) &&
-    PROXY_HEADERS.every((name) => req.headers[name] === undefined);
-  return local ? undefined : `The ${page} answers this machine only (open it on localhost or 127.0.0.1)`;
+  if (SAFE_METHODS.has(req.method ?? 'GET') || mediaType(req) === 'application/json') return undefined;
+  return {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: `The ${page} takes changes as Content-Type: application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`,
+  };
+}
+
+/** The essence of the request's media type (`type/subtype`, lower case, parameters dropped), or ''. */
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /**
@@ -70,15 +104,6 @@ function fromThisOrigin(req: IncomingMessage): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A state-changing request must come from the page itself: JSON (a form elsewhere cannot send it without
- * a CORS preflight, which these pages never grant) and, when the browser says where it comes from, the same origin.
- */
-export function sameOriginJson(req: IncomingMessage): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' && fromThisOrigin(req);
 }
 
 /** Constant time whatever the lengths: both sides are hashed first. */

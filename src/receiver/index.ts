@@ -10,6 +10,12 @@ export { type HealthStatus, type HealthThresholds, type ReceiverHealth } from '.
 export { type HealthRoutes, LIVENESS_PATH, READINESS_PATH } from './health-routes.js';
 export { type ReceiverOptions } from './receiver-options.js';
 export { INSPECTOR_PATH, type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
+export {
+  localRequestRefusal,
+  type LocalRequestOptions,
+  type LocalRequestRefusal,
+  type PageAccess,
+} from '../console/local-only.js';
 export { type BackoffOptions, createBackoff } from './backoff.js';
 export { type DeliveryInput, type HeaderInput } from './handle-delivery.js';
 export {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -333,6 +334,130 @@ describe('npm start (the sample CRM)', () => {
     }
     const controls = (await (await fetch(`${emulatorUrl}/_emulator`)).json()) as { console: string };
     expect(controls.console).toBe('/_emulator/console');
+  });
+
+  describe('refuses what another site, or a DNS-rebound host name, asks of the CRM (issue 25)', () => {
+    /** A request to the CRM with the headers as given (a browser's Origin, a forged Host), its status and error code. */
+    function crm(method: string, path: string, headers: Record<string, string>, body?: string) {
+      return new Promise<string>((resolve, reject) => {
+        const req = request(`${crmUrl}${path}`, { method, headers }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () =>
+            resolve(`${res.statusCode} ${(JSON.parse(text) as { error?: { code: string } }).error?.code}`),
+          );
+        });
+        req.once('error', reject).end(body);
+      });
+    }
+    const sent = async (conversation: string) =>
+      (await inService<{ data: unknown[] }>(`/v1/conversations/${conversation}/messages?limit=100`)).data.length;
+
+    it("refuses the probe's no-cors POST and every other cross-site or non-JSON write: nothing is sent, no lead moves", async () => {
+      const { data: conversations } = await api<{ data: { id: string }[] }>('/api/conversations');
+      const conversation = conversations[0]!.id;
+      const { data: leads } = await inService<{ data: { id: string; stage: string }[] }>('/v1/pipeline/leads');
+      const lead = leads[0]!;
+      const before = await sent(conversation);
+      const message = JSON.stringify({ content: 'a message the customer must never get' });
+      const move = JSON.stringify({ stage: lead.stage === 'lost' ? 'won' : 'lost' });
+      const plain = { 'content-type': 'text/plain; x=application/json' };
+      const evil = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
+      const attempts: [string, string, string, Record<string, string>, string?][] = [
+        // The probe's request from another origin, as Chromium sends it; then each of its parts alone.
+        ['403 FORBIDDEN', 'POST', `/api/conversations/${conversation}/messages`, { ...plain, ...evil }, message],
+        ['403 FORBIDDEN', 'POST', `/api/leads/${lead.id}/stage`, { ...plain, ...evil }, move],
+        [
+          '403 FORBIDDEN',
+          'POST',
+          `/api/conversations/${conversation}/messages`,
+          { 'content-type': 'application/json', origin: 'http://evil.example' },
+          message,
+        ],
+        [
+          '403 FORBIDDEN',
+          'POST',
+          `/api/leads/${lead.id}/stage`,
+          { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+          move,
+        ],
+        ['415 UNSUPPORTED_MEDIA_TYPE', 'POST', `/api/conversations/${conversation}/messages`, plain, message],
+        [
+          '415 UNSUPPORTED_MEDIA_TYPE',
+          'PATCH',
+          '/api/contacts/ct_delivered',
+          { 'content-type': 'text/plain' },
+          '{"name":"x"}',
+        ],
+        // DNS rebinding: a name of the attacker's that resolves to this machine, so the Origin matches the Host.
+        ['403 FORBIDDEN', 'GET', '/api/contacts', { host: 'rebound.example' }],
+        [
+          '403 FORBIDDEN',
+          'POST',
+          `/api/conversations/${conversation}/messages`,
+          { host: 'rebound.example', origin: 'http://rebound.example', 'content-type': 'application/json' },
+          message,
+        ],
+      ];
+      for (const [expected, method, path, headers, body] of attempts) {
+        expect([method, path, headers, await crm(method, path, headers, body)]).toEqual([
+          method,
+          path,
+          headers,
+          expected,
+        ]);
+      }
+      expect(await sent(conversation)).toBe(before);
+      expect((await inService<{ stage: string }>(`/v1/pipeline/leads/${lead.id}`)).stage).toBe(lead.stage);
+      // The page's own requests still work: same origin, on a loopback name, as JSON.
+      const own = { origin: crmUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
+      expect(await crm('GET', '/api/contacts', { host: new URL(crmUrl).host, 'sec-fetch-site': 'same-origin' })).toBe(
+        '200 undefined',
+      );
+      expect(await crm('POST', `/api/leads/${lead.id}/stage`, own, move)).toBe('200 undefined');
+      expect(await crm('POST', `/api/leads/${lead.id}/stage`, own, JSON.stringify({ stage: lead.stage }))).toBe(
+        '200 undefined',
+      );
+    });
+
+    it.skipIf(!HAS_CHROMIUM)(
+      'a page on another origin in Chromium cannot send a message or read contacts',
+      async () => {
+        // Another origin: the same machine, another port.
+        const evil = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('hi'));
+        await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+        const browser = await launchBrowser();
+        try {
+          const { data: conversations } = await api<{ data: { id: string }[] }>('/api/conversations');
+          const conversation = conversations[0]!.id;
+          const before = await sent(conversation);
+          const page = await browser.newPage();
+          await page.goto(`http://127.0.0.1:${(evil.address() as { port: number }).port}/`);
+          const seen = await page.evaluate(
+            async ({ crm, id }) => {
+              // The probe's request, word for word: no preflight, the answer opaque to the page either way.
+              await fetch(`${crm}/api/conversations/${id}/messages`, {
+                method: 'POST',
+                mode: 'no-cors',
+                headers: { 'content-type': 'text/plain; x=application/json' },
+                body: JSON.stringify({ content: 'sent by another site' }),
+              });
+              return fetch(`${crm}/api/contacts`).then(
+                (r) => `read ${r.status}`,
+                (e: Error) => `refused: ${e.message}`,
+              );
+            },
+            { crm: crmUrl, id: conversation },
+          );
+          expect(seen).toMatch(/^refused: /);
+          expect(await sent(conversation)).toBe(before);
+        } finally {
+          await browser.close();
+          evil.close();
+        }
+      },
+      60_000,
+    );
   });
 
   it('stops cleanly on Ctrl-C', async () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pageRefusal } from '../local-only.js';
+import { localRequestRefusal } from '../local-only.js';
 import { sendError, sendPage } from '../serve-page.js';
 import { consolePage } from './console-page.js';
 
@@ -8,7 +8,7 @@ import { consolePage } from './console-page.js';
  * key), and it answers this machine only, whatever interface the emulator listens on.
  */
 export function serveConsole(req: IncomingMessage, res: ServerResponse): void {
-  const refused = pageRefusal(req, 'console', { kind: 'loopback' });
-  if (refused !== undefined) return sendError(res, 403, 'FORBIDDEN', refused);
+  const refused = localRequestRefusal(req, { page: 'console' });
+  if (refused !== undefined) return sendError(res, refused.status, refused.code, refused.message);
   sendPage(res, consolePage());
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodError, type z } from 'zod';
-import { pageRefusal, sameOriginJson, type PageAccess } from '../local-only.js';
+import { localRequestRefusal, type PageAccess } from '../local-only.js';
 import { mountPath, readJsonBody, sendError, sendJson, sendPage } from '../serve-page.js';
 import {
   InspectorListQuery,
@@ -92,10 +92,10 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const fromAddress = query.get('token') ?? undefined;
     const token = bearer ?? fromAddress ?? tokenFromCookie(req);
-    const refused = pageRefusal(req, 'inspector', access, token);
+    const refused = localRequestRefusal(req, { page: 'inspector', access, token });
     if (refused !== undefined) {
       req.resume();
-      return sendError(res, 403, 'FORBIDDEN', refused);
+      return sendError(res, refused.status, refused.code, refused.message);
     }
     if (req.method === 'GET' && (path === '/' || path === '')) {
       // The address's token goes on in a cookie, so the page can drop it from the address (token-cookie.ts).
@@ -131,10 +131,6 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
       return delivery ? sendJson(res, 200, delivery) : sendError(res, 404, 'NOT_FOUND', `No delivery ${id}`);
     }
     if (req.method === 'POST' && path === '/api/replay') {
-      if (!sameOriginJson(req)) {
-        req.resume();
-        return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json from the inspector page itself');
-      }
       const body = await readJsonBody(req, MAX_REQUEST_BYTES);
       if (!body.ok) return sendError(res, body.status, body.code, body.message);
       const parsed = ReplayRequest.safeParse(body.value);

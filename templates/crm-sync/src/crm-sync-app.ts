@@ -2,13 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, INSPECTOR_PATH, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import {
+  createReceiver,
+  INSPECTOR_PATH,
+  localRequestRefusal,
+  mountAt,
+  type Receiver,
+  type ReceiverOptions,
+} from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { type CrmContext } from './crm-context.js';
 import { openCrmDatabase } from './crm-database.js';
 import { crmRoutes } from './crm-http.js';
 import { CRM_PANELS, type PageLink, type Panel } from './crm-page.js';
-import { type Route, serveRoutes } from './http-json.js';
+import { HttpError, type Route, serveRoutes } from './http-json.js';
 import { registerCrmSync } from './register-crm-sync.js';
 
 export const WEBHOOK_PATH = '/webhooks';
@@ -68,12 +75,22 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
   };
   const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
   const inspect: Route = async (req, res) => inspector(req, res);
+  // The page and its API answer this machine's own page only, by the kit's rule for local pages (as the
+  // inspector does): not another site's page (a no-cors POST could send messages with the live key), not a
+  // DNS-rebound host name, and changes only as application/json.
+  const localOnly: Route = async (req) => {
+    const refused = localRequestRefusal(req, { page: 'CRM' });
+    if (refused === undefined) return false;
+    req.resume();
+    throw new HttpError(refused.status, refused.code, refused.message);
+  };
   // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
   const server = receiver.createServer(
     serveRoutes(
       [
         webhook,
         inspect,
+        localOnly,
         ...(options.routes?.(receiver, ctx) ?? []),
         crmRoutes(ctx, {
           title: options.title,

@@ -62,6 +62,19 @@ function conversationOf(handle: string) {
  */
 const direct = (client: KitClient): SyncEffects => ({ client, step: async (_name, fn) => fn(), deliveryId: 'direct' });
 
+/** The status of a GET to `address` whose Host is a name of another site pointed at this machine (DNS rebinding). */
+function statusAsRebound(address: string): Promise<number> {
+  const url = new URL(address);
+  return new Promise<number>((resolve, reject) =>
+    request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'rebound.example' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    })
+      .once('error', reject)
+      .end(),
+  );
+}
+
 describe('crm-sync against the emulator', () => {
   it('turns customers writing in on all three channels into contacts, conversations and timeline entries', async () => {
     for (const customer of CUSTOMERS) await writeIn(customer);
@@ -227,19 +240,7 @@ describe('crm-sync against the emulator', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain(received!.id);
     // A web page elsewhere that points a DNS name at this machine is refused.
-    const url = new URL(h.app.inspectorUrl);
-    const rebound = await new Promise<number>((resolve, reject) =>
-      request(
-        { host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'rebound.example' } },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        },
-      )
-        .once('error', reject)
-        .end(),
-    );
-    expect(rebound).toBe(403);
+    expect(await statusAsRebound(h.app.inspectorUrl)).toBe(403);
   });
 
   it('opens the inspector with INSPECTOR_TOKEN set only to requests presenting it, from this machine too', async () => {
@@ -282,6 +283,24 @@ describe('crm-sync against the emulator', () => {
     expect((await h.app.ctx.client.pipeline.getLead({ id: leads[0].id })).stage).toBe('contacted');
     const page = await fetch(`${h.app.url}/`);
     expect(await page.text()).toContain('<title>CRM</title>');
+  });
+
+  it("refuses another site's page, a JSON look-alike type and a DNS-rebound host name (403, 415, 403), moving nothing", async () => {
+    const { data: leads } = await h.app.ctx.client.pipeline.listLeads({ limit: 1 });
+    const stage = leads[0].stage;
+    const move = (headers: Record<string, string>) =>
+      fetch(`${h.app.url}/api/leads/${leads[0].id}/stage`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ stage: stage === 'lost' ? 'won' : 'lost' }),
+      });
+    // What a form or a no-cors fetch on another site can send without a CORS preflight.
+    const lookAlike = 'text/plain; x=application/json';
+    expect((await move({ 'content-type': lookAlike, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await move({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await move({ 'content-type': lookAlike })).status).toBe(415);
+    expect(await statusAsRebound(`${h.app.url}/api/contacts`)).toBe(403);
+    expect((await h.app.ctx.client.pipeline.getLead({ id: leads[0].id })).stage).toBe(stage);
   });
 });
 

@@ -2,7 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
-import { createReceiver, INSPECTOR_PATH, mountAt, type Receiver, type ReceiverOptions } from 'convo-kit/receiver';
+import {
+  createReceiver,
+  INSPECTOR_PATH,
+  localRequestRefusal,
+  mountAt,
+  type Receiver,
+  type ReceiverOptions,
+} from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { AssignmentBook } from './assignment-book.js';
 import { loadRoutingConfig } from './routing-config.js';
@@ -73,6 +80,13 @@ export async function startTicketRouting(
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === WEBHOOK_PATH) return receiver.listener(req, res);
     if (inspector(req, res)) return;
+    // What else it serves answers this machine's own page only, by the kit's rule for local pages.
+    const refused = localRequestRefusal(req, { page: 'routing API' });
+    if (refused !== undefined) {
+      req.resume();
+      res.writeHead(refused.status, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { code: refused.code, message: refused.message } }));
+    }
     if (req.method === 'GET' && path === '/') {
       // The URL `npm run dev` prints: what is here.
       res.writeHead(200, { 'content-type': 'application/json' });
