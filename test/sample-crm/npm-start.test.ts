@@ -186,40 +186,44 @@ describe('npm start (the sample CRM)', () => {
     expect(html).not.toContain(adminKey);
   });
 
-  it.skipIf(!HAS_CHROMIUM)('shows names and local times in Chromium, not ids or epoch milliseconds', async () => {
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${crmUrl}/`);
-      await page.getByRole('heading', { name: /^Tickets \(\d+\)$/ }).waitFor();
-      await screenshot(page, 'sample-crm');
-      const text = await page.locator('#panels').innerText();
-      expect(text).not.toContain('Loading…');
-      expect(text).toContain('Maya Lopez');
-      expect(text).toContain('refunds and cancellations');
-      // The page refreshes every two seconds; the provider reports `delivered` a moment after `sent`.
-      const sectionShows = (title: string, pattern: RegExp) =>
-        eventually(
-          () => page.locator('section', { has: page.getByRole('heading', { name: title }) }).innerText(),
-          (shown) => expect(shown).toMatch(pattern),
-          10_000,
+  it.skipIf(!HAS_CHROMIUM)(
+    'shows names and local times in Chromium, not ids or epoch milliseconds',
+    async () => {
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${crmUrl}/`);
+        await page.getByRole('heading', { name: /^Tickets \(\d+\)$/ }).waitFor();
+        await screenshot(page, 'sample-crm');
+        const text = await page.locator('#panels').innerText();
+        expect(text).not.toContain('Loading…');
+        expect(text).toContain('Maya Lopez');
+        expect(text).toContain('refunds and cancellations');
+        // The page refreshes every two seconds; the provider reports `delivered` a moment after `sent`.
+        const sectionShows = (title: string, pattern: RegExp) =>
+          eventually(
+            () => page.locator('section', { has: page.getByRole('heading', { name: title }) }).innerText(),
+            (shown) => expect(shown).toMatch(pattern),
+            10_000,
+          );
+        await sectionShows(
+          'Journey enrollments (1)',
+          /Maya Lopez\s+Order follow-up\s+active\s+1 order_update: delivered · 2 delivery_check: delivered · 3 order_feedback: scheduled/,
         );
-      await sectionShows(
-        'Journey enrollments (1)',
-        /Maya Lopez\s+Order follow-up\s+active\s+1 order_update: delivered · 2 delivery_check: delivered · 3 order_feedback: scheduled/,
-      );
-      await sectionShows(
-        'Campaigns (1)',
-        /Weekend offer\s+weekend_offer\s+tag weekend-offer\s+sent\s+5\s+3\s+2\s+1\s+2/,
-      );
-      expect(text).not.toMatch(/\b1\d{12}\b/); // epoch milliseconds
-      expect(text).not.toMatch(/\bct_\w+/); // contact ids
-      expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/); // ISO times
-      expect(await page.locator('time').count()).toBeGreaterThan(10);
-    } finally {
-      await browser.close();
-    }
-  });
+        await sectionShows(
+          'Campaigns (1)',
+          /Weekend offer\s+weekend_offer\s+tag weekend-offer\s+sent\s+5\s+3\s+2\s+1\s+2/,
+        );
+        expect(text).not.toMatch(/\b1\d{12}\b/); // epoch milliseconds
+        expect(text).not.toMatch(/\bct_\w+/); // contact ids
+        expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/); // ISO times
+        expect(await page.locator('time').count()).toBeGreaterThan(10);
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  ); // Chromium starts in 20-30 s on a loaded machine
 
   it("refused the send to the opted-out contact and recorded the provider's rejection", async () => {
     const { data: activity } = await api<{ data: Row[] }>('/api/activity?limit=200');
