@@ -1,0 +1,130 @@
+// The emulator under load: CLIENTS concurrent clients (each its own key, so each has the plan's per-minute
+// rate limit) on mixed routes for SECONDS, while a worker thread times GET /v1/status back to back. Target:
+// its p99 under 50 ms at 50 clients on the dev_pro plan. Prints the status p50/p99/max, the load's own
+// latencies, how many answers were 429, and the load average. Not a test: timings depend on the machine.
+// Run: npm run bench:emulator (CLIENTS=50 SECONDS=20 PLAN=dev_pro; PROFILE=1 writes a .cpuprofile of the emulator).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { createInterface } from 'node:readline';
+import { Worker } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import { SCOPES } from '../src/api/scopes.js';
+
+const CLIENTS = Number(process.env.CLIENTS ?? 50);
+const SECONDS = Number(process.env.SECONDS ?? 20);
+const PLAN = process.env.PLAN ?? 'dev_pro';
+const P99_TARGET_MS = 50;
+
+/** The mix one client cycles through: lists with filters, single reads, status, a write. */
+const MIX = [
+  '/v1/status',
+  '/v1/conversations?limit=20',
+  '/v1/contacts?limit=50',
+  '/v1/tickets?limit=20&status=open',
+  '/v1/messages?limit=20',
+  '/v1/analytics/summary',
+  '/v1/developer/limits',
+  '/v1/templates?limit=20',
+];
+
+const load = () => loadavg().map((n) => Number(n.toFixed(2)));
+const loadBefore = load();
+const server = spawn(
+  process.execPath,
+  [
+    ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []),
+    '--import',
+    'tsx',
+    'bench/emulator-server.ts',
+  ],
+  { env: { ...process.env, PLAN }, stdio: ['pipe', 'pipe', 'inherit'] },
+);
+const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+const { url, adminKey } = JSON.parse(line) as { url: string; adminKey: string };
+
+// One key per client, made through the API as an app would.
+const keys: string[] = [];
+for (let i = 0; i < CLIENTS; i++) {
+  const res = await fetch(`${url}/v1/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ label: `bench ${i}`, scopes: [...SCOPES], kind: 'live' }),
+  });
+  if (res.status !== 201) throw new Error(`POST /v1/keys answered ${res.status}: ${await res.text()}`);
+  keys.push(((await res.json()) as { key: string }).key);
+}
+
+// The prober: plain JS in a worker (its own event loop), timing GET /v1/status until told to stop.
+const probe = new Worker(
+  `
+  const { parentPort, workerData } = require('node:worker_threads');
+  let stop = false;
+  parentPort.on('message', () => { stop = true; });
+  (async () => {
+    const latencies = [];
+    while (!stop) {
+      const t = performance.now();
+      const res = await fetch(workerData.url + '/v1/status');
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+    }
+    parentPort.postMessage(latencies);
+  })();
+  `,
+  { eval: true, workerData: { url } },
+);
+const latenciesPromise = new Promise<number[]>((resolve) => probe.once('message', resolve));
+
+let n = 0;
+const statuses = new Map<number, number>();
+const instance = autocannon({
+  url,
+  connections: CLIENTS,
+  duration: SECONDS,
+  requests: [
+    {
+      setupRequest: (request) => {
+        const i = n++;
+        return {
+          ...request,
+          method: 'GET',
+          path: MIX[i % MIX.length],
+          headers: { authorization: `Bearer ${keys[i % CLIENTS]}` },
+        };
+      },
+    },
+  ],
+});
+(instance as unknown as { on(e: 'response', f: (c: unknown, status: number) => void): void }).on(
+  'response',
+  (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
+);
+const result = await instance;
+probe.postMessage('stop');
+const latencies = (await latenciesPromise).sort((a, b) => a - b);
+await probe.terminate();
+server.stdin.end();
+await once(server, 'exit');
+
+const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+console.log(
+  JSON.stringify(
+    {
+      plan: PLAN,
+      clients: CLIENTS,
+      seconds: SECONDS,
+      status_requests: latencies.length,
+      status_ms: { p50: +pct(50).toFixed(2), p99: +pct(99).toFixed(2), max: +latencies.at(-1)!.toFixed(2) },
+      p99_under_target: pct(99) < P99_TARGET_MS,
+      load_requests: result.requests.total,
+      load_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+      answers: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+      errors: result.errors + result.timeouts,
+      load_average_1_5_15: { before: loadBefore, after: load() },
+    },
+    null,
+    2,
+  ),
+);
+process.exit(pct(99) < P99_TARGET_MS ? 0 : 1);
