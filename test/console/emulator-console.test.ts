@@ -139,7 +139,9 @@ describe.skipIf(!HAS_CHROMIUM)('the emulator console in Chromium', () => {
       // A new emulator has no webhook endpoint (the seed leaves them to the user).
       await page.locator('#panel-webhooks').scrollIntoViewIfNeeded();
       const webhooks = PANELS.find((p) => p.id === 'webhooks')!;
-      await expect.poll(() => page.locator('#panel-webhooks tbody').textContent()).toBe(webhooks.empty);
+      await expect
+        .poll(() => page.locator('#panel-webhooks tbody').textContent(), { timeout: 10_000 })
+        .toBe(webhooks.empty);
     } finally {
       await browser.close();
       await listening.close();
