@@ -11,6 +11,7 @@ import { MAX_ERROR_CHARS } from '../store/store-rules.js';
 import { InvalidOptionError } from '../errors.js';
 import { ReceiverError } from './receiver-error.js';
 import { stepResultText, stepResultValue } from './step-result.js';
+import { stepSpans, type StepOutcome } from '../telemetry/step-telemetry.js';
 
 export interface StepRunnerOptions {
   store: DeliveryStore;
@@ -41,15 +42,23 @@ export class StepRunner {
   private journal: Promise<Map<string, StepRecord>> | undefined;
   private readonly used = new Set<string>();
   private readonly ordinals = new Map<string, number>();
+  private readonly spans = stepSpans();
 
   constructor(options: StepRunnerOptions) {
     this.options = options;
   }
 
   /** `fn`'s result, journaled: run now, or read back from an earlier attempt that finished this step. */
-  async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    return this.traced(name, 'step', (outcome) => this.runStep(name, fn, outcome));
+  }
+
+  private async runStep<T>(name: string, fn: () => T | Promise<T>, outcome: (o: StepOutcome) => void): Promise<T> {
     const done = await this.journaled(name, fn, 'ctx.step');
-    if (done) return stepResultValue(done.result) as T;
+    if (done) {
+      outcome('journaled');
+      return stepResultValue(done.result) as T;
+    }
     const startedAt = this.options.now();
     let value: T;
     let text: string | null;
@@ -75,9 +84,17 @@ export class StepRunner {
    * `fn(sql)` inside a transaction of the store's database, the step journaled in the same transaction
    * (the PostgreSQL store); refused where the store cannot (SQLite).
    */
-  async transaction<T, C extends TransactionClient = TransactionClient>(
+  transaction<T, C extends TransactionClient = TransactionClient>(
     name: string,
     fn: (sql: C) => T | Promise<T>,
+  ): Promise<T> {
+    return this.traced(name, 'transaction', (outcome) => this.runTransaction(name, fn, outcome));
+  }
+
+  private async runTransaction<T, C extends TransactionClient>(
+    name: string,
+    fn: (sql: C) => T | Promise<T>,
+    outcome: (o: StepOutcome) => void,
   ): Promise<T> {
     const { store } = this.options;
     if (!store.stepTransaction) {
@@ -87,7 +104,10 @@ export class StepRunner {
       );
     }
     const done = await this.journaled(name, fn, 'ctx.transaction');
-    if (done) return stepResultValue(done.result) as T;
+    if (done) {
+      outcome('journaled');
+      return stepResultValue(done.result) as T;
+    }
     const startedAt = this.options.now();
     let ran: { value: T } | undefined;
     try {
@@ -102,6 +122,15 @@ export class StepRunner {
       await this.saveFailure(name, startedAt, error);
       throw error;
     }
+  }
+
+  /** `body` under the step's span when telemetry is on; called synchronously either way (names claim in call order). */
+  private traced<T>(
+    name: string,
+    kind: 'step' | 'transaction',
+    body: (outcome: (o: StepOutcome) => void) => Promise<T>,
+  ): Promise<T> {
+    return this.spans ? this.spans.trace(name, kind, body) : body(() => undefined);
   }
 
   /** The next ordinal of a route in this attempt (`messages.send` 1, 2, …): ctx.client's step names. */

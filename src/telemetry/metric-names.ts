@@ -1,7 +1,7 @@
 /**
  * Every instrument of the `convo_kit` meter, with its unit. Prometheus (`@opentelemetry/exporter-prometheus`)
- * shows a name with `_` for `.`, `_total` after a counter and the unit after a histogram or gauge in
- * seconds: `convo_kit.receiver.deliveries` is `convo_kit_receiver_deliveries_total` (docs/operations.md).
+ * shows a name with `_` for `.` and `_total` after a counter (the unit goes in a `# UNIT` line, not the
+ * name): `convo_kit.receiver.deliveries` is `convo_kit_receiver_deliveries_total` (docs/operations.md).
  */
 export const METRICS = {
   receiverDeliveries: {

@@ -6,6 +6,7 @@ import { createSqliteStore } from '../../src/store/index.js';
 import { signedDelivery, type SignedDelivery } from '../../src/testing/index.js';
 import { tempDir } from '../store/temp-dir.js';
 import { metricValue, registerOtelSdk, spansNamed } from '../support/otel-sdk.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { SECRET, testReceiver } from './harness.js';
 
 // Before any receiver: the receiver takes its meter when it is created.
@@ -128,6 +129,33 @@ describe('receiver metrics', () => {
       oldestPendingAgeSeconds: 0,
     });
     expect(health.reasons).toEqual(['the dead deliveries is 1 (degradedDead 0)']);
+  });
+});
+
+describe('Prometheus', () => {
+  it('/metrics scraped over HTTP parses as Prometheus text and carries the receiver’s numbers', async () => {
+    const receiver = make();
+    receiver.on('message.received', () => undefined);
+    await receiver.start();
+    const url = await listen(receiver.listener);
+    expect((await send(url, signedDelivery({ secret: SECRET, event: 'message.received' }))).status).toBe(200);
+    await receiver.idle();
+    const metricsUrl = await listen((req, res) => sdk.prometheus.getMetricsRequestHandler(req, res));
+    const res = await fetch(`${metricsUrl}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const samples = parsePrometheusText(await res.text());
+    const value = (name: string, labels: Record<string, string> = {}) =>
+      samples
+        .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+        .reduce((sum, s) => sum + s.value, 0);
+    expect(value('convo_kit_receiver_deliveries_total', { outcome: 'acked' })).toBeGreaterThanOrEqual(1);
+    expect(
+      value('convo_kit_receiver_handler_runs_total', { outcome: 'done', event: 'message.received' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(value('convo_kit_receiver_handler_duration_count')).toBeGreaterThanOrEqual(1);
+    expect(samples.some((s) => s.name === 'convo_kit_receiver_backlog' && s.labels.status === 'pending')).toBe(true);
+    expect(samples.some((s) => s.name === 'convo_kit_receiver_oldest_pending_age')).toBe(true);
   });
 });
 

@@ -12,6 +12,7 @@ import { DeliveryQueue, type QueuedDelivery } from './delivery-queue.js';
 import { postDelivery, type PostOutcome } from './post-delivery.js';
 import { issuesText } from '../../internal/issue-text.js';
 import { SlotShare } from './slot-share.js';
+import { emulatorTelemetry } from '../../telemetry/emulator-telemetry.js';
 
 export interface DispatcherOptions {
   db: Database.Database;
@@ -52,6 +53,7 @@ export class Dispatcher implements EventBus {
   private pumpScheduled: NodeJS.Immediate | null = null;
   private sleep: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
+  private readonly telemetry = emulatorTelemetry();
 
   constructor(private readonly options: DispatcherOptions) {
     this.queue = new DeliveryQueue(options.db);
@@ -208,6 +210,10 @@ export class Dispatcher implements EventBus {
       attempt,
       status_code: outcome.statusCode,
     };
+    this.telemetry?.webhookAttempt(
+      delivery.endpoint_id,
+      outcome.ok ? 'delivered' : nextAttemptAt === null ? 'failed' : 'retrying',
+    );
     if (outcome.ok) this.options.logger.debug(log, 'webhook delivered');
     else
       this.options.logger.warn(

@@ -10,6 +10,7 @@ import { serveConsole } from '../../console/emulator-console/index.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
+import { emulatorTelemetry } from '../../telemetry/emulator-telemetry.js';
 import { OPENAPI_PATH, serveOpenapi } from './serve-openapi.js';
 import { checkPercentEncoding } from './percent-encoding.js';
 import { endpointRoute } from './route-endpoint.js';
@@ -68,6 +69,8 @@ export function createApp(
   // Express would add a weak ETag to every JSON answer; tickets set their own (`"<version>"`).
   app.set('etag', false);
   app.use(requestId);
+  const telemetry = emulatorTelemetry();
+  if (telemetry) app.use(telemetry.serverSpans as express.RequestHandler);
   const routes = routingOrder().map((entry) => ({ ...entry, def: { ...entry.def, ...EMULATOR_OVERRIDES[entry.id] } }));
   const paths = (def: EndpointDef) => [def.path, def.path.replace(/^\/v1\//, '/api/v1/')];
   app.use(
