@@ -37,4 +37,5 @@ it('receives, handles, reports health and calls the service where @opentelemetry
   } finally {
     service.close();
   }
-});
+  // A child process through tsx: seconds alone, more under the suite's load.
+}, 90_000);
