@@ -25,6 +25,7 @@ import { isSeeded, seed } from './seed.js';
 import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
 import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
 import { InvalidOptionError } from '../errors.js';
+import { CHAOS_PRESETS, type ChaosPreset } from './chaos/chaos-rule.js';
 import { clearRequestStats } from './state/request-stats.js';
 import { WebhookStore } from './state/webhook-store.js';
 
@@ -49,6 +50,11 @@ export interface EmulatorOptions {
   checkResponses?: boolean;
   /** The route handlers. @default the emulator's own (tests may wrap one, e.g. to hold a request in flight) */
   handlers?: RouteHandlerTable;
+  /**
+   * Start with a chaos preset for every endpoint (docs/emulator.md, "Chaos"): `duplicates`, `timeouts`,
+   * `out-of-order`, `slow`, `burst` or `bad-day`. A reset applies it again. @default none
+   */
+  chaos?: ChaosPreset;
   /**
    * Deliver webhooks to public hosts too. Off, the emulator delivers only to loopback receivers; either
    * way it never connects to a private, link-local or other special-purpose address. @default false
@@ -126,6 +132,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const adminKey = checkKey('adminKey', options.adminKey, 'live');
   const testKey = checkKey('testKey', options.testKey, 'test');
   const retryDelaysSeconds = checkDelays(options.retryDelaysSeconds ?? [60, 600]);
+  const chaos = options.chaos;
+  if (chaos !== undefined && !Object.hasOwn(CHAOS_PRESETS, chaos)) {
+    throw new InvalidOptionError(
+      `Expected \`chaos\` to be one of ${Object.keys(CHAOS_PRESETS).join(', ')}, got \`${String(chaos)}\``,
+    );
+  }
   const logger = options.logger ?? pino({ level: 'warn', redact: LOG_REDACT_PATHS });
   const db = openEmulatorDatabase(options.dbPath);
   // The clock's advance survives a restart, so retries and grace periods scheduled on it stay due.
@@ -139,6 +151,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     policy: options.allowPublicWebhookHosts === true ? 'loopback-or-public' : 'loopback',
     resolve: options.resolveHost,
   });
+  const startChaos = () => {
+    dispatcher.chaos.clear();
+    if (chaos !== undefined) dispatcher.chaos.set(CHAOS_PRESETS[chaos]);
+  };
+  startChaos();
   const aiReplies = new AiReplyQueue({ logger });
   // The scheduler (below) runs with this very context; wake() is only called once both exist.
   const ctx: EmulatorContext = {
@@ -186,6 +203,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       idempotency.clear();
     })();
     limiter.clear();
+    startChaos();
   };
   const platform = {
     ctx,

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { allEndpoints } from '../../api/all-endpoints.js';
 import { PLAN_RATE_LIMITS } from '../../api/plans.js';
+import { CHAOS_PRESETS } from '../../emulator/chaos/chaos-rule.js';
 import { KEY_FORMAT } from '../../emulator/state/key-store.js';
 import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
@@ -66,10 +67,16 @@ export function registerEmulator(program: Command): void {
       '--allow-public-webhooks',
       'also deliver webhooks to public hosts (default: loopback receivers only; private addresses never)',
     )
+    .addOption(
+      new Option(
+        '--chaos <preset>',
+        'start with delivery hazards for every endpoint (docs/emulator.md, Chaos)',
+      ).choices(Object.keys(CHAOS_PRESETS)),
+    )
     .option('--json', 'print the URL and the generated keys as one JSON line on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2',
+      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2\n  convo-kit emulator --chaos bad-day --retry-delays 1,2',
     )
     .action(async (flags: EmulatorFlags) => (await import('../emulator/run-emulator.js')).runEmulator(flags));
 }

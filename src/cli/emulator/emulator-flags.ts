@@ -1,4 +1,5 @@
 import type { Plan } from '../../api/plans.js';
+import type { ChaosPreset } from '../../emulator/chaos/chaos-rule.js';
 
 /** `convo-kit emulator`'s flags as commander parses them (src/cli/commands/emulator.ts declares them). */
 export interface EmulatorFlags {
@@ -12,4 +13,5 @@ export interface EmulatorFlags {
   seed?: number;
   json?: boolean;
   allowPublicWebhooks?: boolean;
+  chaos?: ChaosPreset;
 }

@@ -30,6 +30,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
       retryDelaysSeconds: flags.retryDelays,
       seed: flags.seed,
       allowPublicWebhookHosts: flags.allowPublicWebhooks === true,
+      chaos: flags.chaos,
       logger,
       output: flags.json ? { write: () => undefined } : process.stdout,
     });

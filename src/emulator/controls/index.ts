@@ -1,5 +1,6 @@
 import type { EmulatorControl } from '../platform/controls-router.js';
 import { clockControl, resendControl, resetControl } from '../platform/platform-controls.js';
+import { chaosClearControl, chaosControl, rotateSecretControl } from './chaos.js';
 import { commentControl } from './comment.js';
 import { handoffControl } from './handoff.js';
 import { inboundControl } from './inbound.js';
@@ -17,4 +18,7 @@ export const EMULATOR_CONTROLS: readonly EmulatorControl[] = [
   handoffControl,
   commentControl,
   templateReviewControl,
+  chaosControl,
+  chaosClearControl,
+  rotateSecretControl,
 ];

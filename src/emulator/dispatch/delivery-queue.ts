@@ -43,13 +43,17 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export class DeliveryQueue {
   constructor(private readonly db: Database.Database) {}
 
-  enqueue(rows: { id: string; endpoint_id: string; event: string; body: string }[], now: number): void {
+  /** Queues deliveries made `now`; each is first due at its `due_at` (chaos may put it off), else now. */
+  enqueue(
+    rows: { id: string; endpoint_id: string; event: string; body: string; due_at?: number }[],
+    now: number,
+  ): void {
     const insert = statement(
       this.db,
       "INSERT INTO deliveries (id, endpoint_id, event, body, attempts, state, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 0, 'pending', ?, ?)",
     );
     this.db.transaction(() => {
-      for (const row of rows) insert.run(row.id, row.endpoint_id, row.event, row.body, now, now);
+      for (const row of rows) insert.run(row.id, row.endpoint_id, row.event, row.body, row.due_at ?? now, now);
     })();
   }
 

@@ -13,6 +13,7 @@ import { postDelivery, type PostOutcome } from './post-delivery.js';
 import { issuesText } from '../../internal/issue-text.js';
 import { SlotShare } from './slot-share.js';
 import { emulatorTelemetry } from '../../telemetry/emulator-telemetry.js';
+import { Chaos } from '../chaos/chaos.js';
 
 export interface DispatcherOptions {
   db: Database.Database;
@@ -54,8 +55,11 @@ export class Dispatcher implements EventBus {
   private sleep: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
   private readonly telemetry = emulatorTelemetry();
+  /** The hazards a test asked for (`/_emulator/chaos`); none by default. */
+  readonly chaos: Chaos;
 
   constructor(private readonly options: DispatcherOptions) {
+    this.chaos = new Chaos(options.clock);
     this.queue = new DeliveryQueue(options.db);
     this.webhooks = new WebhookStore(options.db);
     this.delays = options.retryDelaysSeconds ?? [60, 600];
@@ -78,9 +82,16 @@ export class Dispatcher implements EventBus {
     const endpoints = this.webhooks.subscribers(event);
     if (endpoints.length === 0) return;
     const body = JSON.stringify({ id: prefixedId('evt'), event, created_at: this.options.clock.iso(), data });
+    const now = this.options.clock.now();
     this.queue.enqueue(
-      endpoints.map((e) => ({ id: newDeliveryId(), endpoint_id: e.id, event, body })),
-      this.options.clock.now(),
+      endpoints.map((e) => ({
+        id: newDeliveryId(),
+        endpoint_id: e.id,
+        event,
+        body,
+        due_at: this.chaos.firstAttemptAt(e.id, now),
+      })),
+      now,
     );
     this.kick();
   }
@@ -175,26 +186,36 @@ export class Dispatcher implements EventBus {
   /** One POST and its record; true when the receiver answered 2xx. */
   private async attempt(delivery: QueuedDelivery): Promise<boolean> {
     const endpoint = this.webhooks.get(delivery.endpoint_id);
-    const secret = endpoint && this.webhooks.secretOf(endpoint.id);
+    const now = this.options.clock.now();
+    const [secret, ...moreSecrets] = endpoint ? this.webhooks.signingSecretsOf(endpoint.id, now) : [];
+    const attempt = delivery.attempts + 1;
     let outcome: PostOutcome;
     if (!endpoint || !secret) {
       outcome = { ok: false, statusCode: null, error: 'endpoint no longer exists' };
     } else {
-      outcome = await postDelivery({
-        url: endpoint.url,
-        secret,
-        deliveryId: delivery.id,
-        event: delivery.event,
-        body: delivery.body,
-        timeoutMs: this.options.timeoutMs,
-        signal: this.stopController.signal,
-        policy: this.options.policy ?? 'loopback',
-        resolve: this.options.resolve,
-      });
+      const post = () =>
+        postDelivery({
+          url: endpoint.url,
+          secret,
+          moreSecrets,
+          deliveryId: delivery.id,
+          event: delivery.event,
+          body: delivery.body,
+          timeoutMs: this.options.timeoutMs,
+          signal: this.stopController.signal,
+          policy: this.options.policy ?? 'loopback',
+          resolve: this.options.resolve,
+        });
+      outcome = await post();
+      // Chaos (docs/emulator.md): the receiver got this attempt, and still sees it retried or sent twice.
+      if (this.chaos.forcesTimeout(endpoint.id, attempt)) {
+        outcome = { ok: false, statusCode: null, error: 'chaos: counted as a timeout whatever the answer' };
+      } else if (outcome.ok && this.chaos.duplicates(endpoint.id)) {
+        await post();
+      }
     }
     if (this.stopped) return outcome.ok;
     const at = this.options.clock.now();
-    const attempt = delivery.attempts + 1;
     const delay = !outcome.ok && endpoint ? this.delays[attempt - 1] : undefined;
     const nextAttemptAt = delay === undefined ? null : at + delay * 1000;
     try {

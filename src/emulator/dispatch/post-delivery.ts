@@ -3,7 +3,13 @@ import type { LookupFunction } from 'node:net';
 import { type AddressPolicy } from '../../internal/address-policy.js';
 import { AddressNotAllowedError } from '../../net/guarded-lookup.js';
 import { guardedPost } from '../../net/guarded-post.js';
-import { DELIVERY_DEADLINE_MS, signedHeaders } from '../../signature/index.js';
+import {
+  DELIVERY_DEADLINE_MS,
+  sign,
+  SIGNATURE_HEADER,
+  signedHeaders,
+  TIMESTAMP_HEADER,
+} from '../../signature/index.js';
 
 function packageVersion(): string {
   try {
@@ -34,6 +40,8 @@ export interface PostOutcome {
 export async function postDelivery(input: {
   url: string;
   secret: string;
+  /** Further secrets that sign too, during a rotation: the header carries one `sha256=` value per secret. */
+  moreSecrets?: readonly string[];
   deliveryId: string;
   event: string;
   body: string;
@@ -42,10 +50,17 @@ export async function postDelivery(input: {
   policy: AddressPolicy;
   resolve?: LookupFunction;
 }): Promise<PostOutcome> {
-  const headers = {
-    ...signedHeaders({ secret: input.secret, body: input.body, deliveryId: input.deliveryId, event: input.event }),
-    'user-agent': USER_AGENT,
-  };
+  const signed = signedHeaders({
+    secret: input.secret,
+    body: input.body,
+    deliveryId: input.deliveryId,
+    event: input.event,
+  });
+  const timestamp = signed[TIMESTAMP_HEADER];
+  // Decisions §1: several `sha256=` values separated by `,`; one match is enough for the receiver.
+  for (const secret of input.moreSecrets ?? [])
+    signed[SIGNATURE_HEADER] += `,${sign({ secret, timestamp, body: input.body })}`;
+  const headers = { ...signed, 'user-agent': USER_AGENT };
   const timeoutMs = input.timeoutMs ?? DELIVERY_DEADLINE_MS;
   try {
     // A redirect is not a 2xx: it is retried like any other failure, never followed.

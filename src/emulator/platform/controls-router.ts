@@ -18,7 +18,7 @@ import { validateRequest } from './validate-request.js';
 export interface ControlContext extends EmulatorContext {
   clock: EmulatorClock;
   reset(): void;
-  dispatcher: Pick<Dispatcher, 'resend'>;
+  dispatcher: Pick<Dispatcher, 'resend' | 'chaos'>;
 }
 
 /**

@@ -15,9 +15,13 @@ interface StoredEndpoint {
   description: string | null;
   created_at: string;
   sealed_secret: string;
+  /** The secret before a rotation (`/_emulator/chaos/rotate-secret`), still signing until `previous_valid_until`. */
+  previous_sealed_secret?: string | null;
+  /** Unix ms on the emulator clock. */
+  previous_valid_until?: number | null;
 }
 
-export type WebhookEndpoint = Omit<StoredEndpoint, 'sealed_secret'>;
+export type WebhookEndpoint = Omit<StoredEndpoint, 'sealed_secret' | 'previous_sealed_secret' | 'previous_valid_until'>;
 
 export const WEBHOOKS_KIND = 'webhook_endpoints';
 
@@ -26,7 +30,12 @@ export function generateWebhookSecret(): string {
   return prefixedId('whsec', 24);
 }
 
-function publicView({ sealed_secret: _sealed, ...endpoint }: StoredEndpoint): WebhookEndpoint {
+function publicView({
+  sealed_secret: _sealed,
+  previous_sealed_secret: _previous,
+  previous_valid_until: _until,
+  ...endpoint
+}: StoredEndpoint): WebhookEndpoint {
   return endpoint;
 }
 
@@ -79,6 +88,32 @@ export class WebhookStore {
       .all({ is_active: true })
       .filter((e) => matchesAny(e.events, event))
       .map(publicView);
+  }
+
+  /**
+   * A new secret for the endpoint; the current one keeps signing beside it until `now + graceMs`, so a
+   * receiver moves to the new one without refusing a delivery. Answers the new secret: the only time it is readable.
+   */
+  rotateSecret(id: string, graceMs: number, now: number): { secret: string; previousValidUntil: number } {
+    const secret = generateWebhookSecret();
+    const previousValidUntil = now + graceMs;
+    this.records.update(id, (stored) => ({
+      ...stored,
+      sealed_secret: this.box.seal(secret),
+      previous_sealed_secret: stored.sealed_secret,
+      previous_valid_until: previousValidUntil,
+    }));
+    return { secret, previousValidUntil };
+  }
+
+  /** Every secret that signs a delivery now: the current one, then one in its rotation grace period. */
+  signingSecretsOf(id: string, now: number): string[] {
+    const stored = this.records.get(id);
+    if (!stored) return [];
+    const secrets = [this.box.open(stored.sealed_secret)];
+    if (stored.previous_sealed_secret && (stored.previous_valid_until ?? 0) > now)
+      secrets.push(this.box.open(stored.previous_sealed_secret));
+    return secrets;
   }
 
   /** For signing only (deliveries, sign-payload); never answered through the API. */
