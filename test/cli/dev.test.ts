@@ -180,6 +180,20 @@ describe('convo-kit dev', () => {
       new RegExp(`reply: {5}http://127\\.0\\.0\\.1:${port}/reply {2}\\(custom_reply provider of int_`),
     );
     expect(output).not.toMatch(/rsec_|whsec_/);
+    // The suggestion is the app's main path: a question as the sample customer, which reaches the endpoint,
+    // and where its answer is read. Run as printed, it does.
+    await dev.waitFor(/Try next/);
+    const [, url, key, body] =
+      /curl -s (\S+\/_emulator\/inbound) -H "Authorization: Bearer (\S+)" .*\\\n {4}-d '(.+)'/.exec(dev.stderr)!;
+    expect(JSON.parse(body!)).toMatchObject({ from: { name: 'Dana Example' }, content: 'Are you open on Saturday?' });
+    expect(dev.stderr).toMatch(/then read the answer[^\n]*\n {2}curl -s "\S+\/v1\/conversations\/conv_\w+\/messages"/);
+    const asked = await fetch(url!, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(asked.ok).toBe(true);
+    await dev.waitFor(/APP asked: Are you open on Saturday\?/, 60_000);
     const result = await dev.stop('SIGINT');
     expect(result.code).toBe(0);
   }, 120_000);

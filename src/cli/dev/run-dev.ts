@@ -23,6 +23,8 @@ const SAMPLE_INBOUND = {
   from: { handle: '+14155550142', name: 'Dana Example' },
   content: 'Hi! Is my order on its way?',
 } as const;
+/** What the suggested curl asks a reply app: a question an FAQ such as the custom-reply starter's answers. */
+const REPLY_QUESTION = 'Are you open on Saturday?';
 
 /** Where the service delivers: what dev registered, or (with the settings' own secret) the app's local path. */
 function webhookLine(events: readonly string[], localUrl: string, service: DevService): string {
@@ -128,18 +130,31 @@ export async function runDev(flags: DevFlags): Promise<void> {
       }
       const curl = (control: string) =>
         `  curl -s ${url}/_emulator/${control} -H "Authorization: Bearer ${shownKey}" -H 'content-type: application/json' \\`;
-      lines.push(
-        '',
-        'Try next:',
-        curl('inbound'),
-        `    -d '{"channel":"phone","from":{"handle":"+14155550199","name":"Sam"},"content":"I want a refund"}'`,
-      );
+      const read = (path: string) => `  curl -s "${url}${path}" -H "Authorization: Bearer ${shownKey}"`;
+      lines.push('', 'Try next:');
+      // Each suggestion shows the app's main path, and where to read its outcome.
+      if (service.reply && sampleConversation) {
+        lines.push(
+          `  ask as ${SAMPLE_INBOUND.from.name}; the app answers through the service's AI reply call:`,
+          curl('inbound'),
+          `    -d '{"channel":"${SAMPLE_INBOUND.channel}","from":${JSON.stringify(SAMPLE_INBOUND.from)},"content":"${REPLY_QUESTION}"}'`,
+          '  then read the answer (the last message, source ai):',
+          read(`/v1/conversations/${sampleConversation}/messages`),
+        );
+      } else {
+        lines.push(
+          curl('inbound'),
+          `    -d '{"channel":"phone","from":{"handle":"+14155550199","name":"Sam"},"content":"I want a refund"}'`,
+        );
+      }
       // A customer writing in opens no ticket: an app that takes ticket events sees one only at a handoff.
       if (sampleConversation && matchesAny(settings.manifest.events, 'ticket.created'))
         lines.push(
           `  hand ${SAMPLE_INBOUND.from.name}'s conversation to a person (a ticket, ticket.created):`,
           curl('handoff'),
           `    -d '{"conversation_id":"${sampleConversation}","priority":"high"}'`,
+          '  then see whom the app assigned it to:',
+          read(`/v1/tickets?conversation_id=${sampleConversation}`),
         );
     } else {
       lines.push(
