@@ -129,6 +129,12 @@ function reportSqlite(row: (kind: ServerKind, store: BenchStore) => Row | undefi
       );
     }
   }
+  const express = row('express + receiver', 'sqlite full');
+  const bareExpress = row('bare express', 'sqlite full');
+  if (express && bareExpress)
+    console.log(
+      `CPU per ack, receiver in Express (sqlite full): ${(express.cpu / bareExpress.cpu).toFixed(2)} x bare Express's (target <= 1.15)`,
+    );
   const p99s = summary.filter((r) => isReceiver(r.t) && r.t.store === 'sqlite full').map((r) => r.p99);
   if (p99s.length > 0)
     console.log(`receiver p99 ack latency, default durability (full): ${Math.max(...p99s)} ms (target < 50 ms)`);
