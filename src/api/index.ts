@@ -14,4 +14,11 @@ export { endpoint, type EndpointDef, type EndpointGroup, type HttpMethod } from 
 export { SCOPES, Scope } from './scopes.js';
 export { PLAN_RATE_LIMITS, READ_ONLY_PLANS, RATE_LIMIT_WINDOW_SECONDS, Plan } from './plans.js';
 export { ERROR_STATUS, DOCS_BASE_URL, ErrorEnvelope, type ErrorCode } from './error-codes.js';
-export { openapi, openapiPath, type OpenApiDocument, type OpenApiOptions } from './openapi/index.js';
+export {
+  documentedOperations,
+  openapi,
+  openapiPath,
+  type DocumentedOperation,
+  type OpenApiDocument,
+  type OpenApiOptions,
+} from './openapi/index.js';

@@ -48,6 +48,7 @@ export {
   IdParams,
   IdempotencyKey,
   NoContent,
+  EmptyBody,
   PhoneNumber,
   Platform,
   TemplateVariables,
@@ -146,7 +147,7 @@ export {
   ReactionPut,
   MESSAGE_CONTENT_MAX_CHARS,
 } from '../api/schemas/message.js';
-export { PageQuery, Pagination, type Page } from '../api/schemas/page.js';
+export { PageQuery, Pagination, PAGE_DEFAULT_LIMIT, type Page } from '../api/schemas/page.js';
 export {
   ChannelProviderParams,
   CustomReplyConfig,
@@ -157,6 +158,9 @@ export {
   ProviderPut,
   ProviderPutByPath,
   VoiceConfig,
+  VoiceProviderPut,
+  CustomReplyProviderPut,
+  PROVIDER_PUTS,
   LOOPBACK_TOLERANT_PROVIDER_CONFIGS,
   MASK_MIN_SECRET_CHARS,
   PROVIDER_CONFIGS,
@@ -206,6 +210,7 @@ export {
   LoopbackTolerantWebhookUrl,
   SignPayloadRequest,
   SignPayloadResult,
+  Signature,
   WebhookAttempt,
   WebhookCreate,
   WebhookEndpoint,

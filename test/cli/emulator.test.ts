@@ -128,9 +128,11 @@ describe('convo-kit openapi', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(served.headers.get('x-request-id')).toMatch(/\S/);
-    const printed = await runCli(['openapi']);
+    // The same bytes `convo-kit openapi` prints for the address it was served from: servers names that port.
+    const printed = await runCli(['openapi', '--server-url', url]);
     expect(printed.code).toBe(0);
     expect(await served.text()).toBe(printed.stdout);
+    expect((JSON.parse(printed.stdout) as { servers: unknown }).servers).toEqual([{ url }]);
     // The service's routes only: the controls have a document of their own (`--emulator`).
     expect(Object.keys((JSON.parse(printed.stdout) as { paths: object }).paths)).not.toContainEqual(
       expect.stringMatching(/^\/_emulator/),

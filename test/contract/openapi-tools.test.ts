@@ -1,7 +1,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { takesNoBody } from '../../src/api/endpoint.js';
-import { allEndpoints, openapi, openapiPath, type EndpointEntry } from '../../src/api/index.js';
+import { allEndpoints, documentedOperations, openapi, type EndpointEntry } from '../../src/api/index.js';
 import { SignPayloadRequest } from '../../src/resources/index.js';
 import { ERROR_STATUS, type ErrorCode } from '../../src/api/error-codes.js';
 
@@ -23,14 +23,12 @@ const components = doc.components as {
 const { schemas } = components;
 const table = allEndpoints();
 
-/** Every operation of the table, aliases included, with its route. */
-const operations = table.flatMap((entry) =>
-  [entry.def.method, ...(entry.def.aliases ?? [])].map((method) => ({
-    entry,
-    label: `${method} ${entry.def.path}`,
-    op: doc.paths[openapiPath(entry.def.path)]![method.toLowerCase()] as unknown as Operation,
-  })),
-);
+/** Every operation of the document, aliases and per-provider paths included, with its route. */
+const operations = table.flatMap(documentedOperations).map((d) => ({
+  entry: d.entry,
+  label: `${d.method.toUpperCase()} ${d.path}`,
+  op: doc.paths[d.path]![d.method] as unknown as Operation,
+}));
 
 const response = (r: Response | { $ref: string }): Response =>
   '$ref' in r ? components.responses[r.$ref.split('/').pop()!]! : r;

@@ -2,7 +2,8 @@ import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/index.js';
 import { readdirSync } from 'node:fs';
-import { allEndpoints, openapi, openapiPath, type OpenApiDocument } from '../../src/api/index.js';
+import { takesNoBody } from '../../src/api/endpoint.js';
+import { allEndpoints, documentedOperations, openapi, openapiPath, type OpenApiDocument } from '../../src/api/index.js';
 import { SCHEMA_MODULES } from '../../src/api/openapi/component-names.js';
 import { openapiText } from '../../src/api/openapi/openapi-text.js';
 
@@ -30,14 +31,57 @@ describe('openapi()', () => {
     expect((await validated(broken)).valid).toBe(false);
   });
 
-  it('has one operation per route with operationId = id, and one per alias', () => {
+  it('has one operation per route with operationId = id, one per alias, and one per provider where the body depends on it', () => {
+    const documented = table.flatMap(documentedOperations);
+    for (const d of documented) expect(doc.paths[d.path]?.[d.method]?.operationId).toBe(d.operationId);
     for (const { id, def } of table) {
-      expect(op(def.method, def.path)?.operationId).toBe(id);
-      for (const alias of def.aliases ?? [])
-        expect(op(alias, def.path)?.operationId).toBe(`${id}.${alias.toLowerCase()}`);
+      const ids = documented.filter((d) => d.entry.id === id).map((d) => d.operationId);
+      if (def.path.endsWith('/:provider') && def.method === 'PUT')
+        expect(ids, id).toEqual([`${id}.voice`, `${id}.custom_reply`]);
+      else expect(ids, id).toEqual([id, ...(def.aliases ?? []).map((a) => `${id}.${a.toLowerCase()}`)]);
     }
     const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
-    expect(count).toBe(table.length + table.reduce((n, e) => n + (e.def.aliases?.length ?? 0), 0));
+    expect(count).toBe(documented.length);
+    expect(new Set(documented.map((d) => d.operationId)).size).toBe(documented.length);
+  });
+
+  it('ties a provider’s config to its path: a custom_reply config sent to …/providers/voice fails the document', () => {
+    const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+    const bodyOf = (path: string) =>
+      (doc.paths[path]!.put!.requestBody as { content: Record<string, { schema: unknown }> }).content[
+        'application/json'
+      ]!.schema;
+    for (const base of ['/v1/channels/groups/{group_id}/providers', '/v1/channels/{integration_id}/providers']) {
+      expect(bodyOf(`${base}/voice`)).toEqual({ $ref: '#/components/schemas/VoiceProviderPut' });
+      expect(bodyOf(`${base}/custom_reply`)).toEqual({ $ref: '#/components/schemas/CustomReplyProviderPut' });
+      expect(doc.paths[`${base}/{provider}`]!.put).toBeUndefined();
+      expect(doc.paths[`${base}/{provider}`]!.get ?? doc.paths[`${base}/{provider}`]!.delete).toBeDefined();
+    }
+    expect(JSON.stringify(schemas.VoiceProviderPut)).toContain('"$ref":"#/components/schemas/VoiceConfig"');
+    expect(JSON.stringify(schemas.VoiceProviderPut)).not.toContain('CustomReplyConfig');
+  });
+
+  it('declares the `{}` body of every write that takes none, as optional', () => {
+    const noBody = table.filter((e) => takesNoBody(e.def));
+    expect(noBody.map((e) => `${e.def.method} ${e.def.path}`)).toEqual(
+      expect.arrayContaining([
+        'POST /v1/keys/:id/rotate',
+        'POST /v1/templates/:id/submit',
+        'POST /v1/campaigns/:id/send',
+      ]),
+    );
+    for (const { def } of noBody) {
+      const body = op(def.method, def.path)!.requestBody as { required: boolean; content: Record<string, unknown> };
+      expect(body.required, def.path).toBe(false);
+      expect(body.content['application/json'], def.path).toEqual({
+        schema: { $ref: '#/components/schemas/EmptyBody' },
+      });
+    }
+    expect((doc.components as { schemas: Record<string, unknown> }).schemas.EmptyBody).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
   });
 
   it('has every event of the catalog in its webhooks section, with the signature headers', () => {
@@ -57,9 +101,9 @@ describe('openapi()', () => {
   });
 
   it('requires the bearer key everywhere but GET /v1/status, naming the scope it needs', () => {
-    for (const { def } of table)
-      expect(op(def.method, def.path)!.security).toEqual(
-        def.auth === false ? [] : [{ bearer: def.scope === null ? [] : [def.scope] }],
+    for (const { entry, path, method } of table.flatMap(documentedOperations))
+      expect(doc.paths[path]![method]!.security).toEqual(
+        entry.def.auth === false ? [] : [{ bearer: entry.def.scope === null ? [] : [entry.def.scope] }],
       );
     expect(op('GET', '/v1/tickets')!.security).toEqual([{ bearer: ['tickets:read'] }]);
   });

@@ -1,2 +1,2 @@
 export { openapi, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
-export { openapiPath } from './operation.js';
+export { documentedOperations, openapiPath, type DocumentedOperation } from './documented-operations.js';

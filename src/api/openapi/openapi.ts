@@ -2,7 +2,8 @@ import { allEndpoints } from '../all-endpoints.js';
 import { DOCS_BASE_URL, ErrorEnvelope } from '../error-codes.js';
 import { ERROR_ENVELOPES, ErrorResponses } from './error-responses.js';
 import { SchemaConverter, type JsonSchema } from './json-schema.js';
-import { openapiPath, operation } from './operation.js';
+import { documentedOperations } from './documented-operations.js';
+import { operation } from './operation.js';
 import { HEADER_COMPONENTS } from './response-headers.js';
 import { GROUP_TAGS } from './tags.js';
 import { REQUEST_PARAMETERS } from './request-parameters.js';
@@ -33,11 +34,9 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
   const schemas = new SchemaConverter(ERROR_ENVELOPES);
   const errors = new ErrorResponses(schemas);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const entry of allEndpoints()) {
-    const item = (paths[openapiPath(entry.def.path)] ??= {});
-    item[entry.def.method.toLowerCase()] = operation(entry, schemas, errors);
-    for (const alias of entry.def.aliases ?? []) item[alias.toLowerCase()] = operation(entry, schemas, errors, alias);
-  }
+  for (const entry of allEndpoints())
+    for (const documented of documentedOperations(entry))
+      (paths[documented.path] ??= {})[documented.method] = operation(documented, schemas, errors);
   const webhooks = webhookOperations(schemas);
   const parameters = { ...REQUEST_PARAMETERS, ...deliveryHeaderParameters(schemas) };
   return {

@@ -1,19 +1,15 @@
 import type { z } from 'zod';
-import type { EndpointDef } from '../endpoint.js';
+import { takesNoBody, type EndpointDef } from '../endpoint.js';
 import type { EndpointEntry } from '../all-endpoints.js';
-import { IdempotencyKey, syntheticOf } from '../schemas/common.js';
+import { EmptyBody, IdempotencyKey, syntheticOf } from '../schemas/common.js';
 import { PAGE_DEFAULT_LIMIT } from '../schemas/page.js';
 import type { ErrorCode } from '../error-codes.js';
+import type { DocumentedOperation } from './documented-operations.js';
 import { byStatus, type ErrorResponses } from './error-responses.js';
 import type { JsonSchema, SchemaConverter } from './json-schema.js';
 import { ETAG_ROUTES, RATE_LIMIT_HEADERS, headerObjects, type HeaderName } from './response-headers.js';
 import { REQUEST_ID_PARAMETER } from './request-parameters.js';
 import { routeErrorCodes } from './route-errors.js';
-
-/** `/v1/tickets/:id` -> `/v1/tickets/{id}`. */
-export function openapiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
-}
 
 /** `if-match` -> `If-Match`. */
 const headerName = (key: string) =>
@@ -49,6 +45,12 @@ function parameters(def: EndpointDef, schemas: SchemaConverter): JsonSchema[] {
 }
 
 function requestBody(def: EndpointDef, schemas: SchemaConverter): JsonSchema | undefined {
+  if (takesNoBody(def))
+    return {
+      required: false,
+      description: 'Takes no fields: send no body, an empty one or `{}`',
+      content: { 'application/json': { schema: schemas.convert(EmptyBody, 'input') } },
+    };
   if (!def.body) return undefined;
   const mediaType = def.multipart ? 'multipart/form-data' : 'application/json';
   return { required: true, content: { [mediaType]: { schema: schemas.convert(def.body, 'input') } } };
@@ -153,17 +155,16 @@ function description(entry: EndpointEntry, codes: readonly ErrorCode[], aliasOf?
 
 /** One OpenAPI operation of a route; an alias method gets the same operation under its own operationId. */
 export function operation(
-  entry: EndpointEntry,
+  { entry, operationId, aliasOf }: DocumentedOperation,
   schemas: SchemaConverter,
   errors: ErrorResponses,
-  aliasOf?: string,
 ): JsonSchema {
   const { def } = entry;
   const body = requestBody(def, schemas);
   const inputs = [body, ...(def.query ? [schemas.convert(def.query, 'input')] : [])];
   const codes = routeErrorCodes(entry, inputs);
   const op: JsonSchema = {
-    operationId: aliasOf === undefined ? entry.id : `${entry.id}.${aliasOf.toLowerCase()}`,
+    operationId,
     summary: def.summary,
     description: description(entry, codes, aliasOf),
     tags: [entry.group],

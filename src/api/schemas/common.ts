@@ -163,6 +163,9 @@ export function synthetic<Shape extends z.ZodRawShape, Config extends z.core.$Zo
 /** The resource a {@link synthetic} answer extends, or undefined for any other schema. */
 export const syntheticOf = (schema: z.ZodType): z.ZodObject | undefined => SYNTHETIC_OF.get(schema);
 
+/** What a write that takes no body accepts when one is sent (docs/errors.md): `{}`, no field. */
+export const EmptyBody = z.strictObject({});
+
 /** The response of a 204 route: no body. */
 export const NoContent = z.void();
 

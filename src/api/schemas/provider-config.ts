@@ -73,6 +73,13 @@ function providerPut<C extends z.ZodType>(config: C) {
 
 /** PUT …/providers/:provider. `secret` is write-only (the third-party key, or the signing secret). */
 export const ProviderPut = providerPut(z.union([VoiceConfig, CustomReplyConfig]));
+/** PUT …/providers/voice: the body with a voice-synthesis `config`. */
+export const VoiceProviderPut = providerPut(VoiceConfig);
+/** PUT …/providers/custom_reply: the body with a custom reply endpoint `config`. */
+export const CustomReplyProviderPut = providerPut(CustomReplyConfig);
+/** The body each `:provider` path value takes: the OpenAPI document gives each provider a path of its own. */
+export const PROVIDER_PUTS = { voice: VoiceProviderPut, custom_reply: CustomReplyProviderPut } as const;
+
 /**
  * The same body as a server first reads it: `config` is then checked against the table of the provider
  * the path names, so that a refusal names the field (`config.voice_settings.speed`), not the union.
