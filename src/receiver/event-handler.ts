@@ -31,7 +31,7 @@ interface DeliveryContext {
    * Each name once per run: a name used twice throws.
    * @example const contact = await step('crm-contact', () => crm.upsert(data.contact_id));
    */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T>;
   /**
    * With the PostgreSQL store: `fn(sql)` runs inside a transaction on the store's pool (`sql` is pg's
    * PoolClient: type it as one, `async (sql: PoolClient) => …`), and the step is journaled in that same
@@ -42,7 +42,7 @@ interface DeliveryContext {
    */
   transaction<T, C extends TransactionClient = TransactionClient>(
     name: string,
-    fn: (sql: C) => T | Promise<T>,
+    fn: (sql: C) => T | PromiseLike<T>,
   ): Promise<T>;
   /**
    * The receiver's `client`, bound to this event: each call is a step (named by its route id and its

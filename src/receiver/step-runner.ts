@@ -49,11 +49,11 @@ export class StepRunner {
   }
 
   /** `fn`'s result, journaled: run now, or read back from an earlier attempt that finished this step. */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  step<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T> {
     return this.traced(name, 'step', (outcome) => this.runStep(name, fn, outcome));
   }
 
-  private async runStep<T>(name: string, fn: () => T | Promise<T>, outcome: (o: StepOutcome) => void): Promise<T> {
+  private async runStep<T>(name: string, fn: () => T | PromiseLike<T>, outcome: (o: StepOutcome) => void): Promise<T> {
     const done = await this.journaled(name, fn, 'ctx.step');
     if (done) {
       outcome('journaled');
@@ -86,14 +86,14 @@ export class StepRunner {
    */
   transaction<T, C extends TransactionClient = TransactionClient>(
     name: string,
-    fn: (sql: C) => T | Promise<T>,
+    fn: (sql: C) => T | PromiseLike<T>,
   ): Promise<T> {
     return this.traced(name, 'transaction', (outcome) => this.runTransaction(name, fn, outcome));
   }
 
   private async runTransaction<T, C extends TransactionClient>(
     name: string,
-    fn: (sql: C) => T | Promise<T>,
+    fn: (sql: C) => T | PromiseLike<T>,
     outcome: (o: StepOutcome) => void,
   ): Promise<T> {
     const { store } = this.options;

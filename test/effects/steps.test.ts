@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { type ReceiverError, type EventContext, type Receiver } from '../../src/receiver/index.js';
 import { MAX_STEP_RESULT_BYTES } from '../../src/store/index.js';
 import { signedDelivery } from '../../src/testing/index.js';
@@ -290,5 +290,17 @@ describe('ctx.client', () => {
 
   it('refuses a `client` that createClient did not make, naming the option', () => {
     expect(() => make({ client: {} as never })).toThrow(/Expected `client` to be a client made by createClient\(\)/);
+  });
+});
+
+describe('types', () => {
+  it('types a step by what fn resolves to, an ApiPromise or a PromiseLike included', () => {
+    const handler = async ({ step, client }: EventContext) => {
+      const sent = await step('send', () => client.messages.send({ conversation_id: 'conv_1', content: 'hi' }));
+      expectTypeOf(sent.id).toEqualTypeOf<string>();
+      const n = await step('count', async () => 1);
+      expectTypeOf(n).toEqualTypeOf<number>();
+    };
+    expect(typeof handler).toBe('function');
   });
 });
