@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/registry/**/*.test.ts'],
     testTimeout: 300_000,
-    hookTimeout: 3_600_000,
+    hookTimeout: 1_500_000, // each hook sets its own bound (test/registry/registry.test.ts)
     fileParallelism: false,
     reporters: ['default'],
   },

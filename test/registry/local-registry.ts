@@ -21,9 +21,9 @@ export interface LocalRegistry {
  * of the same name; every other package is proxied to the registry npm is configured with, so installs work.
  */
 export async function startLocalRegistry(dir: string, port: number): Promise<LocalRegistry> {
+  mkdirSync(join(dir, 'storage'), { recursive: true });
   const upstream = (await run('npm', ['config', 'get', 'registry'], { cwd: dir, timeoutMs: 30_000 })).stdout.trim();
   const config = join(dir, 'config.yaml');
-  mkdirSync(join(dir, 'storage'), { recursive: true });
   writeFileSync(
     config,
     [
