@@ -47,6 +47,8 @@ beforeAll(
       npm_config_registry: registry.url,
       npm_config_cache: join(work, 'npm-cache'),
       npm_config_update_notifier: 'false',
+      // The "Ok to proceed?" of `npm create`, which a person answers y at a terminal (npm assumes it under CI=true).
+      npm_config_yes: 'true',
     };
 
     app = join(work, 'quick-start');
