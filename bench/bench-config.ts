@@ -60,9 +60,10 @@ export const SQLITE_THREAD = process.env.BENCH_SQLITE_THREAD === 'true';
  * `BENCH_ONLY=postgres`): `commit` the SQLite commit costs and what random ids cost it, `sqlite` the four servers at both
  * durabilities, `postgres` 1, 2 and 4 receivers on PostgreSQL next to bare Express and one receiver on
  * SQLite (its baselines, measured in the same run), `steps` what a journaled step costs on each store and
- * what ctx.client adds to a bare client call to the emulator.
+ * what ctx.client adds to a bare client call to the emulator, `otel` what OpenTelemetry adds to the ack path
+ * (not installed, installed without an SDK, an SDK registered).
  */
-export const BENCH_PARTS = ['commit', 'steps', 'sqlite', 'postgres'] as const;
+export const BENCH_PARTS = ['commit', 'steps', 'otel', 'sqlite', 'postgres'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export function selectedParts(argv: string[] = process.argv.slice(2)): Set<BenchPart> {

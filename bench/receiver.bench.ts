@@ -11,6 +11,7 @@ import { chooseLoader, type Loader } from './bench-load.js';
 import { commitCosts } from './commit-cost.js';
 import { idOrderCosts } from './id-order-cost.js';
 import { stepCosts } from './step-cost.js';
+import { otelCosts } from './otel-cost.js';
 import {
   BENCH_IDS,
   BODY_BYTES,
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
     await idOrderCosts();
   }
   if (parts.has('steps')) await stepCosts();
+  if (parts.has('otel')) await otelCosts();
   const specs = await plan(parts);
   if (specs.length === 0) return;
   let targets: Target[] = [];

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { tempDir } from '../store/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HIDE = fileURLToPath(new URL('./fixtures/hide-otel-api.ts', import.meta.url));
+const HIDE = fileURLToPath(new URL('../../bench/hide-otel-api.ts', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/without-otel.ts', import.meta.url));
 
 const dir = tempDir();
