@@ -186,7 +186,9 @@ describe('convo-kit dev', () => {
     const [, url, key, body] =
       /curl -s (\S+\/_emulator\/inbound) -H "Authorization: Bearer (\S+)" .*\\\n {4}-d '(.+)'/.exec(dev.stderr)!;
     expect(JSON.parse(body!)).toMatchObject({ from: { name: 'Dana Example' }, content: 'Are you open on Saturday?' });
-    expect(dev.stderr).toMatch(/then read the answer[^\n]*\n {2}curl -s "\S+\/v1\/conversations\/conv_\w+\/messages"/);
+    expect(dev.stderr).toMatch(
+      /then read the answer[^\n]*\n {2}curl -s "\S+\/v1\/conversations\/conv_[\w-]+\/messages"/,
+    );
     const asked = await fetch(url!, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
