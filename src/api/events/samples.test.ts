@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_NAMES, eventSchemas, Envelope } from './index.js';
+import { EVENT_NAMES, eventSchemas, Envelope } from '../../events/index.js';
 import { sampleEvent } from './samples.js';
 
 describe('sampleEvent', () => {

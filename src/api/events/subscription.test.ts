@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { EVENT_NAMES, matchesPattern, isEventPattern, type EventsMatching } from './index.js';
+import { EVENT_NAMES, matchesPattern, isEventPattern, type EventsMatching } from '../../events/index.js';
 
 describe('matchesPattern', () => {
   it('knows the 14 events', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_NAMES, eventSchemas, type EventName } from '../events/index.js';
+import { EVENT_NAMES, eventSchemas, type EventName } from '../events/catalog.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../signature/index.js';
 import { Timestamp } from '../schemas/common.js';
 import { Signature } from '../schemas/webhook-endpoint.js';

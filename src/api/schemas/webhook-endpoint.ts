@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpsUrl, Id, Timestamp, withoutCredentials } from './common.js';
-import { isSubscribable, SUBSCRIBABLE } from '../events/index.js';
+import { isSubscribable, SUBSCRIBABLE } from '../events/subscription.js';
 import { checkHost, isLoopbackHost } from '../../internal/address-policy.js';
 
 /**
