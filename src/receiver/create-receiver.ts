@@ -76,7 +76,7 @@ export interface Receiver {
   /** Resolves when nothing is due and no handler is running (future retries do not count). */
   idle(): Promise<void>;
   /**
-   * Runs one stored delivery's handlers now, whatever its status (`convo-kit replay`): requeued, claimed,
+   * Runs one stored delivery's handlers now, whatever its status (`convo-kit replay`): claimed in one write,
    * dispatched once; a failure leaves it dead (nothing retries it behind the caller's back).
    * `busy` when another worker holds it, `missing` when the store has no such id. Its journaled steps
    * answer from the journal unless `rerunSteps`.
@@ -315,8 +315,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     async replay(deliveryId, replayOptions = {}) {
       const now = resolved.now();
       if (!(await store.get(deliveryId))) return 'missing';
-      await store.requeue([deliveryId], now);
-      const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now });
+      const record = await store.claimById(deliveryId, { leaseMs: resolved.leaseMs, owner, now, replay: true });
       if (!record) return 'busy';
       // Only once this receiver holds the row: a journal is never cleared under a worker running it.
       if (replayOptions.rerunSteps === true) await store.clearSteps([deliveryId]);

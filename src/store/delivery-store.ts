@@ -91,6 +91,11 @@ export interface ClaimOptions {
   now?: number;
 }
 
+export interface ClaimByIdOptions extends Omit<ClaimOptions, 'limit'> {
+  /** Take the row whatever its status but a live lease, attempts counted afresh (`convo-kit replay`). */
+  replay?: boolean;
+}
+
 export interface RenewOptions {
   /** The lease runs this long from `now` again. */
   leaseMs: number;
@@ -149,8 +154,12 @@ export interface DeliveryStore extends StepJournal {
   ready?(): boolean;
   /** Atomically leases due rows: pending or failed rows whose time has come, and processing rows whose lease expired. */
   claim(options: ClaimOptions): Promise<DeliveryRecord[]>;
-  /** Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the service's retry is the trigger). */
-  claimById(id: string, options: Omit<ClaimOptions, 'limit'>): Promise<DeliveryRecord | undefined>;
+  /**
+   * Leases one row now, due or not, unless it is done, dead or leased to someone else (serverless mode: the
+   * service's retry is the trigger). With `replay`, a done or dead row is taken too, its attempts counted
+   * afresh, in one write: a replay never requeues a row that a running worker could take first.
+   */
+  claimById(id: string, options: ClaimByIdOptions): Promise<DeliveryRecord | undefined>;
   /**
    * Extends `owner`'s lease while its handler runs, so a lease can be short (a dead process's rows come
    * back soon) and a long handler still keeps its row. False when `owner` no longer holds the row.

@@ -9,6 +9,7 @@ export {
   type DeliverySummary,
   type DeliveryRecord,
   type AttemptRecord,
+  type ClaimByIdOptions,
   type ClaimOptions,
   type FailOptions,
   type RenewOptions,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  type ClaimByIdOptions,
   type ClaimOptions,
   type DeliveryRecord,
   type DeliveryStore,
@@ -117,6 +118,7 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
       `UPDATE inbox SET status = 'processing', attempts = attempts + 1, lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ? RETURNING ${RECORD_COLUMNS}`,
     ),
+    countAfresh: db.prepare(`UPDATE inbox SET attempts = 0 WHERE id = ?`),
     // updated_at stays the lease time: it is the attempt's start (logAttempt).
     renew: db.prepare(
       `UPDATE inbox SET lease_until = ?, next_attempt_at = ? WHERE id = ? AND status = 'processing' AND lease_owner = ?`,
@@ -162,8 +164,17 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
   }
 
   /** Leases one row (inside a write transaction): a lapsed attempt is closed as lost, a new one is opened. */
-  function lease(id: string, status: string, owner: string, leaseMs: number, now: number): DeliveryRecord {
+  /** `afresh`: attempts counted from 1 again (a replay), after a lapsed attempt is closed as lost. */
+  function lease(
+    id: string,
+    status: string,
+    owner: string,
+    leaseMs: number,
+    now: number,
+    afresh = false,
+  ): DeliveryRecord {
     if (status === 'processing') sql.logAttempt.run(now, 'lost', LOST_ERROR, id, null);
+    if (afresh) sql.countAfresh.run(id);
     const until = now + leaseMs;
     const row = sql.lease.get(owner, until, until, now, id) as RecordRow;
     const record = toRecord(row, sql.body.get(row.seq) as Buffer);
@@ -255,18 +266,16 @@ export function createSqliteStoreCore(options: SqliteStoreOptions): DeliveryStor
         return due.map((row) => lease(row.id, row.status, options.owner, options.leaseMs, now));
       }, BOOKKEEPING);
     },
-    async claimById(id: string, options: Omit<ClaimOptions, 'limit'>) {
+    async claimById(id: string, options: ClaimByIdOptions) {
       open();
       checkLease(options);
       return writes.run(() => {
         const now = options.now ?? Date.now();
         const state = sql.state.get(id) as RowState | undefined;
-        if (!state) return undefined;
-        const free =
-          state.status === 'pending' ||
-          state.status === 'failed' ||
-          (state.status === 'processing' && !leasedAt(state, now));
-        return free ? lease(id, state.status, options.owner, options.leaseMs, now) : undefined;
+        if (!state || leasedAt(state, now)) return undefined;
+        const afresh = options.replay === true;
+        if (!afresh && (state.status === 'done' || state.status === 'dead')) return undefined;
+        return lease(id, state.status, options.owner, options.leaseMs, now, afresh);
       }, BOOKKEEPING);
     },
     async renew(id: string, owner: string, options: RenewOptions) {

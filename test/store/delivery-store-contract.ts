@@ -298,6 +298,19 @@ export function deliveryStoreContract(harness: () => Promise<StoreHarness> | Sto
       expect(await store.claimById('dlv_missing', { ...LEASE, now: T0 + 5 })).toBeUndefined();
     });
 
+    it('claimById with replay takes a done or dead row too, attempts afresh, in one write; never a live lease', async () => {
+      await store.record(delivery('dlv_1'));
+      await store.claimById('dlv_1', { ...LEASE, now: T0 });
+      await store.fail('dlv_1', 'worker-a', { error: 'bad', dead: true, now: T0 + 1 });
+      expect(await store.claimById('dlv_1', { ...LEASE, now: T0 + 2 })).toBeUndefined();
+      const replayed = await store.claimById('dlv_1', { ...LEASE, owner: 'replay', now: T0 + 2, replay: true });
+      expect(replayed).toMatchObject({ id: 'dlv_1', status: 'processing', attempts: 1, leaseOwner: 'replay' });
+      expect(await store.claimById('dlv_1', { ...LEASE, owner: 'b', now: T0 + 3, replay: true })).toBeUndefined();
+      await store.complete('dlv_1', 'replay', T0 + 4);
+      expect(await store.claimById('dlv_1', { ...LEASE, now: T0 + 5, replay: true })).toMatchObject({ attempts: 1 });
+      expect(await store.claimById('dlv_missing', { ...LEASE, now: T0 + 5, replay: true })).toBeUndefined();
+    });
+
     it('refuses nonsense lease options with the option named', async () => {
       await expect(store.claim({ limit: 1, leaseMs: 0, owner: 'a' })).rejects.toThrow(/`leaseMs`/);
       await expect(store.claim({ limit: -1, leaseMs: 10, owner: 'a' })).rejects.toThrow(/`limit`/);

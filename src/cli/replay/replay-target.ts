@@ -22,7 +22,7 @@ export interface ReplayResult {
 /** Runs one stored delivery somewhere and settles its status in the store; never throws for a failed run. */
 export type ReplayTarget = (delivery: DeliverySummary) => Promise<ReplayResult>;
 
-/** Into the user's handlers: the receiver's own replay (requeue, claim, one attempt). */
+/** Into the user's handlers: the receiver's own replay (claimed whatever its status, one attempt). */
 export function handlersTarget(receiver: Receiver, options: ReplayOptions = {}): ReplayTarget {
   return async ({ id, event }) => {
     const outcome = await receiver.replay(id, options);
@@ -68,8 +68,7 @@ export function urlTarget(options: UrlTargetOptions): ReplayTarget {
   const owner = `convo-kit-replay:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   return async ({ id, event }) => {
-    await options.store.requeue([id]);
-    const record = await options.store.claimById(id, { owner, leaseMs });
+    const record = await options.store.claimById(id, { owner, leaseMs, replay: true });
     if (!record)
       return {
         id,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import {
+  type ClaimByIdOptions,
   type ClaimOptions,
   type DeliveryRecord,
   type DeliveryStore,
@@ -148,7 +149,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
    * Leases the rows `due` selects (locking them, skipping rows another transaction holds): a lapsed
    * attempt is closed as lost, a new one is opened, all in one statement. $1 now, $2 owner, $3 lease end.
    */
-  const leaseSql = (due: string) => `
+  const leaseSql = (due: string, attempts = 'd.attempts + 1') => `
     WITH ${relaxedCommit},
     due AS (${due} FOR UPDATE SKIP LOCKED),
     lost AS (
@@ -157,7 +158,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       FROM ${inbox} d JOIN due ON d.seq = due.seq WHERE d.status = 'processing'
     ),
     leased AS (
-      UPDATE ${inbox} d SET status = 'processing', attempts = d.attempts + 1, lease_owner = $2,
+      UPDATE ${inbox} d SET status = 'processing', attempts = ${attempts}, lease_owner = $2,
         lease_until = $3, next_attempt_at = $3, updated_at = $1
       FROM due, relaxed WHERE d.seq = due.seq RETURNING ${cols}, due.due_at, due.was
     )
@@ -168,6 +169,12 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
   const claimByIdSql = leaseSql(
     `SELECT seq, next_attempt_at AS due_at, status AS was FROM ${inbox} WHERE id = $4
        AND (status IN ('pending', 'failed') OR (status = 'processing' AND coalesce(lease_until, 0) <= $1))`,
+  );
+  // A replay: any status but a live lease, attempts counted afresh, in one statement (no requeue to race).
+  const replayClaimSql = leaseSql(
+    `SELECT seq, next_attempt_at AS due_at, status AS was FROM ${inbox} WHERE id = $4
+       AND NOT (status = 'processing' AND coalesce(lease_until, 0) > $1)`,
+    '1',
   );
   const finishes = finishBatch({ inbox, attempts: attemptsTable, relaxedCommit }, query);
 
@@ -231,10 +238,11 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
       if (options.limit === 0) return [];
       return lease(claimSql, options.now ?? Date.now(), options.owner, options.leaseMs, options.limit);
     },
-    async claimById(id: string, options: Omit<ClaimOptions, 'limit'>) {
+    async claimById(id: string, options: ClaimByIdOptions) {
       open();
       checkLease(options);
-      const [record] = await lease(claimByIdSql, options.now ?? Date.now(), options.owner, options.leaseMs, id);
+      const sql = options.replay === true ? replayClaimSql : claimByIdSql;
+      const [record] = await lease(sql, options.now ?? Date.now(), options.owner, options.leaseMs, id);
       return record as DeliveryRecord | undefined;
     },
     async renew(id: string, owner: string, options: RenewOptions) {
@@ -306,8 +314,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DeliveryStor
          SELECT count(*)::int AS n FROM moved`,
         [[...new Set(ids)], now],
       );
-      // No NOTIFY: a replay requeues and claims at once, and must not race a woken worker for the row;
-      // other requeued rows are found by the next poll.
+      // No NOTIFY: requeued rows are found by the next poll (the inspector wakes its own worker at once).
       return result.rows[0]!.n;
     },
     prune,
