@@ -5,6 +5,7 @@
 // Run: npm run bench:emulator (CLIENTS=50 SECONDS=20 PLAN=dev_pro; PROFILE=1 writes a .cpuprofile of the emulator).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
@@ -29,6 +30,11 @@ const MIX = [
 ];
 
 const load = () => loadavg().map((n) => Number(n.toFixed(2)));
+/** CPU ms a process has used (user + system, /proc/PID/stat fields 14-15, in clock ticks of 10 ms): load distorts it less than latency. */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const loadBefore = load();
 const server = spawn(
   process.execPath,
@@ -100,7 +106,9 @@ const instance = autocannon({
   'response',
   (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
 );
+const cpuBefore = cpuMs(server.pid!);
 const result = await instance;
+const cpuDuring = cpuMs(server.pid!) - cpuBefore;
 probe.postMessage('stop');
 const latencies = (await latenciesPromise).sort((a, b) => a - b);
 await probe.terminate();
@@ -118,6 +126,7 @@ console.log(
       status_ms: { p50: +pct(50).toFixed(2), p99: +pct(99).toFixed(2), max: +latencies.at(-1)!.toFixed(2) },
       p99_under_target: pct(99) < P99_TARGET_MS,
       load_requests: result.requests.total,
+      emulator_cpu_us_per_request: Math.round((cpuDuring * 1000) / (result.requests.total + latencies.length)),
       load_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
       answers: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
       errors: result.errors + result.timeouts,

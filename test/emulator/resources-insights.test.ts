@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/api/error-codes.js';
 import { ERROR_EXPLANATIONS } from '../../src/emulator/error-explanations.js';
-import { as, cleanup, emulator } from './platform-harness.js';
+import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { inbound, send, SEED_IDS, subscribe } from './resources-harness.js';
 
 afterEach(cleanup);
@@ -30,6 +30,27 @@ describe('analytics summary', () => {
     expect(after.messages.received).toBe(before.messages.received + 1);
     expect(after.messages.sent).toBe(before.messages.sent + 1);
     expect(after.conversations.new).toBe(before.conversations.new + 1);
+  });
+
+  it('is computed again after any write to what it reads, and on a new day of the clock', async () => {
+    const e = await emulator({ now: frozen });
+    const summary = async () => (await as(e).get('/v1/analytics/summary')).body;
+    const first = await summary();
+    expect(await summary()).toEqual(first);
+    const conversations = (await as(e).get('/v1/conversations?limit=100')).body.data as {
+      id: string;
+      status: string;
+    }[];
+    const open = conversations.find((c) => c.status !== 'closed')!;
+    await as(e).patch(`/v1/conversations/${open.id}`).send({ status: 'closed' }).expect(200);
+    const closed = await summary();
+    expect(closed.conversations.closed).toBe(first.conversations.closed + 1);
+    const leads = (await as(e).get('/v1/pipeline/leads?limit=100')).body.data as { id: string; stage: string }[];
+    const lead = leads.find((l) => l.stage !== 'won')!;
+    await as(e).patch(`/v1/pipeline/leads/${lead.id}/stage`).send({ stage: 'won' }).expect(200);
+    expect((await summary()).conversion.won).toBe(closed.conversion.won + 1);
+    e.clock.advance(24 * 3600);
+    expect((await summary()).to).toBe(day(e.clock.now()));
   });
 
   it('is empty for a range without traffic, filters by channel, and refuses from > to', async () => {

@@ -1,12 +1,20 @@
+import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { AnalyticsQuery, AnalyticsSummary } from '../../resources/index.js';
 import type { Message } from '../../resources/index.js';
 import type { EmulatorContext } from '../route-handler.js';
+import { kindsVersion, type VersionedKind } from '../state/kind-versions.js';
 import { stores } from '../state/stores.js';
 
 const DAY_MS = 86_400_000;
 /** The range when the query names none (schema: the last 30 days). */
 export const DEFAULT_RANGE_DAYS = 30;
+
+/** What a summary is computed from; a write to any of them computes it again. */
+const SUMMARY_KINDS: readonly VersionedKind[] = ['conversations', 'messages', 'leads'];
+/** Summaries kept per database for its current version (distinct ranges and filters asked for). */
+const MAX_KEPT_SUMMARIES = 64;
+const kept = new WeakMap<Database.Database, { version: number; summaries: Map<string, AnalyticsSummary> }>();
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -41,12 +49,36 @@ export function responseTimes(messages: readonly Message[]): number[] {
   return times.sort((a, b) => a - b);
 }
 
-/** GET /v1/analytics/summary, computed from the emulator's own records over whole UTC days. */
+/**
+ * GET /v1/analytics/summary, computed from the emulator's own records over whole UTC days. It reads every
+ * conversation, message and lead, so it is kept until one of them changes (kind-versions.ts): a summary
+ * depends on nothing else but its resolved range and filters.
+ */
 export function analyticsSummary(ctx: EmulatorContext, query: z.output<typeof AnalyticsQuery>): AnalyticsSummary {
-  const s = stores(ctx.db);
   const now = ctx.clock.now();
   const to = query.to ?? (query.from && query.from > day(now) ? query.from : day(now));
   const from = query.from ?? day(Date.parse(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS);
+  const version = kindsVersion(ctx.db, SUMMARY_KINDS);
+  let memo = kept.get(ctx.db);
+  if (!memo || memo.version !== version || memo.summaries.size >= MAX_KEPT_SUMMARIES) {
+    memo = { version, summaries: new Map() };
+    kept.set(ctx.db, memo);
+  }
+  const key = JSON.stringify([from, to, query.channel, query.integration_id]);
+  let summary = memo.summaries.get(key);
+  if (!summary) {
+    summary = computeSummary(ctx, { ...query, from, to });
+    memo.summaries.set(key, summary);
+  }
+  return summary;
+}
+
+function computeSummary(
+  ctx: EmulatorContext,
+  query: z.output<typeof AnalyticsQuery> & { from: string; to: string },
+): AnalyticsSummary {
+  const s = stores(ctx.db);
+  const { from, to } = query;
   const start = `${from}T00:00:00.000Z`;
   const end = `${day(Date.parse(to) + DAY_MS)}T00:00:00.000Z`;
   const inRange = (iso: string) => iso >= start && iso < end;
