@@ -54,6 +54,33 @@ describe('GroupCommit', () => {
     await durable;
   });
 
+  it('holds the writes made while an fsync runs, then commits them all in one transaction after it', async () => {
+    const insert = setup();
+    const syncs = [heldSync(), heldSync()];
+    let next = 0;
+    const writes = new GroupCommit(db, () => syncs[next++]!.sync());
+    const first = writes.run(() => insert.run(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const count = () => (db.prepare('SELECT count(*) AS c FROM t').get() as { c: number }).c;
+    expect(count()).toBe(1);
+    // Three turns of the event loop while the first fsync runs: nothing of them is committed yet.
+    const held: Promise<unknown>[] = [];
+    for (const n of [2, 3, 4]) {
+      held.push(writes.run(() => insert.run(n)));
+      held.push(writes.run(() => insert.run(n + 10), { durable: false }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(count()).toBe(1);
+    syncs[0]!.release();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(7);
+    expect(next).toBe(2); // one commit, one fsync, for all six writes
+    syncs[1]!.release();
+    await Promise.all(held);
+  });
+
   it('rejects only the failing write of a batch', async () => {
     const insert = setup();
     const writes = new GroupCommit(db);
