@@ -1,5 +1,5 @@
 import { DURATION_BUCKETS_S, instrumentOptions, METRICS } from './metric-names.js';
-import { otelApi, SCOPE, SCOPE_VERSION } from './otel-api.js';
+import { registeredOtelApi, SCOPE, SCOPE_VERSION } from './otel-api.js';
 
 /** How a call ended: the last answer's status, or the error that ended it; and how many attempts it took. */
 export interface CallResult {
@@ -40,7 +40,7 @@ const INVALID_TRACE_ID = '0'.repeat(32);
  * `@opentelemetry/api`. Taken when the client is created: register the SDK first.
  */
 export function clientTelemetry(): ClientTelemetry | undefined {
-  const api = otelApi();
+  const api = registeredOtelApi();
   if (!api) return undefined;
   const tracer = api.trace.getTracer(SCOPE, SCOPE_VERSION);
   const meter = api.metrics.getMeter(SCOPE, SCOPE_VERSION);

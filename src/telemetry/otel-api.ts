@@ -60,6 +60,7 @@ export interface Meter {
 export interface OtelApi {
   trace: {
     getTracer(name: string, version?: string): Tracer;
+    getTracerProvider(): object;
     setSpan(context: Context, span: Span): Context;
     getSpan(context: Context): Span | undefined;
     wrapSpanContext(spanContext: SpanContext): Span;
@@ -74,6 +75,9 @@ export interface OtelApi {
     ): ReturnType<F>;
   };
   metrics: { getMeter(name: string, version?: string): Meter };
+  /** The global tracer provider is this proxy; without an SDK its delegate is the API's no-op provider. */
+  ProxyTracerProvider: new () => { getDelegate(): object };
+  createNoopMeter(): Meter;
   propagation: { inject(context: Context, carrier: Record<string, string>): void };
   ROOT_CONTEXT: Context;
   SpanKind: { INTERNAL: number; SERVER: number; CLIENT: number; PRODUCER: number; CONSUMER: number };
@@ -105,4 +109,19 @@ export function otelApi(): OtelApi | null {
     }
   }
   return loaded;
+}
+
+/**
+ * `@opentelemetry/api` when an SDK has registered a tracer or meter provider, else null. The receiver and
+ * the client ask once, when made: without an SDK they skip every telemetry call on their hot paths, where
+ * even the API's no-ops cost (docs/operations.md: register the SDK first).
+ */
+export function registeredOtelApi(): OtelApi | null {
+  const api = otelApi();
+  if (!api) return null;
+  const provider = api.trace.getTracerProvider() as { getDelegate?: () => object };
+  // A fresh proxy's delegate is the API's no-op provider, the one an unregistered global proxy answers.
+  const tracing = provider.getDelegate?.() !== new api.ProxyTracerProvider().getDelegate();
+  const metering = !(api.metrics.getMeter(SCOPE, SCOPE_VERSION) instanceof api.createNoopMeter().constructor);
+  return tracing || metering ? api : null;
 }

@@ -2,7 +2,7 @@ import { isEventName } from '../events/index.js';
 import type { HttpAnswer } from '../internal/http-answer.js';
 import type { Backlog, DeliveryRecord } from '../store/index.js';
 import { DURATION_BUCKETS_S, instrumentOptions, METRICS, type MetricSpec } from './metric-names.js';
-import { MESSAGING_SYSTEM, otelApi, SCOPE, SCOPE_VERSION, type SpanContext } from './otel-api.js';
+import { MESSAGING_SYSTEM, registeredOtelApi, SCOPE, SCOPE_VERSION, type SpanContext } from './otel-api.js';
 import { TraceOrigins } from './trace-origins.js';
 
 /** How a delivery's answer counts: taken in, a duplicate of one taken in before, or refused with a code. */
@@ -52,11 +52,11 @@ const eventLabel = (event: string) => (isEventName(event) ? event : 'unknown');
 
 /**
  * The receiver's spans and metrics through `@opentelemetry/api`, or undefined when the application has not
- * installed it: the receiver then skips every call here. Tracer and meter are taken now, so register the SDK
- * before creating the receiver (an SDK registered later gets traces, through the API's proxy, but no metrics).
+ * installed it or registered no SDK yet: the receiver then skips every call here. Asked once, when the
+ * receiver is made, so register the SDK before creating the receiver (docs/operations.md).
  */
 export function receiverTelemetry(): ReceiverTelemetry | undefined {
-  const api = otelApi();
+  const api = registeredOtelApi();
   if (!api) return undefined;
   const tracer = api.trace.getTracer(SCOPE, SCOPE_VERSION);
   const meter = api.metrics.getMeter(SCOPE, SCOPE_VERSION);
