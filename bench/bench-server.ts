@@ -104,8 +104,9 @@ const paused: RequestListener = (_req, res) => {
 
 const listeners: Record<ServerKind, RequestListener> = {
   'express + receiver': (req, res) => (receiverListener ?? paused)(req, res),
-  'bare express': express().post('/webhooks', async (req, res) => {
-    await readBody(req);
+  // As an Express app that verifies deliveries by hand takes the bytes (the issue 23 harness's baseline):
+  // express.raw() reads the body into a Buffer; nothing is checked or stored.
+  'bare express': express().post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }), (_req, res) => {
     res.status(200).json({ received: true });
   }),
   'node:http + receiver': (req, res) => (receiverListener ?? paused)(req, res),
