@@ -8,6 +8,8 @@ export {
 export { type StepClient, type StepCallOptions } from './step-client.js';
 export { type HealthStatus, type HealthThresholds, type ReceiverHealth } from './receiver-health.js';
 export { type HealthRoutes, LIVENESS_PATH, READINESS_PATH } from './health-routes.js';
+export { METRICS_PATH, serve, type Served, type ServeOptions } from './serve.js';
+export { closeOnSignals, type CloseOnSignalsOptions } from './close-on-signals.js';
 export { type ReceiverOptions } from './receiver-options.js';
 export { INSPECTOR_PATH, type InspectorHandler, type InspectorOptions, mountAt } from '../console/inspector/index.js';
 export {

@@ -8,3 +8,4 @@ export {
   type SignedReplyRequest,
   type SignedReplyRequestInput,
 } from './signed-reply-request.js';
+export { directEffects, type DirectEffects } from './direct-effects.js';
