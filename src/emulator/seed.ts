@@ -66,6 +66,6 @@ export function seed(ctx: Pick<EmulatorContext, 'db' | 'clock'>, options: SeedOp
     s.leads.insertMany(oldestFirst(workspace.leads));
     s.commentSettings.insert(seedCommentSettings(createdAt));
     s.comments.insertMany(seedComments(now));
-    s.automations.insertMany(seedAutomations(createdAt));
+    s.automations.insertMany(seedAutomations(createdAt, now));
   })();
 }

@@ -1,13 +1,9 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
 import type { ChaosRule, ChaosState } from '../../src/emulator/chaos/chaos-rule.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { createReceiver } from '../../src/receiver/index.js';
-import { as, cleanup, emulator, tempDir } from './platform-harness.js';
+import { as, cleanup, emulator } from './platform-harness.js';
+import { receiverBehindPort } from './receiver-harness.js';
 
 afterEach(cleanup);
 
@@ -29,25 +25,15 @@ interface Arrival {
 
 async function chaosBench(e: Emulator) {
   let secrets: string[] = [];
-  const receiver = createReceiver({
-    secrets: async () => secrets,
-    dbPath: join(tempDir(), 'receiver.db'),
-    logger: pino({ level: 'silent' }),
-    pollIntervalMs: 20,
-  });
   const runs = new Map<string, number>();
-  receiver.on('*', async ({ envelope }) => {
-    runs.set(envelope.id!, (runs.get(envelope.id!) ?? 0) + 1);
-  });
-  await receiver.start();
   const arrivals: Arrival[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const rawBody = Buffer.concat(chunks);
-      const answer = await receiver.handle({ headers: req.headers as Record<string, string>, rawBody });
-      const headers: IncomingHttpHeaders = req.headers;
+  const { receiver, url, close } = await receiverBehindPort({
+    secrets: async () => secrets,
+    handlers: (r) =>
+      r.on('*', async ({ envelope }) => {
+        runs.set(envelope.id!, (runs.get(envelope.id!) ?? 0) + 1);
+      }),
+    seen: ({ headers, rawBody, answer }) => {
       const envelope = JSON.parse(rawBody.toString('utf8')) as { id: string; data: { id: string } };
       arrivals.push({
         deliveryId: String(headers['x-service-delivery']),
@@ -56,11 +42,8 @@ async function chaosBench(e: Emulator) {
         signatures: String(headers['x-service-signature']).split(',').length,
         status: answer.status,
       });
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   const registered = await as(e)
     .post('/v1/webhooks')
     .send({ url, events: ['message.received'] })
@@ -113,11 +96,7 @@ async function chaosBench(e: Emulator) {
       console.log(`chaos figures: ${JSON.stringify(figures)}`);
       return figures;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await receiver.close();
-    },
+    close,
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
+import { AutomationTriggerKind } from '../../src/api/schemas/automation.js';
 import { Capabilities } from '../../src/api/schemas/developer.js';
 import { FEATURES } from '../../src/emulator/domain/developer.js';
 import { as, cleanup, emulator } from './platform-harness.js';
@@ -26,6 +27,9 @@ describe('GET /v1/developer/capabilities', () => {
     expect(Object.keys(all.body.features).sort()).toEqual(Object.keys(FEATURES).sort());
     // The AI surface is built and said so (README "What the emulator covers").
     expect(all.body.features).toMatchObject({ ai_groups: true, knowledge: true, ai_providers: true });
+    // What automations do and do not do here (docs/automations.md): one line per trigger kind.
+    expect(Object.keys(all.body.automations.triggers).sort()).toEqual([...AutomationTriggerKind.options].sort());
+    expect(all.body.automations.not_emulated.length).toBeGreaterThan(0);
     const created = await as(e)
       .post('/v1/keys')
       .send({ label: 'comments only', scopes: ['comments:write', 'analytics:read'], kind: 'live' });

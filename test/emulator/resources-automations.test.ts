@@ -42,7 +42,7 @@ describe('triggering an automation', () => {
       from: { handle: '+14155550123' },
       content: 'hi again',
     }).expect(201);
-    const anyAccount = await trigger(e, newConversation, { contact_id: contact }).expect(201);
+    const anyAccount = await trigger(e, keyword, { contact_id: contact }).expect(201);
     expect(anyAccount.body.conversation_id).toBe(SEED_IDS.twoAccounts.conversations[1]);
     // The api automation sends from the main line: the chat there.
     const mainLine = await trigger(e, api, { contact_id: contact, variables: vars }).expect(201);

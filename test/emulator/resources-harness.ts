@@ -1,6 +1,9 @@
 import { TRIGGER_BATCH_MAX, TriggerBatchResult } from '../../src/resources/index.js';
 import type { EventName } from '../../src/events/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import { SEED_IDS } from '../../src/emulator/seed.js';
+import { stores } from '../../src/emulator/state/stores.js';
+import type { Message } from '../../src/resources/index.js';
 import { as, receiver } from './platform-harness.js';
 
 export { SEED_IDS } from '../../src/emulator/seed.js';
@@ -59,4 +62,26 @@ export async function enrollMany(e: Emulator, triggerName: string, count: number
     if (refused.length > 0)
       throw new Error(`trigger batch refused ${refused.length} rows: ${JSON.stringify(refused[0])}`);
   }
+}
+
+/** `count` messages sent earlier this month on the seeded delivered chat (`source` ai makes them AI replies). */
+export function sentEarlier(e: Emulator, count: number, source: Message['source'] = 'api'): void {
+  const at = e.clock.iso();
+  stores(e.db).messages.insertMany(
+    Array.from({ length: count }, (_, i) => ({
+      id: `msg_earlier_${source}_${i}`,
+      conversation_id: SEED_IDS.delivered.conversation,
+      integration_id: SEED_IDS.phoneMain,
+      channel: 'phone' as const,
+      direction: 'sent' as const,
+      content: 'an earlier send',
+      media: null,
+      buttons: null,
+      cta_url: null,
+      delivery_status: 'delivered' as const,
+      source,
+      error: null,
+      created_at: at,
+    })),
+  );
 }

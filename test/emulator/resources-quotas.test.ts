@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/resources/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import { currentPeriod } from '../../src/emulator/domain/usage.js';
 import { stores } from '../../src/emulator/state/stores.js';
 import { as, cleanup, emulator } from './platform-harness.js';
-import { inbound, send, SEED_IDS } from './resources-harness.js';
+import { inbound, send, SEED_IDS, sentEarlier } from './resources-harness.js';
 
 afterEach(cleanup);
 
@@ -14,28 +13,6 @@ afterEach(cleanup);
 // stores its sends), then the API is asked for the last ones.
 const PLAN = 'trial';
 const QUOTA = PLAN_QUOTAS[PLAN];
-
-/** `count` messages sent earlier this month on the seeded delivered chat (`source` ai makes them AI replies). */
-function sentEarlier(e: Emulator, count: number, source: Message['source'] = 'api'): void {
-  const at = e.clock.iso();
-  stores(e.db).messages.insertMany(
-    Array.from({ length: count }, (_, i) => ({
-      id: `msg_earlier_${source}_${i}`,
-      conversation_id: SEED_IDS.delivered.conversation,
-      integration_id: SEED_IDS.phoneMain,
-      channel: 'phone' as const,
-      direction: 'sent' as const,
-      content: 'an earlier send',
-      media: null,
-      buttons: null,
-      cta_url: null,
-      delivery_status: 'delivered' as const,
-      source,
-      error: null,
-      created_at: at,
-    })),
-  );
-}
 
 async function usage(e: Emulator) {
   const [used, limits] = await Promise.all([as(e).get('/v1/usage'), as(e).get('/v1/developer/limits')]);

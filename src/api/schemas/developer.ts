@@ -28,6 +28,18 @@ export const Capabilities = z.looseObject({
   /** Feature name -> available to this key on this plan. */
   features: z.record(z.string(), z.boolean()),
   limits: DeveloperLimits,
+  /**
+   * What automations do here (the emulator's answer; docs/automations.md): what starts each trigger kind,
+   * what a run does, its bounds, and what is not emulated.
+   */
+  automations: z
+    .looseObject({
+      triggers: z.record(z.string(), z.string()),
+      actions: z.array(z.string()),
+      limits: z.record(z.string(), z.number()),
+      not_emulated: z.array(z.string()),
+    })
+    .optional(),
 });
 export type Capabilities = z.output<typeof Capabilities>;
 

@@ -1,10 +1,12 @@
 import { newContact } from '../domain/new-contact.js';
 import { z } from 'zod';
 import { Id, Platform } from '../../resources/index.js';
+import { AutomationRun } from '../../api/schemas/automation.js';
 import { text } from '../../api/schemas/common.js';
 import { Contact, Conversation, Message, PhoneNumber } from '../../resources/index.js';
 import { startAiReply } from '../ai-reply/reply-to-message.js';
 import { ApiFailure } from '../api-failure.js';
+import { runInboundAutomations } from '../domain/inbound-automations.js';
 import { preview } from '../domain/send-message.js';
 import { windowExpiry } from '../domain/service-window.js';
 import type { EmulatorContext } from '../route-handler.js';
@@ -25,7 +27,13 @@ export const InboundBody = z.strictObject({
 });
 export type InboundBody = z.output<typeof InboundBody>;
 
-export const InboundResult = z.object({ contact: Contact, conversation: Conversation, message: Message });
+export const InboundResult = z.object({
+  contact: Contact,
+  conversation: Conversation,
+  message: Message,
+  /** The automations the message started (docs/automations.md): each run's message is on its way. */
+  automation_runs: z.array(AutomationRun),
+});
 export type InboundResult = z.output<typeof InboundResult>;
 
 function receivingAccount(s: Stores, body: InboundBody): Account {
@@ -81,7 +89,8 @@ function findOrCreateContact(
  * A customer writes in (`POST /_emulator/inbound`): finds or creates the contact and an open
  * conversation on the receiving account, stores the message, opens the phone channel's 24-hour
  * window, and announces conversation.created (when new), message.received and a stop/start word.
- * Then an AI reply is queued, off the request (docs/custom-reply.md).
+ * Then the automations it starts run (docs/automations.md), and an AI reply is queued, off the request
+ * (docs/custom-reply.md).
  */
 export function receiveInbound(ctx: EmulatorContext, body: InboundBody): InboundResult {
   const s = stores(ctx.db);
@@ -146,17 +155,19 @@ export function receiveInbound(ctx: EmulatorContext, body: InboundBody): Inbound
       ...answer.contact,
       keyword,
     });
+  const automationRuns = runInboundAutomations(ctx, answer.message, isNew, isWord);
   // A stop or start word is not a question, whether or not it changed anything: AI answers everything else,
   // when its gates let it.
   if (!isWord) startAiReply(ctx, answer.message, answer.conversation);
-  return answer;
+  return { ...answer, automation_runs: automationRuns };
 }
 
 export const inboundControl = control({
   path: '/inbound',
   summary:
     'A customer writes in: the contact and an open conversation (created when new), the message, the 24-hour window; ' +
-    'fires conversation.created, message.received, and contact.opted_out or opted_in for a stop or start word',
+    'fires conversation.created, message.received, and contact.opted_out or opted_in for a stop or start word; ' +
+    'runs the new-conversation and keyword automations it starts',
   body: InboundBody,
   response: InboundResult,
   errors: ['NOT_FOUND', 'ACCOUNT_MISMATCH'],

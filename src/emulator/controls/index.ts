@@ -1,5 +1,6 @@
 import type { EmulatorControl } from '../platform/controls-router.js';
 import { clockControl, resendControl, resetControl } from '../platform/platform-controls.js';
+import { automationControl, automationStatusControl } from './automations.js';
 import { chaosClearControl, chaosControl, rotateSecretControl } from './chaos.js';
 import { commentControl } from './comment.js';
 import { handoffControl } from './handoff.js';
@@ -18,6 +19,8 @@ export const EMULATOR_CONTROLS: readonly EmulatorControl[] = [
   handoffControl,
   commentControl,
   templateReviewControl,
+  automationControl,
+  automationStatusControl,
   chaosControl,
   chaosClearControl,
   rotateSecretControl,

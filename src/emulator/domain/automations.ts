@@ -43,10 +43,41 @@ function targetConversation(s: Stores, automation: AutomationRecord, body: Trigg
 }
 
 /**
- * POST /v1/automations/:id/trigger with a live key (docs/ai-and-knowledge.md): runs an `active`
- * automation once, now: its `content`, variables filled, is sent on the conversation like any free-text
- * send (account, opt-out, service-window and provider rules) and announced as `message.sent` with source
- * `automation`. A refusal answers the send's error and stores no run; a run answers `completed`.
+ * One run of `automation` on `conversation`, whatever started it: its `content`, variables filled, is sent
+ * like any free-text send (account, opt-out, service-window, quota and provider rules), stored with
+ * `automation_id` and announced as `message.sent` with source `automation`; the run is stored and
+ * `last_run_at` set. A refusal throws the send's error and stores nothing.
+ */
+export function runAutomation(
+  ctx: EmulatorContext,
+  automation: AutomationRecord,
+  conversation: Conversation,
+  variables: Readonly<Record<string, string>>,
+): AutomationRun {
+  const s = stores(ctx.db);
+  const content = fillTemplate(automation.content, variables, 'variables', `automation ${automation.id}`);
+  const message = sendMessage(ctx, conversation, { content }, 'automation', { automation_id: automation.id });
+  const run: AutomationRun = {
+    id: ctx.newId('run'),
+    automation_id: automation.id,
+    status: 'completed',
+    conversation_id: conversation.id,
+    contact_id: conversation.contact_id,
+    message_id: message.id,
+    created_at: message.created_at,
+  };
+  ctx.db.transaction(() => {
+    s.automationRuns.insert(run);
+    // Read again: a scheduled run sends on many conversations, and its schedule moved before the first.
+    s.automations.update(automation.id, (current) => ({ ...current, last_run_at: run.created_at }));
+  })();
+  return run;
+}
+
+/**
+ * POST /v1/automations/:id/trigger with a live key (docs/automations.md): runs an `active` automation
+ * once, now, whatever its trigger kind. A refusal answers the send's error and stores no run; a run
+ * answers `completed`.
  */
 export function triggerAutomation(ctx: EmulatorContext, id: string, body: TriggerBody): AutomationRun {
   const s = stores(ctx.db);
@@ -66,20 +97,5 @@ export function triggerAutomation(ctx: EmulatorContext, id: string, body: Trigge
       },
     );
   }
-  const content = fillTemplate(automation.content, body.variables ?? {}, 'variables', `automation ${automation.id}`);
-  const message = sendMessage(ctx, conversation, { content }, 'automation');
-  const run: AutomationRun = {
-    id: ctx.newId('run'),
-    automation_id: automation.id,
-    status: 'completed',
-    conversation_id: conversation.id,
-    contact_id: conversation.contact_id,
-    message_id: message.id,
-    created_at: message.created_at,
-  };
-  ctx.db.transaction(() => {
-    s.automationRuns.insert(run);
-    s.automations.put({ ...automation, last_run_at: run.created_at });
-  })();
-  return run;
+  return runAutomation(ctx, automation, conversation, body.variables ?? {});
 }

@@ -14,6 +14,7 @@ import { Collection } from '../state/collection.js';
 import { KEYS_KIND } from '../state/key-store.js';
 import { stores } from '../state/stores.js';
 import { WEBHOOKS_KIND } from '../state/webhook-store.js';
+import { AUTOMATION_CAPABILITIES } from './automation-bounds.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
 
 /**
@@ -69,7 +70,13 @@ export function capabilitiesOf(key: AuthenticatedKey, plan: Plan): Capabilities 
       key.scopes.includes(scope) && (!readOnly || scope.endsWith(':read')),
     ]),
   );
-  return { key: { id: key.id, kind: key.kind, scopes: [...key.scopes] }, plan, features, limits: limitsFor(plan) };
+  return {
+    key: { id: key.id, kind: key.kind, scopes: [...key.scopes] },
+    plan,
+    features,
+    limits: limitsFor(plan),
+    automations: AUTOMATION_CAPABILITIES,
+  };
 }
 
 /** Where each onboarding step is explained. */

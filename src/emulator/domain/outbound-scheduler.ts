@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { EmulatorClock } from '../clock.js';
 import type { EmulatorContext } from '../route-handler.js';
+import { SCHEDULED_RUNS_PER_WAKE } from './automation-bounds.js';
 import { runCampaignsChunk } from './campaign-sender.js';
 import { deliverySteps, nextDeliveryDueAt } from './delivery-progress.js';
 import { journeySteps } from './journey-runner.js';
 import { runBounded } from './run-bounded.js';
+import { runDueSchedules } from './scheduled-automations.js';
 
 /** How often due work is looked for when nothing wakes the scheduler (a step due in a few real seconds). */
 const POLL_MS = 1000;
@@ -25,8 +27,8 @@ const DELIVERY_STEPS_PER_RUN = 1000;
 const SWEEP_MIN_WAIT_MS = 5;
 
 /**
- * Runs the outbound work that is due on the emulator clock: journey steps, delivery progress
- * (queued -> sent -> delivered | failed) and campaigns (scheduled starts and sending). Woken by a
+ * Runs the outbound work that is due on the emulator clock: scheduled automations, journey steps, delivery
+ * progress (queued -> sent -> delivered | failed) and campaigns (scheduled starts and sending). Woken by a
  * trigger, an activation, a campaign start, a send, every clock advance, and a slow poll; one timer
  * waits for the next due delivery step (no timer per message). Each run does bounded work within
  * RUN_BUDGET_MS, each kind within its share of it, and yields to the event loop (setImmediate) before the next.
@@ -69,11 +71,13 @@ export class OutboundScheduler {
     // cannot hold back delivery progress and the webhooks it fires, nor campaign sends (docs/outbound.md).
     const shareEnd = (k: number) => Math.max(start + (k + 1) * SHARE_MS, performance.now() + SHARE_MS);
     try {
+      // Few and bounded by count (each run at most MAX_SCHEDULE_TARGETS sends), ahead of the timed shares.
+      const schedules = runDueSchedules(this.ctx, SCHEDULED_RUNS_PER_WAKE);
       const journeys = runBounded(journeySteps(this.ctx), { deadline: shareEnd(0) });
       runBounded(deliverySteps(this.ctx), { maxSteps: DELIVERY_STEPS_PER_RUN, deadline: shareEnd(1) });
       const sending = runCampaignsChunk(this.ctx, shareEnd(2));
       const nextDue = nextDeliveryDueAt(this.ctx);
-      if (journeys || sending || (nextDue !== null && nextDue <= this.clock.now())) this.wake();
+      if (schedules || journeys || sending || (nextDue !== null && nextDue <= this.clock.now())) this.wake();
       else if (nextDue !== null) this.sweepAt(nextDue);
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'outbound scheduler run failed');

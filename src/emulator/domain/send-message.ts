@@ -20,13 +20,15 @@ export function preview(content: string): string {
  * A live free-text send on a conversation: the account, opt-out and service-window rules, the plan's monthly
  * message quota (and AI-reply quota for source `ai`), then the provider sandbox. Returns the stored message (`queued`; it advances off the request). A refusal
  * throws before anything is stored, sent, charged or announced. `source` is what `message.sent` reports
- * (`automation` for an automation's send, `ai` for an AI reply).
+ * (`automation` for an automation's send, `ai` for an AI reply); `origin` is stored on the message and travels
+ * in its events (an automation's `automation_id`, as a journey step's `journey_action_id`).
  */
 export function sendMessage(
   ctx: EmulatorContext,
   conversation: Conversation,
   input: MessageInput,
   source: NonNullable<Message['source']> = 'api',
+  origin: Readonly<Record<string, string>> = {},
 ): Message {
   const s = stores(ctx.db);
   requireSameAccount(conversation, input.integration_id);
@@ -60,17 +62,20 @@ export function sendMessage(
       },
     );
   }
-  const message = queuedMessage(
-    {
-      id: ctx.newId('msg'),
-      conversation_id: conversation.id,
-      integration_id: conversation.integration_id,
-      channel: conversation.channel,
-      created_at: new Date(now).toISOString(),
-    },
-    input,
-    source,
-  );
+  const message: Message = {
+    ...queuedMessage(
+      {
+        id: ctx.newId('msg'),
+        conversation_id: conversation.id,
+        integration_id: conversation.integration_id,
+        channel: conversation.channel,
+        created_at: new Date(now).toISOString(),
+      },
+      input,
+      source,
+    ),
+    ...origin,
+  };
   ctx.db.transaction(() => {
     s.messages.insert(message);
     s.conversations.put({

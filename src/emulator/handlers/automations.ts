@@ -1,10 +1,18 @@
 import type { endpoints } from '../../api/endpoints/index.js';
+import { SCHEDULED_RUNS_PER_WAKE } from '../domain/automation-bounds.js';
 import { triggerAutomation } from '../domain/automations.js';
-import type { RouteHandlers } from '../route-handler.js';
+import { runDueSchedules } from '../domain/scheduled-automations.js';
+import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 
+/** A read first runs what fell due (the scheduler would, a moment later), so a test that moved the clock sees it. */
+function catchUp(ctx: EmulatorContext) {
+  runDueSchedules(ctx, SCHEDULED_RUNS_PER_WAKE);
+  return stores(ctx.db).automations;
+}
+
 export const automationsHandlers = {
-  list: ({ query }, ctx) => stores(ctx.db).automations.list({ limit: query.limit, cursor: query.cursor }),
-  get: ({ params }, ctx) => stores(ctx.db).automations.require(params.id, 'automation'),
+  list: ({ query }, ctx) => catchUp(ctx).list({ limit: query.limit, cursor: query.cursor }),
+  get: ({ params }, ctx) => catchUp(ctx).require(params.id, 'automation'),
   trigger: ({ params, body }, ctx) => triggerAutomation(ctx, params.id, body),
 } satisfies RouteHandlers<typeof endpoints.automations>;

@@ -1,3 +1,4 @@
+import { nextSlot } from '../domain/automation-schedule.js';
 import { SEED_IDS } from './seed-fixtures.js';
 import {
   COMMENT_SETTINGS_ID,
@@ -7,6 +8,7 @@ import {
 } from './records.js';
 
 const HOUR_MS = 3_600_000;
+const WEEK_SECONDS = 7 * 24 * 3600;
 
 /** The seeded keyword rule's answer. */
 const PRICE_REPLY = 'Thanks for asking! Every price is on the product page at convokit.shop.';
@@ -59,39 +61,54 @@ export function seedComments(nowMs: number): CommentRecord[] {
   ];
 }
 
-/** One automation per trigger kind, oldest first; explicit triggers run any active one (docs/ai-and-knowledge.md). */
-export function seedAutomations(createdAt: string): AutomationRecord[] {
+/**
+ * One automation per trigger kind, oldest first (docs/automations.md): the price keyword runs on customer
+ * messages, the welcome and the weekly review request are paused, the api one runs only when triggered.
+ */
+export function seedAutomations(createdAt: string, nowMs: number): AutomationRecord[] {
   const ids = SEED_IDS.automations;
   const automation = (
     fields: Pick<AutomationRecord, 'id' | 'name' | 'trigger' | 'content'> & Partial<AutomationRecord>,
   ): AutomationRecord => ({
     status: 'active',
     integration_id: null,
+    keywords: [],
+    conditions: {},
+    schedule: null,
+    next_run_at: null,
     last_run_at: null,
     created_at: createdAt,
     updated_at: createdAt,
     ...fields,
   });
+  const weekly = { first_run_at: createdAt, repeat_every_seconds: WEEK_SECONDS };
   return [
     automation({
       id: ids.newConversation,
       name: 'Welcome message',
       trigger: 'new_conversation',
+      // Paused: active, it would answer every customer's first message, and every count of messages after a
+      // first inbound message (users' tests, the starters') would change (docs/automations.md, "The seed").
+      status: 'paused',
       content: 'Hi! Thanks for writing to Convo Kit Shop. A person will be with you shortly.',
     }),
     automation({
       id: ids.keyword,
       name: 'Price list on "price"',
       trigger: 'keyword',
+      keywords: ['price', 'prices'],
       content: 'Our price list: convokit.shop/prices. Anything else we can help with?',
     }),
     automation({
       id: ids.schedule,
-      name: 'Review request a week after delivery',
+      name: 'Weekly review request',
       trigger: 'schedule',
       status: 'paused',
       integration_id: SEED_IDS.phoneMain,
-      content: 'How was your order {{1}}? Reply 1-5.',
+      conditions: { channels: ['phone'] },
+      schedule: weekly,
+      next_run_at: nextSlot(weekly, nowMs),
+      content: 'How was your last order with us? Reply 1-5.',
     }),
     automation({
       id: ids.api,

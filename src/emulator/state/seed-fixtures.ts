@@ -42,7 +42,7 @@ export const SEED_IDS = {
     /** The seeded rule: keywords "price" and "how much", every account. */
     rule: 'crl_seed_price',
   },
-  /** One per trigger kind; only `aut_review_request` is paused. */
+  /** One per trigger kind; `aut_welcome` and `aut_review_request` are paused (docs/automations.md). */
   automations: {
     keyword: 'aut_price_keyword',
     newConversation: 'aut_welcome',
