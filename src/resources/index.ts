@@ -12,7 +12,17 @@ export {
   KeyKind,
   KeyValue,
 } from '../api/schemas/api-key.js';
-export { Automation, AutomationRun, AutomationTrigger } from '../api/schemas/automation.js';
+export {
+  Automation,
+  AutomationConditions,
+  AutomationRun,
+  AutomationSchedule,
+  AutomationTrigger,
+  AutomationTriggerKind,
+  AUTOMATION_MAX_KEYWORDS,
+  AUTOMATION_MAX_REPEAT_SECONDS,
+  AUTOMATION_MIN_REPEAT_SECONDS,
+} from '../api/schemas/automation.js';
 export { BusinessEventAccepted, BusinessEventFire, BusinessEventName } from '../api/schemas/business-event.js';
 export {
   Campaign,

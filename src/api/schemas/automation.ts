@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { Channel, Id, Platform, TemplateVariables, text, Timestamp } from './common.js';
 
 /** A schedule repeats at most once a minute and at least once a year. */
-export const MIN_REPEAT_SECONDS = 60;
-export const MAX_REPEAT_SECONDS = 366 * 24 * 3600;
+export const AUTOMATION_MIN_REPEAT_SECONDS = 60;
+export const AUTOMATION_MAX_REPEAT_SECONDS = 366 * 24 * 3600;
 /** Keywords of one automation at most. */
-export const MAX_KEYWORDS = 20;
+export const AUTOMATION_MAX_KEYWORDS = 20;
 const MAX_CONDITION_VALUES = 20;
 
 /**
@@ -28,7 +28,13 @@ export type AutomationConditions = z.output<typeof AutomationConditions>;
 export const AutomationSchedule = z.strictObject({
   first_run_at: Timestamp,
   /** null: once. @default null */
-  repeat_every_seconds: z.number().int().min(MIN_REPEAT_SECONDS).max(MAX_REPEAT_SECONDS).nullable().optional(),
+  repeat_every_seconds: z
+    .number()
+    .int()
+    .min(AUTOMATION_MIN_REPEAT_SECONDS)
+    .max(AUTOMATION_MAX_REPEAT_SECONDS)
+    .nullable()
+    .optional(),
 });
 export type AutomationSchedule = z.output<typeof AutomationSchedule>;
 

@@ -3,7 +3,7 @@ import {
   AutomationConditions,
   AutomationSchedule,
   AutomationTriggerKind,
-  MAX_KEYWORDS,
+  AUTOMATION_MAX_KEYWORDS,
 } from '../../api/schemas/automation.js';
 import { Id, visibleText } from '../../api/schemas/common.js';
 import { MessageContent } from '../../api/schemas/message.js';
@@ -34,7 +34,7 @@ export const AutomationDefinition = z
     integration_id: Id.nullable().optional(),
     content: MessageContent,
     /** Required for a `keyword` automation, refused for the others. */
-    keywords: z.array(visibleText(100)).min(1).max(MAX_KEYWORDS).optional(),
+    keywords: z.array(visibleText(100)).min(1).max(AUTOMATION_MAX_KEYWORDS).optional(),
     /** @default {} (every conversation) */
     conditions: AutomationConditions.optional(),
     /** Required for a `schedule` automation, refused for the others. */
