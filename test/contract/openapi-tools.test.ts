@@ -170,7 +170,11 @@ describe('openapi() for tools: schemas', () => {
       ),
     ).toContain('"$ref":"#/components/schemas/SignPayloadResult"');
     expect(JSON.stringify(schemas.SignPayloadResult)).toContain('"$ref":"#/components/schemas/Signature"');
-    expect(schemas.Signature).toEqual({ type: 'string', pattern: '^sha256=[0-9a-f]{64}$' });
+    expect(schemas.Signature).toEqual({
+      type: 'string',
+      pattern: '^sha256=[0-9a-f]{64}$',
+      examples: [`sha256=${'5f'.repeat(32)}`],
+    });
   });
 
   it('describes the any-JSON `payload` of sign-payload without a self-reference, while zod still checks it is JSON', () => {

@@ -75,6 +75,7 @@ describe('openapi()', () => {
       expect(body.required, def.path).toBe(false);
       expect(body.content['application/json'], def.path).toEqual({
         schema: { $ref: '#/components/schemas/EmptyBody' },
+        examples: { EmptyBody: { $ref: '#/components/examples/EmptyBody' } },
       });
     }
     expect((doc.components as { schemas: Record<string, unknown> }).schemas.EmptyBody).toEqual({

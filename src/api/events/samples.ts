@@ -21,9 +21,12 @@ export type DeepPartial<T> = T extends readonly unknown[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
-const id = (prefix: string) => prefixedId(prefix, 9);
+/** Makes the id of a new resource from its prefix (`msg` -> `msg_…`). */
+type NewId = (prefix: string) => string;
 
-function message(now: string, direction: Message['direction']): Message {
+const freshId: NewId = (prefix) => prefixedId(prefix, 9);
+
+function message(now: string, direction: Message['direction'], id: NewId): Message {
   return {
     id: id('msg'),
     conversation_id: 'conv_8Zq2LmW4tY1x',
@@ -98,10 +101,10 @@ function ticket(now: string, status: Ticket['status'] = 'open', assignee: string
 }
 
 /** One realistic `data` per event, each valid against its schema (a test checks every event). */
-const SAMPLES: { [N in EventName]: (now: string) => EventData<N> } = {
-  'message.received': (now) => message(now, 'received'),
-  'message.sent': (now) => ({ ...message(now, 'sent'), source: 'api' }),
-  'message.delivery_failed': () => ({
+const SAMPLES: { [N in EventName]: (now: string, id: NewId) => EventData<N> } = {
+  'message.received': (now, id) => message(now, 'received', id),
+  'message.sent': (now, id) => ({ ...message(now, 'sent', id), source: 'api' }),
+  'message.delivery_failed': (_now, id) => ({
     template_name: 'spring_sale',
     error_code: '131049',
     error_reason: 'The provider throttled delivery of this marketing template to the recipient',
@@ -158,7 +161,33 @@ export function sampleEvent<N extends EventName>(
 ): SampleEnvelope<N> {
   if (!isEventName(name))
     throw new InvalidOptionError(`Unknown event \`${String(name)}\`; expected one of ${EVENT_NAMES.join(', ')}`);
-  const now = new Date().toISOString();
-  const base: SampleEnvelope<N> = { id: id('evt'), event: name, created_at: now, data: SAMPLES[name](now) };
-  return deepMerge(base, overrides) as SampleEnvelope<N>;
+  return deepMerge(envelope(name, new Date().toISOString(), freshId), overrides) as SampleEnvelope<N>;
+}
+
+function envelope<N extends EventName>(name: N, now: string, id: NewId): SampleEnvelope<N> {
+  return { id: id('evt'), event: name, created_at: now, data: SAMPLES[name](now, id) };
+}
+
+/** The fixed time of {@link documentedSamples}. */
+const DOCUMENTED_AT = '2026-01-15T09:30:00.000Z';
+
+/** `msg` -> `msg_7Kd2Qw9Zx4`: the same id on every run. */
+const documentedId: NewId = (prefix) => `${prefix}_7Kd2Qw9Zx4`;
+
+/**
+ * The same samples with fixed ids and time, so that the OpenAPI document built from them is the same on
+ * every run: one envelope per event, and the resources that events carry.
+ */
+export function documentedSamples() {
+  return {
+    events: Object.fromEntries(EVENT_NAMES.map((name) => [name, envelope(name, DOCUMENTED_AT, documentedId)])) as {
+      [N in EventName]: SampleEnvelope<N>;
+    },
+    resources: {
+      Message: message(DOCUMENTED_AT, 'received', documentedId),
+      Conversation: conversation(DOCUMENTED_AT),
+      Contact: contact(DOCUMENTED_AT),
+      Ticket: ticket(DOCUMENTED_AT),
+    },
+  };
 }

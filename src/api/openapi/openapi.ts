@@ -3,6 +3,7 @@ import { DOCS_BASE_URL, ErrorEnvelope } from '../error-codes.js';
 import { ERROR_ENVELOPES, ErrorResponses } from './error-responses.js';
 import { SchemaConverter, type JsonSchema } from './json-schema.js';
 import { documentedOperations } from './documented-operations.js';
+import { addExamples } from './examples.js';
 import { operation } from './operation.js';
 import { HEADER_COMPONENTS } from './response-headers.js';
 import { GROUP_TAGS } from './tags.js';
@@ -39,7 +40,7 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
       (paths[documented.path] ??= {})[documented.method] = operation(documented, schemas, errors);
   const webhooks = webhookOperations(schemas);
   const parameters = { ...REQUEST_PARAMETERS, ...deliveryHeaderParameters(schemas) };
-  return {
+  const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: 'Messaging Conversations REST API',
@@ -73,6 +74,8 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
       parameters,
     ),
   };
+  addExamples(document);
+  return document;
 }
 
 /**

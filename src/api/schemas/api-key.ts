@@ -19,7 +19,10 @@ export const ApiKey = z.looseObject({
 export type ApiKey = z.output<typeof ApiKey>;
 
 /** `svc_live_` or `svc_test_` + 32 url-safe characters. */
-export const KeyValue = z.string().regex(/^svc_(live|test)_[A-Za-z0-9_-]{32}$/);
+export const KeyValue = z
+  .string()
+  .regex(/^svc_(live|test)_[A-Za-z0-9_-]{32}$/)
+  .meta({ examples: ['svc_live_Q3v8Lm2Xr7Tn4Wk9Pz6Bd1Hc5Fy0Gj2A'] });
 
 export const ApiKeyCreate = z.strictObject({
   label: text(100),

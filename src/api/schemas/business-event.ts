@@ -5,7 +5,8 @@ import { PhoneNumber, TemplateVariables, Timestamp, TimestampInput } from './com
 /** A business event's name (`order.shipped`): what POST /v1/events fires and a journey's `events` list. */
 export const BusinessEventName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_.:-]{0,99}$/, 'expected a lower-case event name such as order.shipped');
+  .regex(/^[a-z0-9][a-z0-9_.:-]{0,99}$/, 'expected a lower-case event name such as order.shipped')
+  .meta({ examples: ['order.shipped'] });
 
 export const BusinessEventFire = z.strictObject({
   event: BusinessEventName,

@@ -25,12 +25,15 @@ export const TimestampInput = Timestamp.transform((value, ctx) => {
  * International phone format with a leading plus (E.164). In a query string an unencoded `+` arrives as a
  * space (form encoding), so that spelling is named in the error.
  */
-export const PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, {
-  error: (issue) =>
-    typeof issue.input === 'string' && /^ [1-9]\d{6,14}$/.test(issue.input)
-      ? 'expected a leading plus, got a space: in a query string, write + as %2B'
-      : 'expected international format with a leading plus, e.g. +14155550123',
-});
+export const PhoneNumber = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, {
+    error: (issue) =>
+      typeof issue.input === 'string' && /^ [1-9]\d{6,14}$/.test(issue.input)
+        ? 'expected a leading plus, got a space: in a query string, write + as %2B'
+        : 'expected international format with a leading plus, e.g. +14155550123',
+  })
+  .meta({ examples: ['+14155550123'] });
 
 /** An HTTPS URL, as the spec requires for media, CTA, custom reply and webhook URLs. */
 export const HttpsUrl = z.url({ protocol: /^https$/, error: 'expected an https:// URL' });
@@ -140,7 +143,10 @@ export function templateCopy(max: number) {
 
 /** Template variables keyed by their position as a string (`{"1": "Ada"}`): a trigger's `metadata`, a template send's `variables`. */
 export const TemplateVariables = z.record(
-  z.string().regex(/^[1-9]\d?$/, 'expected a variable position such as "1"'),
+  z
+    .string()
+    .regex(/^[1-9]\d?$/, 'expected a variable position such as "1"')
+    .meta({ examples: ['1'] }),
   z.string().max(1024),
 );
 

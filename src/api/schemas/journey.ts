@@ -54,7 +54,8 @@ export const JourneyCreate = z.strictObject({
   name: text(100),
   trigger_name: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -'),
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'expected a lower-case trigger name of letters, digits, _ . -')
+    .meta({ examples: ['order_followup'] }),
   steps: JourneySteps,
   /** @default [] */
   events: JourneyEvents.optional(),

@@ -94,6 +94,7 @@ export const ProviderConfig = z.looseObject({
   secret: z
     .string()
     .regex(/^\*{4}.{0,4}$/)
+    .meta({ examples: ['****c0de'] })
     .nullable(),
   has_secret: z.boolean(),
   updated_at: Timestamp,

@@ -48,11 +48,15 @@ export type Template = z.output<typeof Template>;
 
 /** POST /v1/templates: a draft, submitted to the provider on creation. */
 export const TemplateCreate = z.strictObject({
-  name: z.string().regex(/^[a-z0-9_]{1,512}$/, 'expected lower-case letters, digits and _ (at most 512)'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, 'expected lower-case letters, digits and _ (at most 512)')
+    .meta({ examples: ['order_update'] }),
   /** @default "en" */
   language: z
     .string()
     .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'expected a language code such as en or pt_BR')
+    .meta({ examples: ['en'] })
     .optional(),
   category: TemplateCategory,
   body: TemplateBody,
@@ -77,7 +81,10 @@ export const TemplateDraftValidate = z
  * `integration_id`, else the template's pinned number, else the single active number; else 409 AMBIGUOUS_INTEGRATION.
  */
 export const TemplateSend = z.strictObject({
-  to: z.string().regex(/^[1-9]\d{6,14}$/, 'expected the digits of an international phone number, e.g. 14155550123'),
+  to: z
+    .string()
+    .regex(/^[1-9]\d{6,14}$/, 'expected the digits of an international phone number, e.g. 14155550123')
+    .meta({ examples: ['14155550123'] }),
   integration_id: Id.optional(),
   /** @default {} */
   variables: TemplateVariables.optional(),

@@ -77,7 +77,12 @@ export const WebhookEndpoint = z.looseObject({
 export type WebhookEndpoint = z.output<typeof WebhookEndpoint>;
 
 /** The registration response: the only time the `whsec_` secret is shown. */
-export const WebhookEndpointCreated = WebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });
+export const WebhookEndpointCreated = WebhookEndpoint.extend({
+  secret: z
+    .string()
+    .startsWith('whsec_')
+    .meta({ examples: ['whsec_9Fq2Lx7Wm4Zt1Rk8Vn3Hb6Yc'] }),
+});
 
 function webhookCreate<U extends z.ZodType<string, string>>(url: U) {
   return z.strictObject({
@@ -115,7 +120,10 @@ export const SignPayloadRequest = z.strictObject({
 });
 
 /** `sha256=` and the HMAC-SHA256 in 64 lowercase hex digits: the X-Service-Signature of every delivery. */
-export const Signature = z.string().regex(/^sha256=[0-9a-f]{64}$/, 'expected sha256= and 64 lowercase hex digits');
+export const Signature = z
+  .string()
+  .regex(/^sha256=[0-9a-f]{64}$/, 'expected sha256= and 64 lowercase hex digits')
+  .meta({ examples: [`sha256=${'5f'.repeat(32)}`] });
 
 export const SignPayloadResult = z.looseObject({
   timestamp: z.number().int(),
