@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/reliability/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
+    // As in vitest.config.ts: an outcome's wait is bounded for a busy machine, not for an idle one.
+    expect: { poll: { timeout: 15_000 } },
     fileParallelism: false,
     // Without CONVO_KIT_PG_URL, the PostgreSQL tests try the local default server (test/support/postgres-server.ts).
     globalSetup: ['./test/support/postgres-server.ts'],

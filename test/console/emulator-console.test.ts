@@ -509,7 +509,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console asks only for what is on screen', ()
       expect(asked.length).toBeLessThan(PANELS.length / 2);
 
       await page.locator('#panel-keys').scrollIntoViewIfNeeded();
-      await expect.poll(() => asked, { timeout: 5_000 }).toContain('/v1/keys');
+      await expect.poll(() => asked).toContain('/v1/keys');
       await expect.poll(() => page.locator('#panel-keys tbody tr', { hasText: 'Emulator admin key' }).count()).toBe(1);
       asked.length = 0;
       await refreshStarts();

@@ -30,10 +30,17 @@ async function api(method: string, path: string, body?: unknown) {
   return res.body;
 }
 
+/**
+ * The provider's timeout_ms: the most the service allows, so that a loaded machine never times out an endpoint
+ * that answers; the case about lateness sets the least and answers after it (load only makes that later).
+ */
+const REPLY_TIMEOUT_MS = 10_000;
+const SHORTEST_REPLY_TIMEOUT_MS = 1_000;
+
 const putGroupProvider = (config: Record<string, unknown>, secret = SECRET) =>
   api('PUT', `/v1/channels/groups/${GROUP}/providers/custom_reply`, {
     enabled: true,
-    config: { url: `${endpointUrl}/reply`, timeout_ms: 1000, ...config },
+    config: { url: `${endpointUrl}/reply`, timeout_ms: REPLY_TIMEOUT_MS, ...config },
     secret,
   });
 
@@ -167,12 +174,19 @@ describe('any failure sends nothing and hands off', () => {
     ],
     ['the endpoint has no answer (422)', () => null],
     ['the reply claims an action the service did not take', () => 'Done: I have refunded your order.'],
-    [
-      'the endpoint answers past timeout_ms',
-      () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 1500)),
-    ],
   ])('when %s', async (_name, behaviour) => {
     answer = behaviour as ReplyFunction;
+    await expectHandedOff();
+  });
+
+  it('when the endpoint answers past timeout_ms', async () => {
+    await putGroupProvider({ timeout_ms: SHORTEST_REPLY_TIMEOUT_MS });
+    answer = () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), SHORTEST_REPLY_TIMEOUT_MS + 500));
+    await expectHandedOff();
+  });
+
+  /** One customer message, one call to the endpoint, no AI message, and a handoff ticket announced by webhook. */
+  async function expectHandedOff() {
     const { conversationId } = await customerWrites('Where is my refund?');
     expect(requests).toHaveLength(1);
     expect(await aiMessages(conversationId)).toEqual([]);
@@ -182,7 +196,7 @@ describe('any failure sends nothing and hands off', () => {
       () => webhookBodies.find((b) => b.event === 'ticket.created' && b.data.id === ticket!.id),
       'ticket.created',
     );
-  });
+  }
 
   // The probe's wordings (issue 25): six of the seven reached the customer while the check was a phrase table.
   it.each(PROBE_CLAIMS)(
@@ -344,7 +358,7 @@ describe('which provider answers', () => {
     try {
       putProvider(t.emulator.ctx, { owner: 'channel', id: ACCOUNT }, 'custom_reply', {
         enabled: true,
-        config: { url: `${url}/reply`, timeout_ms: 1000 },
+        config: { url: `${url}/reply`, timeout_ms: REPLY_TIMEOUT_MS },
         secret: 'rsec_own_endpoint_1234',
       });
       const { conversationId } = await customerWrites('When are you open on Saturday?');

@@ -53,7 +53,7 @@ beforeAll(async () => {
   servers = [endpoint.server, hooks.server];
   const provider = await t.api('PUT', `/v1/channels/groups/${SEED_IDS.group}/providers/custom_reply`, {
     enabled: true,
-    config: { url: `${endpoint.url}/reply`, timeout_ms: 1000, send_conversation_history: true },
+    config: { url: `${endpoint.url}/reply`, timeout_ms: 10_000, send_conversation_history: true }, // the most allowed: load never times it out
     secret: SECRET,
   });
   expect(provider.status).toBe(200);

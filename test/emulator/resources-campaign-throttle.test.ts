@@ -32,7 +32,7 @@ describe('a campaign whose sends the provider throttles', () => {
         expect(read.status).toBe('sent');
         return read;
       },
-      { timeout: 5_000, interval: 10 },
+      { timeout: 15_000, interval: 10 },
     );
     // The fifth throttled send paused the template: the sends after it are refused, not sent.
     expect(view.stats).toMatchObject({ recipients: contacts.length, sent: AUTO_PAUSE_THROTTLED_SENDS, skipped: 0 });

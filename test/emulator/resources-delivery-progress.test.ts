@@ -25,7 +25,7 @@ async function sendText(e: Emulator, content: string): Promise<string> {
 /** Lets the scheduler's sweep (not a read's catch-up) run every step due `seconds` from now. */
 async function sweepAfter(e: Emulator, seconds: number): Promise<void> {
   expect((await as(e).post('/_emulator/clock').send({ advance_seconds: seconds })).status).toBe(200);
-  await expect.poll(() => inFlight(e), { timeout: 3_000, interval: 20 }).toEqual([]);
+  await expect.poll(() => inFlight(e), { interval: 20 }).toEqual([]);
 }
 
 // Each row is a stored message its delivery step cannot move, written into the emulator's own database.

@@ -36,7 +36,6 @@ describe('sending free text', () => {
     expect(res.status).toBe(201);
     await expect
       .poll(async () => (await as(e).get(`/v1/messages/${res.body.id}`)).body.delivery_status, {
-        timeout: 5_000,
         interval: 50,
       })
       .toBe('delivered');

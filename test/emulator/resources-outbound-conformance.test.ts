@@ -460,7 +460,7 @@ describe('a scheduled campaign that could not be sent when it falls due', () => 
         expect(read.status).not.toBe('scheduled');
         return read;
       },
-      { timeout: 5_000, interval: 10 },
+      { timeout: 15_000, interval: 10 },
     );
     expect(done).toMatchObject({ status: 'canceled', sent_at: null, stats: { recipients: 0, sent: 0, failed: 0 } });
     expect(done.cancel_reason).toMatch(/^TEMPLATE_NOT_APPROVED: .*paused/);

@@ -194,19 +194,22 @@ describe('routing', () => {
 });
 
 describe('the ack path', () => {
-  it('a handler that sleeps 5 s does not delay the ack', async () => {
+  it('a handler still running does not delay the ack', async () => {
     const receiver = make();
     const order: string[] = [];
     const started = deferred();
+    // The handler ends only once the ack is in: an ack that waited for it would never come (the test times out).
+    const acked = deferred();
     receiver.on('*', async () => {
       order.push('handler started');
       started.resolve();
-      await sleep(5000);
+      await acked.promise;
       order.push('handler finished');
     });
     await receiver.start();
     await post(expressApp(receiver), signedDelivery({ secret: SECRET, event: 'message.sent' })).expect(200);
     order.push('acked');
+    acked.resolve();
     await started.promise;
     await receiver.idle();
     expect(order.indexOf('acked')).toBeLessThan(order.indexOf('handler finished'));

@@ -346,13 +346,20 @@ describe('node:http server (endpoint.createServer) and fetch handler', () => {
   });
 
   it('bounds the bodies in flight (503) and frees a body still unsent after bodyTimeoutMs (408)', async () => {
-    const bounded = createServer(endpoint({ maxBodyBytes: 4096, maxInFlightBytes: 8192, bodyTimeoutMs: 300 }).listener);
+    // The body timeout runs from a request's headers; long enough that the third request comes while the
+    // first two still hold the bound, however loaded the machine (the test waits for it once).
+    const bounded = createServer(
+      endpoint({ maxBodyBytes: 4096, maxInFlightBytes: 8192, bodyTimeoutMs: 3000 }).listener,
+    );
+    // Heard after the endpoint's own listener, which has reserved the declared length by then.
+    let admitted = 0;
+    bounded.on('request', () => admitted++);
     await new Promise<void>((resolve) => bounded.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(bounded.address() as AddressInfo).port}/reply`;
     const signed = signedReplyRequest({ secret: SECRET });
     // Declared, well-signed-looking bodies that never come: two fill the bound, a third is told to retry.
     const stalled = [0, 1].map(() => heldPost(at, signed.headers, Buffer.alloc(4096, 'x'), 10));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => admitted, { timeout: 10_000, interval: 10 }).toBe(2);
     const over = await heldPost(at, signed.headers, Buffer.alloc(4096, 'x'), 0).answer;
     expect([over.status, over.body.error?.code, over.headers['retry-after']]).toEqual([503, 'BODIES_IN_FLIGHT', '1']);
     const answers = await Promise.all(stalled.map((s) => s.answer));
