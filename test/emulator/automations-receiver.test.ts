@@ -3,6 +3,7 @@ import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.j
 import { MAX_AUTOMATION_RUNS_PER_EVENT } from '../../src/emulator/domain/automation-bounds.js';
 import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import type { EventData } from '../../src/events/index.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { receiverBehindPort } from './receiver-harness.js';
 import { inbound, SEED_IDS, sentEarlier } from './resources-harness.js';
@@ -19,13 +20,7 @@ const HOUR = 3600;
 const DAY = 24 * HOUR;
 const ids = SEED_IDS.automations;
 
-interface Sent {
-  id: string;
-  conversation_id: string;
-  content: string;
-  source: string;
-  automation_id?: string;
-}
+type Sent = EventData<'message.sent'>;
 
 async function automationBench(options: { plan?: 'trial' } = {}) {
   const e = await emulator({ now: frozen, ...options });
@@ -35,7 +30,7 @@ async function automationBench(options: { plan?: 'trial' } = {}) {
     secrets: async () => secret,
     handlers: (r) =>
       r.on('message.sent', async ({ data }) => {
-        sent.push(data as unknown as Sent);
+        sent.push(data);
       }),
   });
   closers.push(close);

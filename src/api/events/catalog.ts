@@ -10,7 +10,11 @@ const changedFields = z.array(z.string());
 /** Every event the service sends, keyed by name, with the zod schema of its `data` (docs/webhook-deliveries.md). */
 export const eventSchemas = {
   'message.received': Message,
-  'message.sent': Message.extend({ source: MessageSource }),
+  'message.sent': Message.extend({
+    source: MessageSource,
+    /** The automation whose run sent it, when `source` is `automation` (docs/automations.md). */
+    automation_id: z.string().optional(),
+  }),
   'message.delivery_failed': z.looseObject({
     template_name: z.string().nullable(),
     error_code: z.string(),
