@@ -2,8 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
-/** Who may open a local page: this machine only (the default), or anyone who presents the token. */
-export type PageAccess = { kind: 'loopback' } | { kind: 'token'; token: string };
+/**
+ * Who may open a local page: this machine only (the default), anyone who presents the token, or anyone the
+ * route authenticates itself (`caller-checked`: the emulator's `/_emulator` routes and their admin key), to
+ * which only the cross-site and media-type rules apply.
+ */
+export type PageAccess = { kind: 'loopback' } | { kind: 'token'; token: string } | { kind: 'caller-checked' };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -70,7 +74,7 @@ export function localRequestRefusal(
   }
   if (access.kind === 'token') {
     if (token === undefined || !safeEqual(token, access.token)) return forbidden(`A valid ${page} token is needed`);
-  } else {
+  } else if (access.kind === 'loopback') {
     const local =
       isLoopbackAddress(req.socket.remoteAddress) &&
       LOOPBACK_NAMES.has(hostName(req.headers.host)) &&

@@ -4,8 +4,13 @@ import type { Clock } from './route-handler.js';
 export interface EmulatorClock extends Clock {
   /** Calls `listener` after every advance; returns a function that removes it. */
   onAdvance(listener: () => void): () => void;
-  /** How far the clock runs ahead of the real one, in milliseconds. */
+  /** How far the clock runs ahead of the real one, in milliseconds (negative after an import of an earlier state). */
   readonly offsetMs: number;
+  /**
+   * Goes on from `ms` (an imported state's time, docs/emulator.md "Saving and loading state"): the one move that
+   * may go back, since everything timed on the clock is replaced with it. Listeners hear it as an advance.
+   */
+  continueFrom(ms: number): void;
 }
 
 /** Ten years: a bound on one advance, so a typo cannot overflow dates. */
@@ -32,6 +37,11 @@ export function createClock(options: { now?: () => number; offsetMs?: number } =
         );
       }
       offsetMs += seconds * 1000;
+      for (const listener of listeners) listener();
+    },
+    continueFrom(ms: number) {
+      if (!Number.isFinite(ms)) throw new RangeError(`Expected a time in milliseconds, got \`${ms}\``);
+      offsetMs = ms - realNow();
       for (const listener of listeners) listener();
     },
     onAdvance(listener) {

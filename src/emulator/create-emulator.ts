@@ -28,6 +28,10 @@ import { InvalidOptionError } from '../errors.js';
 import { CHAOS_PRESETS, type ChaosPreset } from './chaos/chaos-rule.js';
 import { clearRequestStats } from './state/request-stats.js';
 import { WebhookStore } from './state/webhook-store.js';
+import { forgetSendingCampaign } from './domain/campaign-sender.js';
+import type { EmulatorServices } from './platform/emulator-services.js';
+import { exportState } from './saved-state/export-state.js';
+import { importState } from './saved-state/import-state.js';
 
 export interface EmulatorOptions {
   /** SQLite file that keeps keys, webhooks, pending deliveries and every record across restarts. @default ':memory:' */
@@ -81,6 +85,11 @@ export interface Emulator {
   listen(port?: number, host?: string): Promise<{ url: string; close(): Promise<void> }>;
   /** Back to the seeded workspace: API-made keys, webhook endpoints and deliveries go too (the clock stays). */
   reset(): void;
+  /**
+   * The workspace as a versioned state document (`GET /_emulator/state`), and its replacement by one (`PUT`):
+   * docs/emulator.md, "Saving and loading state". Secrets travel sealed with `stateKey`, or are left out without it.
+   */
+  state: EmulatorServices['state'];
   /** Stops dispatching, closes every server it started and the database. */
   close(): Promise<void>;
 }
@@ -205,8 +214,26 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     limiter.clear();
     startChaos();
   };
+  const state = {
+    export: (stateOptions?: { stateKey?: string }) => exportState(db, clock, stateOptions),
+    import: (document: unknown, stateOptions?: { stateKey?: string }) =>
+      importState(
+        {
+          db,
+          clock,
+          afterImport: () => {
+            limiter.clear();
+            forgetSendingCampaign(db);
+            outbound.wake();
+          },
+        },
+        document,
+        stateOptions,
+      ),
+  };
   const platform = {
     ctx,
+    state,
     clock,
     keys,
     limiter,
@@ -244,6 +271,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     aiReplies,
     listen,
     reset,
+    state,
     async close() {
       aiReplies.stop();
       dispatcher.stop();

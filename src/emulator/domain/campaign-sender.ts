@@ -35,6 +35,11 @@ const progressOf = (db: Database.Database) => new Collection<Progress>(db, CAMPA
 /** The campaign sending now and its parsed recipients, so a chunk does not re-read 25,000 ids (a sending campaign does not change). */
 const sendingCache = new WeakMap<Database.Database, { campaign: CampaignRecord; ids: string[] }>();
 
+/** The sending campaign's cache goes with the state it was read from (an import replaces it). */
+export function forgetSendingCampaign(db: Database.Database): void {
+  sendingCache.delete(db);
+}
+
 // Through docs_campaign_state (src/emulator/state/collection.ts): a chunk reads only the campaigns it works
 // on, never every campaign's audience (one 25,000-id document cost about a millisecond per chunk).
 const DUE_SCHEDULED_SQL = `SELECT data FROM docs INDEXED BY docs_campaign_state WHERE kind = 'campaigns'

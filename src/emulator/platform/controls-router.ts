@@ -2,13 +2,12 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { NO_QUERY } from '../../api/endpoint.js';
 import type { ErrorCode } from '../../api/error-codes.js';
-import { ApiFailure } from '../api-failure.js';
 import type { EmulatorClock } from '../clock.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { EmulatorContext } from '../route-handler.js';
-import { authenticate } from './authenticate.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { readJsonBody } from './read-json-body.js';
+import { requireAdmin, sendControlError } from './require-admin.js';
 import { NO_BODY } from './no-body.js';
 import { OPENAPI_PATH } from './serve-openapi.js';
 import { asFailure, sendFailure } from './send-failure.js';
@@ -103,12 +102,7 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
   for (const item of controls) {
     router.post(item.path, async (req, res) => {
       try {
-        const key = authenticate(req.get('authorization'), platform.keys);
-        if (!key.admin) {
-          throw new ApiFailure('INSUFFICIENT_SCOPE', "Only the emulator's admin key may use /_emulator routes", {
-            details: [{ required_scope: 'emulator:admin' }],
-          });
-        }
+        requireAdmin(req, platform.keys);
         const raw = await readJsonBody(req, res);
         const input = validateRequest(
           { ...item, body: item.body ?? NO_BODY, query: NO_QUERY },
@@ -117,9 +111,7 @@ export function controlsRouter(platform: EmulatorServices, controls: readonly Em
         const result: unknown = await item.run(ctx, input as unknown as { params: never; body: never });
         res.status(item.status ?? 200).json(result ?? {});
       } catch (error) {
-        const { failure, unexpected } = asFailure(error);
-        if (unexpected) platform.logger.error({ err: error, control: item.path }, 'emulator control failed');
-        sendFailure(res, failure);
+        sendControlError(res, error, platform.logger, item.path);
       }
     });
   }

@@ -8,6 +8,7 @@ import type { RouteHandler, RouteHandlerTable } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
 import { serveConsole } from '../../console/emulator-console/index.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
+import { STATE_PATH, stateRouter } from '../saved-state/state-routes.js';
 import type { EmulatorServices } from './emulator-services.js';
 import { requestId } from './request-id.js';
 import { emulatorTelemetry } from '../../telemetry/emulator-telemetry.js';
@@ -77,6 +78,7 @@ export function createApp(
     checkPercentEncoding([
       ...routes.flatMap(({ def }) => paths(def)),
       ...controls.map((control) => `/_emulator${control.path}`),
+      STATE_PATH,
     ]),
   );
   app.get(OPENAPI_PATH, serveOpenapi);
@@ -91,6 +93,7 @@ export function createApp(
     });
   });
   app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
+  app.use(STATE_PATH, stateRouter(platform));
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
   for (const entry of routes) {

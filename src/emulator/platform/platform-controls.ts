@@ -13,8 +13,8 @@ export const ClockBody = z.strictObject({ advance_seconds: z.number().positive()
 
 export const ClockState = z.object({
   now: Timestamp,
-  /** How far the emulator's clock is ahead of real time, in total. */
-  offset_seconds: z.number().min(0),
+  /** How far the emulator's clock is ahead of real time, in total (behind it, negative, after an import of an earlier state). */
+  offset_seconds: z.number(),
 });
 
 /** `/_emulator/clock`: moves the clock that every time-based rule reads. */

@@ -6,8 +6,13 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 /** JSON bodies are at most 1 MiB (docs/errors.md: 413 PAYLOAD_TOO_LARGE above). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-// `type: () => true`: the media type was already checked here, with the service's own 415.
-const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
+// `type: () => true`: the media type was already checked here, with the service's own 415. One parser per limit.
+const parsers = new Map<number, ReturnType<typeof express.json>>();
+const parserFor = (limit: number) => {
+  let parser = parsers.get(limit);
+  if (!parser) parsers.set(limit, (parser = express.json({ limit, type: () => true })));
+  return parser;
+};
 
 /**
  * JSON is UTF-8 (RFC 8259), so a charset, when given, must say so; body-parser alone would decode any
@@ -31,9 +36,10 @@ function hasBody(req: Request): boolean {
 /**
  * Reads a JSON route's body: undefined when none was sent, 415 when it is not application/json or comes in
  * an encoding other than gzip, deflate or br, 413 above 1 MiB (decompressed), 400 VALIDATION_FAILED when it
- * does not decompress, is not valid JSON, or nests deeper than MAX_JSON_DEPTH.
+ * does not decompress, is not valid JSON, or nests deeper than MAX_JSON_DEPTH. `limitBytes` is for the one route
+ * whose body is larger by nature (`PUT /_emulator/state`, MAX_STATE_BYTES).
  */
-export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
+export async function readJsonBody(req: Request, res: Response, limitBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   if (!req.is('application/json') || !isUtf8(req.get('content-type')!)) {
     throw new ApiFailure(
@@ -42,7 +48,9 @@ export async function readJsonBody(req: Request, res: Response): Promise<unknown
     );
   }
   await new Promise<void>((resolve, reject) =>
-    parseJson(req, res, (error?: unknown) => (error ? reject(mapParseError(error, req)) : resolve())),
+    parserFor(limitBytes)(req, res, (error?: unknown) =>
+      error ? reject(mapParseError(error, req, limitBytes)) : resolve(),
+    ),
   );
   if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
     throw new ApiFailure(
@@ -71,7 +79,7 @@ function isJsonScalar(error: unknown): boolean {
 const isZlibError = (error: unknown) =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('Z_');
 
-function mapParseError(error: unknown, req: Request): unknown {
+function mapParseError(error: unknown, req: Request, limitBytes: number): unknown {
   if (isZlibError(error)) {
     const encoding = JSON.stringify(req.get('content-encoding')?.slice(0, 100));
     return new ApiFailure(
@@ -83,7 +91,10 @@ function mapParseError(error: unknown, req: Request): unknown {
   const type = error && typeof error === 'object' && 'type' in error ? error.type : undefined;
   switch (type) {
     case 'entity.too.large':
-      return new ApiFailure('PAYLOAD_TOO_LARGE', `The JSON body is larger than ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
+      return new ApiFailure(
+        'PAYLOAD_TOO_LARGE',
+        `The JSON body is larger than ${limitBytes} bytes (${limitBytes / (1024 * 1024)} MiB)`,
+      );
     case 'entity.parse.failed':
       // body-parser's strict mode refuses a JSON value that is not an object or array (`null`, `42`) with
       // the same error as malformed text; say which it was.

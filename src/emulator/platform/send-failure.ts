@@ -4,7 +4,10 @@ import { ApiFailure } from '../api-failure.js';
 import { requestIdOf } from './request-id.js';
 
 /** The one error envelope (docs/errors.md): code, message, doc_url, request_id and optional details. */
-export function errorEnvelope(failure: ApiFailure, requestId: string): ErrorEnvelope {
+export function errorEnvelope(
+  failure: Pick<ApiFailure, 'message' | 'details'> & { code: string },
+  requestId: string,
+): ErrorEnvelope {
   return {
     error: {
       code: failure.code,

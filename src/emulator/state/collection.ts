@@ -58,7 +58,7 @@ export class Collection<T extends object> {
     private readonly db: Database.Database,
     readonly kind: string,
     /** The field that holds the id (`integration_id` for connected accounts). @default 'id' */
-    private readonly idField = 'id' as keyof T & string,
+    readonly idField = 'id' as keyof T & string,
   ) {}
 
   /** Reserves `count` sequence numbers and returns the last one. */

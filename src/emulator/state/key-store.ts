@@ -1,28 +1,31 @@
 import { prefixedId } from '../../internal/prefixed-id.js';
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { SCOPES, type Scope } from '../../api/scopes.js';
+import { z } from 'zod';
+import { Scope, SCOPES } from '../../api/scopes.js';
 import type { AuthenticatedKey, Clock } from '../route-handler.js';
 import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
 import { statement } from './statement.js';
 
-export type KeyKind = 'live' | 'test';
+export const KeyKind = z.enum(['live', 'test']);
+export type KeyKind = z.output<typeof KeyKind>;
 
 /** What is kept about a key: never its value, only a sha256 of it (in `api_key_hashes`). */
-export interface KeyRecord {
-  id: string;
-  label: string;
-  scopes: Scope[];
-  kind: KeyKind;
+export const KeyRecord = z.object({
+  id: z.string().min(1),
+  label: z.string(),
+  scopes: z.array(Scope),
+  kind: KeyKind,
   /** The last 4 characters of the current value, to tell keys apart. */
-  last4: string;
-  created_at: string;
-  rotated_at: string | null;
-  last_used_at: string | null;
+  last4: z.string(),
+  created_at: z.string(),
+  rotated_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
   /** The emulator's own admin key: every scope, and `/_emulator/*`. */
-  admin: boolean;
-}
+  admin: z.boolean(),
+});
+export type KeyRecord = z.output<typeof KeyRecord>;
 
 /** After a rotation the old value keeps working this long (docs/keys-and-limits.md), by the emulator clock. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;

@@ -21,7 +21,11 @@ function keyOf(db: Database.Database): Buffer {
 }
 
 export function secretBox(db: Database.Database): SecretBox {
-  const key = keyOf(db);
+  return boxWithKey(keyOf(db));
+}
+
+/** The same sealing with a key of the caller's (32 bytes): a state export's secrets (src/emulator/saved-state). */
+export function boxWithKey(key: Buffer): SecretBox {
   return {
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);

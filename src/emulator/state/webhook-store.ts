@@ -1,5 +1,6 @@
 import { prefixedId } from '../../internal/prefixed-id.js';
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import { matchesAny } from '../../events/index.js';
 import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
@@ -7,19 +8,20 @@ import { secretBox, type SecretBox } from './secret-box.js';
 import { statement } from './statement.js';
 
 /** A registered endpoint as stored: the secret only sealed (AES-256-GCM), never in readable form. */
-interface StoredEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  is_active: boolean;
-  description: string | null;
-  created_at: string;
-  sealed_secret: string;
+export const StoredEndpoint = z.object({
+  id: z.string().min(1),
+  url: z.string(),
+  events: z.array(z.string()),
+  is_active: z.boolean(),
+  description: z.string().nullable(),
+  created_at: z.string(),
+  sealed_secret: z.string(),
   /** The secret before a rotation (`/_emulator/chaos/rotate-secret`), still signing until `previous_valid_until`. */
-  previous_sealed_secret?: string | null;
+  previous_sealed_secret: z.string().nullable().optional(),
   /** Unix ms on the emulator clock. */
-  previous_valid_until?: number | null;
-}
+  previous_valid_until: z.number().nullable().optional(),
+});
+type StoredEndpoint = z.output<typeof StoredEndpoint>;
 
 export type WebhookEndpoint = Omit<StoredEndpoint, 'sealed_secret' | 'previous_sealed_secret' | 'previous_valid_until'>;
 
