@@ -32,6 +32,7 @@ import { forgetSendingCampaign } from './domain/campaign-sender.js';
 import type { EmulatorServices } from './platform/emulator-services.js';
 import { exportState } from './saved-state/export-state.js';
 import { importState } from './saved-state/import-state.js';
+import { resumeAiReplies } from './ai-reply/resume-replies.js';
 
 export interface EmulatorOptions {
   /** SQLite file that keeps keys, webhooks, pending deliveries and every record across restarts. @default ':memory:' */
@@ -59,6 +60,11 @@ export interface EmulatorOptions {
    * `out-of-order`, `slow`, `burst` or `bad-day`. A reset applies it again. @default none
    */
   chaos?: ChaosPreset;
+  /**
+   * Start from a state document (`GET /_emulator/state`, `--import`) instead of the seed, its secrets opened with
+   * `stateKey`; a document refused throws the ApiFailure `PUT /_emulator/state` answers. @default the seed
+   */
+  state?: { document: unknown; stateKey?: string };
   /**
    * Deliver webhooks to public hosts too. Off, the emulator delivers only to loopback receivers; either
    * way it never connects to a private, link-local or other special-purpose address. @default false
@@ -196,7 +202,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     });
   };
   registerOwnKeys();
-  if (!isSeeded(db)) seed(ctx, { size: options.seed });
+  // A state to import replaces whatever is here: no need to seed first.
+  if (!isSeeded(db) && options.state === undefined) seed(ctx, { size: options.seed });
   const limiter = new RateLimiter(clock, plan);
   const idempotency = new IdempotencyGuard(db, clock);
   // Back to what a fresh start holds (docs/emulator.md, Controls): the seed, no key but the emulator's own
@@ -225,6 +232,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
             limiter.clear();
             forgetSendingCampaign(db);
             outbound.wake();
+            resumeAiReplies(ctx);
           },
         },
         document,
@@ -260,7 +268,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close };
   };
 
-  return {
+  const emulator: Emulator = {
     app,
     adminKey,
     testKey,
@@ -282,4 +290,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (db.open) db.close();
     },
   };
+  // AI replies a stopped emulator left waiting in its --db file are asked again.
+  resumeAiReplies(ctx);
+  if (options.state !== undefined) {
+    try {
+      state.import(options.state.document, { stateKey: options.state.stateKey });
+    } catch (error) {
+      await emulator.close();
+      throw error;
+    }
+  }
+  return emulator;
 }

@@ -8,6 +8,7 @@ import { Collection } from './state/collection.js';
 import { CAMPAIGN_PROGRESS_KIND, CAMPAIGN_RECIPIENTS_KIND } from './domain/campaign-sender.js';
 import { DELIVERY_PROGRESS_KIND } from './domain/delivery-progress.js';
 import { TEMPLATE_THROTTLES_KIND } from './domain/template-throttle.js';
+import { AI_REPLY_JOBS_KIND } from './ai-reply/pending-replies.js';
 
 export { SEED_IDS, DEFAULT_STAGES } from './state/seed-fixtures.js';
 
@@ -25,6 +26,7 @@ const BOOKKEEPING_KINDS = [
   TEMPLATE_THROTTLES_KIND,
   CAMPAIGN_RECIPIENTS_KIND,
   CAMPAIGN_PROGRESS_KIND,
+  AI_REPLY_JOBS_KIND,
 ];
 
 /** Has this database a workspace already (a file database after a restart)? Then start-up should not seed again. */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/resources/index.js';
@@ -7,6 +8,7 @@ import { stores } from '../../src/emulator/state/stores.js';
 import type { StateDocument } from '../../src/emulator/saved-state/state-document.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import { closeServer, listen, replyEndpoint } from '../e2e/reply-harness.js';
 import { as, cleanup, emulator, frozen, receiver } from './platform-harness.js';
 
 afterEach(cleanup);
@@ -198,11 +200,74 @@ describe('GET and PUT /_emulator/state', () => {
     expect(same.status).toBe(200);
   });
 
+  it('asks again, after an import, an AI reply that was waiting for the custom reply endpoint at export', async () => {
+    const SECRET = 'rsec_saved_state_5e1d';
+    const answer = await replyEndpoint(SECRET, () => 'We open at 9.');
+    let hold = true;
+    const held: ServerResponse[] = [];
+    const { server, url } = await listen((req, res) =>
+      hold ? held.push(res) : answer.server.emit('request', req, res),
+    );
+    try {
+      const from = await emulator();
+      const account = SEED_IDS.phoneSupport;
+      await as(from).patch(`/v1/channels/${account}`).send({ ai_enabled: true }).expect(200);
+      await as(from).patch(`/v1/channels/groups/${SEED_IDS.group}`).send({ ai_enabled: true }).expect(200);
+      await as(from)
+        .put(`/v1/channels/${account}/providers/custom_reply`)
+        .send({ enabled: true, config: { url: `${url}/reply`, timeout_ms: 10_000 }, secret: SECRET })
+        .expect(200);
+      const inbound = await as(from)
+        .post('/_emulator/inbound')
+        .send({
+          channel: 'phone',
+          integration_id: account,
+          from: { handle: '+14155550620' },
+          content: 'When do you open?',
+        })
+        .expect(201);
+      await waitFor(() => held.length === 1);
+      const saved = await stateOf(from);
+      expect(saved.body.collections.ai_reply_jobs).toEqual([
+        expect.objectContaining({ task: 'reply', message_id: inbound.body.message.id }),
+      ]);
+      expect(saved.text).not.toContain(SECRET);
+      await from.close();
+      hold = false;
+      const to = await emulator();
+      await as(to).put('/_emulator/state').set(withKey).send(saved.body).expect(200);
+      await waitFor(async () => (await aiMessages(to, inbound.body.conversation.id)).length === 1);
+      expect(await aiMessages(to, inbound.body.conversation.id)).toEqual(['We open at 9.']);
+      await to.aiReplies.idle();
+      expect((await stateOf(to)).body.collections.ai_reply_jobs ?? []).toEqual([]);
+    } finally {
+      held.forEach((res) => res.destroy());
+      await closeServer(server);
+      await closeServer(answer.server);
+    }
+  });
+
   it('has a schema for every resource store', () => {
     const kinds = Object.values(stores(undefined as never)).map((c) => c.kind);
     expect(kinds.filter((kind) => !(kind in COLLECTION_SCHEMAS))).toEqual([]);
   });
 });
+
+async function aiMessages(e: Emulator, conversationId: string): Promise<string[]> {
+  const res = await as(e).get(`/v1/conversations/${conversationId}/messages?limit=100`);
+  return (res.body.data as { source: string; content: string }[])
+    .filter((m) => m.source === 'ai')
+    .map((m) => m.content);
+}
+
+/** Polls `check` until it holds (bounded: the machine may be loaded). */
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** Sealing draws a new salt and IVs each time: the document without them, to compare two exports. */
 function unsealed(doc: StateDocument) {

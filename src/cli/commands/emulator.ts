@@ -3,6 +3,7 @@ import { allEndpoints } from '../../api/all-endpoints.js';
 import { PLAN_RATE_LIMITS } from '../../api/plans.js';
 import { CHAOS_PRESETS } from '../../emulator/chaos/chaos-rule.js';
 import { KEY_FORMAT } from '../../emulator/state/key-store.js';
+import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
 import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
 import type { EmulatorFlags } from '../emulator/emulator-flags.js';
@@ -73,10 +74,18 @@ export function registerEmulator(program: Command): void {
         'start with delivery hazards for every endpoint (docs/emulator.md, Chaos)',
       ).choices(Object.keys(CHAOS_PRESETS)),
     )
+    .option(
+      '--import <file>',
+      `start from a state document (GET /_emulator/state, --export-on-exit) instead of the seed; secrets open with ${STATE_KEY_ENV}`,
+    )
+    .option(
+      '--export-on-exit [file]',
+      `on Ctrl-C, SIGTERM or SIGHUP write the whole state to <file> (default: the --import file), atomically; secrets sealed with ${STATE_KEY_ENV}, left out without it`,
+    )
     .option('--json', 'print the URL and the generated keys as one JSON line on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2\n  convo-kit emulator --chaos bad-day --retry-delays 1,2',
+      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2\n  convo-kit emulator --chaos bad-day --retry-delays 1,2\n  CONVO_KIT_STATE_KEY=… convo-kit emulator --import ./fixture.json --export-on-exit',
     )
     .action(async (flags: EmulatorFlags) => (await import('../emulator/run-emulator.js')).runEmulator(flags));
 }

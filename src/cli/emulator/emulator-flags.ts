@@ -14,4 +14,8 @@ export interface EmulatorFlags {
   json?: boolean;
   allowPublicWebhooks?: boolean;
   chaos?: ChaosPreset;
+  /** A state document to start from (`--import <file>`). */
+  import?: string;
+  /** Where to write the state on exit; `true` (no value) is the --import file. */
+  exportOnExit?: string | true;
 }

@@ -6,9 +6,33 @@ import { requireDbDirectory } from '../db-directory.js';
 import type { EmulatorFlags } from './emulator-flags.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
+import { ApiFailure } from '../../emulator/api-failure.js';
+import { stateText } from '../../emulator/saved-state/export-state.js';
+import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
+import { importRefusal, readStateFile, stateKeyFromEnv, writeFileAtomically } from './state-file.js';
+
+/** Where --export-on-exit writes: its own file, or the --import file when it names none (as Firebase's does). */
+function exportFileOf(flags: EmulatorFlags): string | undefined {
+  if (flags.exportOnExit !== true) return flags.exportOnExit;
+  if (flags.import === undefined) {
+    throw new CliError('USAGE', '--export-on-exit without a file needs --import <file> to name one.', {
+      hint: 'Write --export-on-exit ./state.json, or add --import ./state.json.',
+    });
+  }
+  return flags.import;
+}
+
+/** Resolves on Ctrl-C, SIGTERM, or SIGHUP (the terminal closed): each a close to export the state on. */
+function closed(): Promise<unknown> {
+  return Promise.race([interrupted(), new Promise((resolve) => process.once('SIGHUP', resolve))]);
+}
 
 export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   if (flags.db !== undefined) requireDbDirectory(flags.db);
+  const exportFile = exportFileOf(flags);
+  if (exportFile !== undefined) requireDbDirectory(exportFile, '--export-on-exit');
+  const stateKey = stateKeyFromEnv();
+  const document = flags.import === undefined ? undefined : readStateFile(flags.import);
   // Logs go to stderr so stdout carries only the start-up lines (or the JSON line) scripts read.
   const logger = pino(
     {
@@ -31,11 +55,13 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
       seed: flags.seed,
       allowPublicWebhookHosts: flags.allowPublicWebhooks === true,
       chaos: flags.chaos,
+      state: document === undefined ? undefined : { document, stateKey },
       logger,
       output: flags.json ? { write: () => undefined } : process.stdout,
     });
   } catch (cause) {
     if (cause instanceof MissingPackageError) throw cause; // one line: what to install
+    if (flags.import !== undefined && cause instanceof ApiFailure) throw importRefusal(flags.import, cause);
     const error = cause as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') {
       throw new CliError('FAILED', `Port ${flags.port} on ${flags.host} is already in use.`, {
@@ -54,8 +80,23 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
         ...(flags.testKey === undefined && { test_key: emulator.testKey }),
       }),
     );
+  if (flags.import !== undefined) err.line(`state imported from ${flags.import}`);
+  if (exportFile !== undefined && stateKey === undefined) {
+    err.line(
+      err.c.yellow(
+        `${STATE_KEY_ENV} is not set: ${exportFile} will hold no webhook or provider secret (an import refuses it).`,
+      ),
+    );
+  }
   err.line(err.c.dim('Ctrl-C to stop'));
-  await interrupted();
-  await emulator.close();
+  await closed();
+  try {
+    if (exportFile !== undefined) {
+      writeFileAtomically(exportFile, stateText(emulator.state.export({ stateKey })));
+      err.line(`state written to ${exportFile}`);
+    }
+  } finally {
+    await emulator.close();
+  }
   err.line('emulator stopped');
 }

@@ -4,6 +4,7 @@ import { outboundQuotaRefusal } from '../domain/monthly-quota.js';
 import { openTicket } from '../domain/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
+import { queueRecordedReply } from './pending-replies.js';
 import { replyToComment } from './reply-to-comment.js';
 
 /**
@@ -48,6 +49,8 @@ async function answerComment(ctx: EmulatorContext, comment: Comment, signal: Abo
  * at once, so no comment is silently dropped.
  */
 export function startCommentReply(ctx: EmulatorContext, comment: Comment): void {
-  const queued = ctx.aiReplies.enqueue('comment_reply', (signal) => answerComment(ctx, comment, signal));
+  const queued = queueRecordedReply(ctx, { task: 'comment_reply', comment_id: comment.id }, (signal) =>
+    answerComment(ctx, comment, signal),
+  );
   if (!queued) handOffComment(ctx, comment, 'too many AI replies waiting');
 }

@@ -6,6 +6,7 @@ import { sendMessage } from '../domain/send-message.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';
+import { queueRecordedReply } from './pending-replies.js';
 import { produceReply } from './produce-reply.js';
 import { replyInstructions } from './reply-instructions.js';
 import { verifiedToolContext } from './tool-context.js';
@@ -109,6 +110,8 @@ export async function replyToMessage(ctx: EmulatorContext, messageId: string, si
 export function startAiReply(ctx: EmulatorContext, message: Message, conversation: Conversation): void {
   const s = stores(ctx.db);
   if (!mayAnswer(s, conversation, message)) return;
-  const queued = ctx.aiReplies.enqueue('reply', (signal) => replyToMessage(ctx, message.id, signal));
+  const queued = queueRecordedReply(ctx, { task: 'reply', message_id: message.id }, (signal) =>
+    replyToMessage(ctx, message.id, signal),
+  );
   if (!queued) handOffOnce(ctx, conversation, 'too many AI replies waiting');
 }

@@ -15,6 +15,23 @@ export const LEFT_OUT = '(left out)';
 /** Fields of stored documents that hold a secret sealed with the emulator's secret box (never readable). */
 export const SEALED_FIELDS = ['sealed_secret', 'previous_sealed_secret'] as const;
 
+/** What a state document holds and leaves out, as `GET /_emulator` says it (docs/emulator.md, "Saving and loading state"). */
+export const STATE_CONTENTS = {
+  saved: [
+    'the clock (an import goes on from its time)',
+    'every collection of the workspace, oldest first: resources, journeys and enrollments with their due steps, campaigns with their recipients and progress, message delivery progress, automations and their runs, AI replies waiting',
+    'API keys made through the API: label, scopes and sha256 hashes of their values, never a value',
+    'webhook endpoints and provider settings, their secrets sealed with the state key (X-Emulator-State-Key, CONVO_KIT_STATE_KEY) or left out without one',
+    'webhook deliveries pending (retries included) and settled, the attempt log, request counts',
+  ],
+  not_saved: [
+    "the emulator's own admin and test keys (each emulator keeps its own: --admin-key, --test-key)",
+    'idempotency records (their stored answers may hold a key or secret shown once)',
+    'rate-limit windows and chaos rules (asked for, never inherited)',
+    'the plan and other start-up options',
+  ],
+} as const;
+
 /** Each kind's id field where it is not `id`, read from the stores (a Collection's constructor only keeps its arguments). */
 const ID_FIELDS: ReadonlyMap<string, string> = new Map(
   Object.values(stores(undefined as unknown as Database.Database)).map((c) => [c.kind, c.idField]),

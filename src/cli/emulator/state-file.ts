@@ -1,0 +1,71 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ApiFailure } from '../../emulator/api-failure.js';
+import { MAX_STATE_BYTES } from '../../emulator/saved-state/state-document.js';
+import { checkStateKey, STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
+import { issueText } from '../../internal/issue-text.js';
+import { CliError } from '../cli-error.js';
+
+/** The state key from the environment (never a flag: a flag shows in `ps`), checked; undefined when unset. */
+export function stateKeyFromEnv(): string | undefined {
+  const key = process.env[STATE_KEY_ENV];
+  if (key === undefined || key === '') return undefined;
+  try {
+    return checkStateKey(key, STATE_KEY_ENV);
+  } catch (error) {
+    throw new CliError('USAGE', (error as Error).message, { hint: `Set ${STATE_KEY_ENV} to a longer passphrase.` });
+  }
+}
+
+/** Reads `--import <file>` as JSON: a missing, oversized or unreadable file is one line naming it. */
+export function readStateFile(file: string): unknown {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new CliError('NOT_FOUND', `No file ${file} for --import.`, {
+      hint: 'Name a file written by --export-on-exit or GET /_emulator/state.',
+    });
+  }
+  if (size > MAX_STATE_BYTES) {
+    throw new CliError('USAGE', `Cannot import ${file}: it is ${size} bytes, more than ${MAX_STATE_BYTES}.`);
+  }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new CliError('USAGE', `Cannot import ${file}: not JSON (${(error as Error).message}).`);
+  }
+}
+
+/** An import's refusal as one line naming the file and the first field (the issue formatter of every message). */
+export function importRefusal(file: string, error: unknown): unknown {
+  if (!(error instanceof ApiFailure)) return error;
+  const first = error.details?.[0] as { path?: unknown; message?: unknown } | undefined;
+  const field =
+    typeof first?.path === 'string' && typeof first.message === 'string'
+      ? issueText({ path: first.path === '' ? [] : first.path.split('.'), message: first.message }, 'the document')
+      : error.message;
+  return new CliError('USAGE', `Cannot import ${file}: ${field}.`, { cause: error });
+}
+
+/**
+ * Writes `text` to `file` so that a reader never sees half of it: a temporary file beside it, flushed to disk,
+ * then renamed over it (a rename within one directory is atomic). Readable by its owner only: it holds key
+ * hashes and sealed secrets.
+ */
+export function writeFileAtomically(file: string, text: string): void {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
