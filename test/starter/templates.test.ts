@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
 import { createEmulator } from '../../src/emulator/index.js';
-import { createStarter, REPO_ROOT, run } from './run-create-starter.js';
+import { createStarter, freePort, REPO_ROOT, run, until } from './run-create-starter.js';
 
 // Installing and testing a real project takes a while: npm install (~30 s) and the project's own suite.
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -253,20 +252,4 @@ function npmInGroup(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
   child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
   return run;
-}
-
-async function until(check: () => Promise<boolean>, what: () => string, timeoutMs = 90_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`Timed out waiting for ${what()}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { type AddressInfo } from 'node:net';
+import { type RequestListener } from 'node:http';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
 import {
   createReceiver,
   INSPECTOR_PATH,
   localRequestRefusal,
-  mountAt,
   type Receiver,
   type ReceiverOptions,
+  serve,
 } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { type CrmContext } from './crm-context.js';
@@ -36,6 +36,8 @@ export interface CrmSyncAppOptions {
   links?: PageLink[];
   /** Host to bind. @default '127.0.0.1' */
   host?: string;
+  /** Answers GET /metrics (Prometheus, from src/telemetry.ts when OTEL_METRICS_EXPORTER=prometheus). @default none */
+  metrics?: RequestListener;
 }
 
 export interface CrmSyncApp {
@@ -68,28 +70,24 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
   });
   registerCrmSync(receiver, ctx);
   options.register?.(receiver);
-  const webhook: Route = async (req, res, url) => {
-    if (url.pathname !== WEBHOOK_PATH) return false;
-    receiver.listener(req, res);
-    return true;
-  };
-  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
-  const inspect: Route = async (req, res) => inspector(req, res);
   // The page and its API answer this machine's own page only, by the kit's rule for local pages (as the
   // inspector does): not another site's page (a no-cors POST could send messages with the live key), not a
-  // DNS-rebound host name, and changes only as application/json.
+  // DNS-rebound host name, and changes only as application/json. The webhook, the inspector, /healthz,
+  // /readyz and /metrics are answered before it, by `serve`.
   const localOnly: Route = async (req) => {
     const refused = localRequestRefusal(req, { page: 'CRM' });
     if (refused === undefined) return false;
     req.resume();
     throw new HttpError(refused.status, refused.code, refused.message);
   };
-  // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
-  const server = receiver.createServer(
-    serveRoutes(
+  const served = await serve(receiver, {
+    port: config.port,
+    host: options.host,
+    webhookPath: WEBHOOK_PATH,
+    inspector: { token: config.inspectorToken },
+    metrics: options.metrics,
+    routes: serveRoutes(
       [
-        webhook,
-        inspect,
         localOnly,
         ...(options.routes?.(receiver, ctx) ?? []),
         crmRoutes(ctx, {
@@ -100,25 +98,17 @@ export async function startCrmSync(config: AppConfig, options: CrmSyncAppOptions
       ],
       (error) => receiver.log.error({ err: error }, 'CRM API failure'),
     ),
-  );
-  await receiver.start();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, options.host ?? '127.0.0.1', resolve);
+    onClose: () => ctx.db.close(),
+  }).catch((error: unknown) => {
+    ctx.db.close();
+    throw error;
   });
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address}:${port}`;
   return {
-    url,
-    webhookUrl: `${url}${WEBHOOK_PATH}`,
-    inspectorUrl: `${url}${INSPECTOR_PATH}`,
+    url: served.url,
+    webhookUrl: served.webhookUrl,
+    inspectorUrl: `${served.url}${INSPECTOR_PATH}`,
     ctx,
     receiver,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await receiver.close();
-      ctx.db.close();
-    },
+    close: () => served.close(),
   };
 }

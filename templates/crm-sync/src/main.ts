@@ -1,9 +1,17 @@
+import { closeOnSignals } from 'convo-kit/receiver';
 import { readConfigOrExit } from './app-config.js';
 import { startCrmSync } from './crm-sync-app.js';
+import { startTelemetry } from './telemetry.js';
 
-// `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C.
+// `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C (or SIGTERM: a graceful close).
 const config = readConfigOrExit();
-const app = await startCrmSync(config);
+// Before the app creates its client and receiver, which take their meter when made (README, "In production").
+const telemetry = await startTelemetry('crm-sync').catch(settingError);
+const app = await startCrmSync(config, { metrics: telemetry.metrics });
+closeOnSignals(async () => {
+  await app.close();
+  await telemetry.shutdown();
+});
 console.log(`CRM page and API: ${app.url}`);
 // Under `npm run dev`, convo-kit dev registered the webhook itself and names the URL here; run alone, that is yours to do.
 const registeredByDev = process.env.CONVO_KIT_DEV_WEBHOOK_URL;
@@ -16,5 +24,13 @@ const inspectorAccess = config.inspectorToken
   ? 'open with INSPECTOR_TOKEN as ?token= or a Bearer token'
   : 'this machine only';
 console.log(`Deliveries:       ${app.inspectorUrl}  (the inspector: attempts, errors, replay; ${inspectorAccess})`);
-process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+console.log(
+  `Health:           ${app.url}/healthz, ${app.url}/readyz${telemetry.metrics ? `; metrics ${app.url}/metrics` : ''}`,
+);
+
+/** A setting the SDK cannot start with is one line on stderr and exit 1, as the app's own settings are. */
+function settingError(error: unknown): never {
+  if (!(error instanceof Error)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}

@@ -1,13 +1,12 @@
 import { request } from 'node:http';
 import { isApiError } from 'convo-kit/client';
-import { sampleEvent, signedHeaders } from 'convo-kit/testing';
+import { directEffects, sampleEvent, signedHeaders } from 'convo-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backfill } from '../src/backfill.js';
 import { editContact, moveLeadStage, OptedOutError, sendToConversation } from '../src/crm-actions.js';
 import { type CrmDatabase, openCrmDatabase } from '../src/crm-database.js';
 import { getContact, listActivity, listConversations } from '../src/crm-queries.js';
 import { applyContact, applyConversation, isOptedOut } from '../src/crm-records.js';
-import { type KitClient, type SyncEffects } from '../src/crm-context.js';
 import { crmSyncHandlers } from '../src/sync-handlers.js';
 import { type Harness, startHarness } from './emulator-harness.js';
 
@@ -55,12 +54,6 @@ function conversationOf(handle: string) {
   if (!row) throw new Error(`no conversation for ${handle} in the CRM`);
   return row;
 }
-
-/**
- * A handler's effects outside a receiver, for calling handlers directly: each step runs and nothing is
- * journaled. The tests that deliver events go through the app's receiver, which journals them.
- */
-const direct = (client: KitClient): SyncEffects => ({ client, step: async (_name, fn) => fn(), deliveryId: 'direct' });
 
 /** The status of a GET to `address` whose Host is a name of another site pointed at this machine (DNS rebinding). */
 function statusAsRebound(address: string): Promise<number> {
@@ -361,8 +354,8 @@ describe('crm-sync handlers, called directly', () => {
     const older = sampleEvent('contact.updated', {
       data: { id: 'ct_late', name: 'Older', updated_at: '2026-01-01T00:00:00Z' },
     });
-    await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, direct(h.app.ctx.client));
-    await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, direct(h.app.ctx.client));
+    await crmSyncHandlers['contact.updated'](h.app.ctx, newer.data, directEffects(h.app.ctx.client));
+    await crmSyncHandlers['contact.updated'](h.app.ctx, older.data, directEffects(h.app.ctx.client));
     expect(getContact(h.app.ctx.db, 'ct_late')?.name).toBe('Newer');
   });
 
@@ -373,10 +366,10 @@ describe('crm-sync handlers, called directly', () => {
     const staleIn = sampleEvent('contact.opted_in', {
       data: { id: 'ct_flip', opted_out: false, keyword: 'START', updated_at: '2026-01-01T00:00:00Z' },
     });
-    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, direct(h.app.ctx.client));
-    await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, direct(h.app.ctx.client));
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, directEffects(h.app.ctx.client));
+    await crmSyncHandlers['contact.opted_in'](h.app.ctx, staleIn.data, directEffects(h.app.ctx.client));
     expect(isOptedOut(h.app.ctx.db, 'ct_flip')).toBe(true);
-    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, direct(h.app.ctx.client));
+    await crmSyncHandlers['contact.opted_out'](h.app.ctx, out.data, directEffects(h.app.ctx.client));
     expect(
       listActivity(h.app.ctx.db, { contactId: 'ct_flip' })
         .map((a) => a.kind)
@@ -389,7 +382,7 @@ describe('crm-sync handlers, called directly', () => {
     const error = await crmSyncHandlers['conversation.created'](
       h.app.ctx,
       created.data,
-      direct(h.app.ctx.client),
+      directEffects(h.app.ctx.client),
     ).catch((e: unknown) => e);
     expect(isApiError(error, 'NOT_FOUND')).toBe(true);
     expect(listConversations(h.app.ctx.db)).toEqual([]);

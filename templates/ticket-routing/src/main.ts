@@ -1,10 +1,14 @@
+import { closeOnSignals } from 'convo-kit/receiver';
 import { readConfig, type AppConfig } from './app-config.js';
 import { RoutingConfigError } from './routing-config.js';
+import { startTelemetry } from './telemetry.js';
 import { startTicketRouting } from './ticket-routing-app.js';
 
-// `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C.
+// `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C (or SIGTERM: a graceful close).
 const settings = config();
-const app = await startTicketRouting(settings).catch((error: unknown) => {
+// Before the app creates its client and receiver, which take their meter when made (README, "In production").
+const telemetry = await startTelemetry('ticket-routing').catch(settingError);
+const app = await startTicketRouting(settings, { metrics: telemetry.metrics }).catch((error: unknown) => {
   // A bad rule is the user's to fix, and its message names the rule and field: print it alone.
   if (!(error instanceof RoutingConfigError)) throw error;
   console.error(error.message);
@@ -22,17 +26,27 @@ const inspectorAccess = settings.inspectorToken
   ? 'open with INSPECTOR_TOKEN as ?token= or a Bearer token'
   : 'this machine only';
 console.log(`Deliveries:     ${app.inspectorUrl}  (the inspector: attempts, errors, replay; ${inspectorAccess})`);
-process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+console.log(
+  `Health:         ${app.url}/healthz, ${app.url}/readyz${telemetry.metrics ? `; metrics ${app.url}/metrics` : ''}`,
+);
+closeOnSignals(async () => {
+  await app.close();
+  await telemetry.shutdown();
+});
 
 /** The settings, or one line naming what is missing or wrong and how to fix it (no stack trace). */
 function config(): AppConfig {
   try {
     return readConfig();
   } catch (error) {
-    // Every error readConfig throws is about a setting, and its message names it.
-    if (!(error instanceof Error)) throw error;
-    console.error(error.message);
-    process.exit(1);
+    settingError(error);
   }
+}
+
+/** A bad setting (the app's own, or the SDK's) is one line on stderr and exit 1. */
+function settingError(error: unknown): never {
+  // Every error readConfig and startTelemetry throw at start is about a setting, and its message names it.
+  if (!(error instanceof Error)) throw error;
+  console.error(error.message);
+  process.exit(1);
 }

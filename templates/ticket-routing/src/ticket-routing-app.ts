@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { type AddressInfo } from 'node:net';
+import { type RequestListener } from 'node:http';
 import { dirname } from 'node:path';
 import { createClient } from 'convo-kit/client';
 import {
   createReceiver,
   INSPECTOR_PATH,
   localRequestRefusal,
-  mountAt,
   type Receiver,
   type ReceiverOptions,
+  serve,
 } from 'convo-kit/receiver';
 import { type AppConfig } from './app-config.js';
 import { AssignmentBook } from './assignment-book.js';
@@ -44,6 +44,8 @@ export interface TicketRoutingAppOptions {
   now?: () => Date;
   /** Host to bind. @default '127.0.0.1' */
   host?: string;
+  /** Answers GET /metrics (Prometheus, from src/telemetry.ts when OTEL_METRICS_EXPORTER=prometheus). @default none */
+  metrics?: RequestListener;
 }
 
 export async function startTicketRouting(
@@ -74,13 +76,10 @@ export async function startTicketRouting(
     ctx,
   );
   const stopSla = startSlaWatch(ctx, remember, (error) => receiver.log.error({ err: error }, 'SLA check failed'));
-  const inspector = mountAt(INSPECTOR_PATH, receiver.inspector({ token: config.inspectorToken }));
-  // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
-  const server = receiver.createServer((req, res) => {
+  // The webhook, the inspector, /healthz, /readyz and /metrics are answered by `serve`; what else this app
+  // serves answers this machine's own page only, by the kit's rule for local pages.
+  const routes: RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === WEBHOOK_PATH) return receiver.listener(req, res);
-    if (inspector(req, res)) return;
-    // What else it serves answers this machine's own page only, by the kit's rule for local pages.
     const refused = localRequestRefusal(req, { page: 'routing API' });
     if (refused !== undefined) {
       req.resume();
@@ -105,25 +104,27 @@ export async function startTicketRouting(
     }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `No route for ${req.method} ${path}` } }));
+  };
+  const served = await serve(receiver, {
+    port: config.port,
+    host: options.host,
+    webhookPath: WEBHOOK_PATH,
+    inspector: { token: config.inspectorToken },
+    metrics: options.metrics,
+    routes,
+  }).catch((error: unknown) => {
+    stopSla();
+    throw error;
   });
-  await receiver.start();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, options.host ?? '127.0.0.1', resolve);
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address}:${port}`;
   return {
-    url,
-    webhookUrl: `${url}${WEBHOOK_PATH}`,
-    inspectorUrl: `${url}${INSPECTOR_PATH}`,
+    url: served.url,
+    webhookUrl: served.webhookUrl,
+    inspectorUrl: `${served.url}${INSPECTOR_PATH}`,
     ctx,
     receiver,
-    async close() {
+    close: async () => {
       stopSla();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await receiver.close();
+      await served.close();
     },
   };
 }

@@ -1,10 +1,10 @@
 import { isApiError } from 'convo-kit/client';
-import { sampleEvent } from 'convo-kit/testing';
+import { directEffects, sampleEvent } from 'convo-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ROUTING_ATTEMPTS, routeTicket } from '../src/route-ticket.js';
 import { routingHandlers } from '../src/routing-handlers.js';
 import { type Ticket } from 'convo-kit/resources';
-import { type EventEffects, type KitClient, type RouteOutcome, type RoutingContext } from '../src/routing-context.js';
+import { type KitClient, type RouteOutcome, type RoutingContext } from '../src/routing-context.js';
 import { checkSla } from '../src/sla-watch.js';
 import { type Harness, startHarness } from './emulator-harness.js';
 
@@ -32,12 +32,6 @@ function racingClient(client: KitClient, times: number, edits: string[]): KitCli
   };
   return { ...client, tickets: { ...client.tickets, update: update as unknown as KitClient['tickets']['update'] } };
 }
-
-/**
- * A handler's effects outside a receiver, for calling the routing functions directly: each step runs and
- * nothing is journaled. The tests that deliver events go through the app's receiver, which journals them.
- */
-const direct = (client: KitClient): EventEffects => ({ client, step: async (_name, fn) => fn() });
 
 describe('ticket-routing against the emulator', () => {
   it('routes a handed-off ticket by the rules, with If-Match, when ticket.created arrives', async () => {
@@ -101,7 +95,7 @@ describe('ticket-routing against the emulator', () => {
     h = await startHarness({ subscribe: false });
     const ticket = await handoff({ conversation_id: 'conv_page' });
     const edits: string[] = [];
-    const outcome = await routeTicket(h.app.ctx, ticket.id, direct(racingClient(h.app.ctx.client, 1, edits)));
+    const outcome = await routeTicket(h.app.ctx, ticket.id, directEffects(racingClient(h.app.ctx.client, 1, edits)));
     expect(edits).toEqual(['rival v2']);
     // The rival made it urgent, so the second decision is the urgent rule's, on top of the rival's version.
     expect(outcome).toMatchObject({ result: 'routed', rule: 'urgent work', priority: 'urgent', attempts: 2 });
@@ -114,7 +108,11 @@ describe('ticket-routing against the emulator', () => {
     h = await startHarness({ subscribe: false });
     const ticket = await handoff({ conversation_id: 'conv_page' });
     const edits: string[] = [];
-    const outcome = await routeTicket(h.app.ctx, ticket.id, direct(racingClient(h.app.ctx.client, Infinity, edits)));
+    const outcome = await routeTicket(
+      h.app.ctx,
+      ticket.id,
+      directEffects(racingClient(h.app.ctx.client, Infinity, edits)),
+    );
     expect(outcome).toMatchObject({ result: 'unassigned', attempts: MAX_ROUTING_ATTEMPTS });
     expect(edits).toHaveLength(MAX_ROUTING_ATTEMPTS);
     expect((await h.app.ctx.client.tickets.get({ id: ticket.id })).assignee).toBeNull();
@@ -150,14 +148,14 @@ describe('ticket-routing against the emulator', () => {
     const event = sampleEvent('conversation.assigned', {
       data: { ...conversation, assignee: 'chloe', assigned_by: 'agent', previous_assignee: null },
     });
-    await routingHandlers['conversation.assigned'](h.app.ctx, event.data, direct(h.app.ctx.client));
+    await routingHandlers['conversation.assigned'](h.app.ctx, event.data, directEffects(h.app.ctx.client));
     expect((await h.app.ctx.client.tickets.get({ id: ticket.id })).assignee).toBe('chloe');
     // A rule's assignment is not a person taking the conversation: nothing moves.
     const other = await handoff({ conversation_id: 'conv_photo' });
     await routingHandlers['conversation.assigned'](
       h.app.ctx,
       { ...event.data, assignee: 'ana', assigned_by: 'routing_rule' },
-      direct(h.app.ctx.client),
+      directEffects(h.app.ctx.client),
     );
     expect((await h.app.ctx.client.tickets.get({ id: other.id })).assignee).toBeNull();
   });
