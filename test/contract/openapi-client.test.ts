@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { pino } from 'pino';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { compileStrict } from '../support/compile-strict.js';
 
 /**
  * A client generated from our document by the tools people use (openapi-typescript + openapi-fetch),
@@ -117,28 +117,6 @@ function missingRequiredHeaders(method: string, path: string, status: number, he
     .filter((name) => !headers.has(name));
 }
 
-function compile(files: string[], outDir: string): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmitOnError: true,
-    skipLibCheck: false,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: [],
-    outDir,
-  });
-  const emitted = program.emit();
-  const messages = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => {
-    const where = d.file
-      ? `${relative(dirname(outDir), d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}`
-      : '';
-    return `TS${d.code} ${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-  });
-  return [...new Set(messages)];
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'convo-kit-openapi-client-'));
   // The generated program resolves openapi-fetch as a user's project would: from a node_modules beside it.
@@ -147,7 +125,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(structuredClone(doc) as never)));
   writeFileSync(join(dir, 'client.ts'), CLIENT_SOURCE);
   writeFileSync(join(dir, 'refused.ts'), REFUSED_SOURCE);
-  diagnostics = compile([join(dir, 'client.ts'), join(dir, 'refused.ts')], join(dir, 'out'));
+  diagnostics = compileStrict([join(dir, 'client.ts'), join(dir, 'refused.ts')], join(dir, 'out'));
   if (diagnostics.length === 0) {
     ({ routes } = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as { routes: typeof routes });
   }
