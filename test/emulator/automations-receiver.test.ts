@@ -162,6 +162,14 @@ describe('keyword automations', () => {
   });
 });
 
+describe('automations on a read-only plan', () => {
+  it('still run: the plan refuses the API its writes, not the workspace its own initiative', async () => {
+    const e = await emulator({ now: frozen, plan: 'free' });
+    expect((await newCustomer(e, 'price?')).body.automation_runs).toHaveLength(1);
+    await as(e).post(`/v1/automations/${ids.keyword}/trigger`).send({ conversation_id: 'conv_x' }).expect(403);
+  });
+});
+
 describe('new-conversation automations', () => {
   it('answer the message that opens a conversation, not the ones after it', async () => {
     const b = await automationBench();
@@ -176,6 +184,19 @@ describe('new-conversation automations', () => {
     expect(again.body.automation_runs).toEqual([]);
     const sends = await b.waitForSends(1, first.body.conversation.id);
     expect(sends).toMatchObject([{ automation_id: ids.newConversation, source: 'automation' }]);
+  });
+
+  it('do not answer a conversation the business opened (a template send to a new number)', async () => {
+    const b = await automationBench();
+    await b.setStatus(ids.newConversation, 'active');
+    const sent = await as(b.e)
+      .post(`/v1/templates/${SEED_IDS.templates.approved}/send`)
+      .send({ to: '14155550177', variables: { '1': 'A-7', '2': 'today' } })
+      .expect(201);
+    await b.advance(HOUR);
+    const messages = await as(b.e).get(`/v1/conversations/${sent.body.conversation_id}/messages`).expect(200);
+    expect(messages.body.data.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+    expect((await b.automation(ids.newConversation)).last_run_at).toBeNull();
   });
 
   it('meet their conditions: channel, tags, stage and assignment', async () => {
@@ -348,5 +369,11 @@ describe('defining automations (POST /_emulator/automations)', () => {
       .send({ ...base })
       .expect(403);
     await as(e).post('/_emulator/automations/aut_nope/status').send({ status: 'paused' }).expect(404);
+    // A reset returns to the seed: the defined keywords and the run are gone.
+    await as(e).post('/_emulator/reset').send({}).expect(200);
+    expect((await as(e).get(`/v1/automations/${ids.keyword}`).expect(200)).body).toMatchObject({
+      keywords: ['price', 'prices'],
+      last_run_at: null,
+    });
   });
 });
