@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closeOnSignals } from 'convo-kit/receiver';
 import { colors as c, heading, say } from './live-log.js';
 import { startSample } from './sample-crm.js';
 import { playOutbound } from './outbound-traffic.js';
@@ -34,24 +35,12 @@ const sample = await startSample({
   process.exit(1);
 });
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
+// Once, whichever of npm, tsx and node passes the Ctrl-C on; exit 1 if the close threw.
+closeOnSignals(async () => {
   say('info', 'stopping', 'closing the receiver, the CRM and the emulator');
-  sample.close().then(
-    () => {
-      say('info', 'stopped', 'everything closed cleanly');
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-};
-process.on('SIGINT', stop); // npm, tsx and node may each pass the same Ctrl-C on: stop once
-process.on('SIGTERM', stop);
+  await sample.close();
+  say('info', 'stopped', 'everything closed cleanly');
+});
 
 heading('convo-kit sample CRM');
 console.log(`  CRM page:        ${c.bold(sample.crm.url)}`);
