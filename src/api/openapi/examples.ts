@@ -38,6 +38,12 @@ const SEEDED_ROUTE_IDS: Readonly<Record<string, string>> = {
   '/v1/templates/{id}/submit': 'tpl_feedback',
 };
 
+/** Path parameters that name no resource: an error code to explain, a provider. */
+const PATH_PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
+  code: 'OUTSIDE_SERVICE_WINDOW',
+  provider: 'voice',
+};
+
 /** Values the service answers in the same spelling everywhere, by field name. */
 const FIELD_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...SEEDED_IDS,
@@ -85,7 +91,7 @@ export class ExampleMaker {
   /** The example of a path parameter: the seeded resource it names where there is one. */
   pathParameter(path: string, name: string): string | undefined {
     if (name === 'id') return SEEDED_ROUTE_IDS[path] ?? SEEDED_PATH_IDS[path.split('/')[2] ?? ''];
-    return SEEDED_IDS[name];
+    return SEEDED_IDS[name] ?? PATH_PARAMETER_EXAMPLES[name];
   }
 
   private value(schema: JsonSchema, direction: Direction, key: string | undefined, depth: number): unknown {
