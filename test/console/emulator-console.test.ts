@@ -266,6 +266,14 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       );
     // A paused automation offers no Trigger.
     expect(await row('automations', 'Review request').getByRole('button', { name: 'Trigger' }).count()).toBe(0);
+    // Pause and resume from the row (POST /_emulator/automations/:id/status).
+    const price = row('automations', 'Price list');
+    await price.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => price.getByRole('button', { name: 'Resume' }).count(), { timeout: 10_000 }).toBe(1);
+    expect((await api('get', '/v1/automations/aut_price_keyword').expect(200)).body.status).toBe('paused');
+    await price.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => price.getByRole('button', { name: 'Pause' }).count(), { timeout: 10_000 }).toBe(1);
+    expect((await api('get', '/v1/automations/aut_price_keyword').expect(200)).body.status).toBe('active');
     await screenshot(page, 'emulator-console-automation');
     expect(failures).toEqual([]);
   }, 60_000);
