@@ -36,6 +36,23 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' browser modules (src/console/browser, compiled by their own tsconfig): linted with their types,
+    // so a promise nobody awaits or a value of unknown shape is caught as in the server's code; nothing of Node.js.
+    files: ['src/console/browser/**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { project: './src/console/browser/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+      globals: { document: 'readonly', window: 'readonly', location: 'readonly', history: 'readonly' },
+    },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'Browser code: no Node.js modules.' }] },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require'],
+    },
+  },
+  {
     // The rule of src/api/README.md ("Where schemas go"): endpoint files reference schemas, never define them.
     files: ['src/api/endpoints/**/*.ts'],
     rules: {

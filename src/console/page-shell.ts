@@ -3,7 +3,7 @@ import { html, raw, type SafeHtml } from './html.js';
 
 /**
  * The look both local pages share (the emulator console and the delivery inspector): one inline
- * stylesheet, no fonts, images or scripts from anywhere else, so they work offline.
+ * stylesheet and the page's own browser module (browser/), nothing from anywhere else, so they work offline.
  */
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d2330; --muted: #667085; --line: #d9dde5; --bg: #f7f8fa; --card: #fff;
@@ -23,11 +23,13 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
 /* Where a value may run long with no space in it (an event name, an id, an error), it wraps instead of widening
    the page; only there, as it lets the table narrow a column to a letter's width. */
 td.mono, td.error, .notice { overflow-wrap: anywhere; }
+/* An event name breaks only after its dots (the row renderer marks them, browser/row-cells.ts): never mid-word. */
+td.event { overflow-wrap: normal; word-break: normal; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 tr.selected td { background: color-mix(in srgb, var(--accent) 12%, transparent); }
 tbody tr { cursor: pointer; }
 tbody tr:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
-code, pre, .mono { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+code, pre, .mono, td.event { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 360px; overflow: auto; background: var(--bg); padding: 8px; border-radius: 6px; }
 .status { font-weight: 600; }
 .status-done, .status-delivered, .status-approved, .status-active, .status-sent, .status-completed { color: var(--ok); }
@@ -46,57 +48,27 @@ button:disabled { opacity: .5; cursor: default; }
 [hidden] { display: none !important; }
 `;
 
-/** Helpers every page script starts with: `$`, the page's data, a text-only table cell, the notice line. */
-const SCRIPT_HELPERS = `
-const $ = (id) => document.getElementById(id);
-const pageData = JSON.parse($('page-data').textContent);
-function cell(tr, text, className) {
-  const td = document.createElement('td');
-  if (className) td.className = className;
-  td.textContent = text;
-  tr.appendChild(td);
-  return td;
-}
-function notice(text, isError) {
-  $('notice').hidden = !text;
-  $('notice').textContent = text || '';
-  $('notice').classList.toggle('error', Boolean(isError));
-}
-/** fetch and the answer's JSON; no answer at all, or one that is not JSON, is said in words (not 'Failed to fetch'). */
-async function fetchJson(url, init, server) {
-  let response;
-  try {
-    response = await fetch(url, init);
-  } catch {
-    throw Object.assign(new Error(server + ' did not answer (is it still running?)'), { status: 0 });
-  }
-  const text = await response.text();
-  try {
-    return { response, body: text ? JSON.parse(text) : {} };
-  } catch {
-    throw Object.assign(new Error(server + ' answered HTTP ' + response.status + ', not JSON'), { status: response.status });
-  }
-}
-// In the reader's zone, named, and the month by name: 03/04/2026 is 3 April to some readers and 4 March to others.
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
-const localTime = (date) => TIME_FORMAT.format(date);
-`;
-
 export interface Page {
   /** Goes into `<title>` and the header. */
   title: string;
   subtitle?: string;
   /** Server-rendered content, so the page shows data before (and without) its script. */
   body: SafeHtml;
-  /** The page's own script, inlined under the page's CSP nonce. */
-  script: string;
+  /**
+   * The address of the page's browser module (browser-modules.ts serves it), loaded under the page's CSP nonce;
+   * the modules it imports load from beside it under the same nonce.
+   */
+  module: string;
   /** Data for the script, serialised as JSON into a non-executable block. */
   data?: unknown;
 }
 
 export interface RenderedPage {
   html: string;
-  /** The Content-Security-Policy allowing exactly this page's inline style and script. */
+  /**
+   * The Content-Security-Policy allowing exactly this page's inline style and its module (with the modules it
+   * imports, which inherit the nonce): no other script, not even one of the same origin.
+   */
   csp: string;
 }
 
@@ -127,9 +99,7 @@ export function renderPage(page: Page): RenderedPage {
         <script type="application/json" id="page-data">
           ${raw(jsonForScript(page.data))}
         </script>
-        <script nonce="${nonce}">
-          ${raw(SCRIPT_HELPERS + page.script)};
-        </script>
+        <script type="module" nonce="${nonce}" src="${page.module}"></script>
       </body>
     </html>`;
   return {

@@ -32,6 +32,12 @@ export function sendPage(res: ServerResponse, page: Page, status = 200): void {
   res.end(html);
 }
 
+/** A page's browser module (browser-modules.ts), as a script: not kept, not sniffed, not readable from another origin. */
+export function sendModule(res: ServerResponse, javascript: string): void {
+  res.writeHead(200, { ...NO_STORE, 'content-type': 'text/javascript; charset=utf-8' });
+  res.end(javascript);
+}
+
 /** A page's own JSON body, or why it could not be read, as the answer to give. */
 export type JsonBody =
   | { ok: true; value: unknown }

@@ -4,7 +4,8 @@ import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { consolePage } from '../../src/console/emulator-console/console-page.js';
 import { PANELS } from '../../src/console/emulator-console/console-panels.js';
 import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
-import type { ActionValue, RowAction } from '../../src/console/emulator-console/row-action.js';
+import type { ActionRequest } from '../../src/console/browser/console-data.js';
+import { actionRequest, type ActionValue } from '../../src/console/emulator-console/row-action.js';
 import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
 
 interface Route {
@@ -31,16 +32,17 @@ function routeOf(method: string, path: string): Route | undefined {
   });
 }
 
-// A panel's form that makes its own request is checked as its buttons are.
-const actions: [string, RowAction][] = [...PANELS, ...DETAIL_PANELS].flatMap((panel) =>
-  [...(panel.actions ?? []), ...(panel.submit ? [panel.submit] : [])].map((action): [string, RowAction] => [
+// A panel's form that makes its own request is checked as its buttons are; each as the page's script gets it,
+// its route id resolved to a method and path.
+const actions: [string, ActionRequest][] = [...PANELS, ...DETAIL_PANELS].flatMap((panel) =>
+  [...(panel.actions ?? []), ...(panel.submit ? [panel.submit] : [])].map((action): [string, ActionRequest] => [
     `${panel.id}: ${action.label}`,
-    action,
+    actionRequest(action),
   ]),
 );
 
 /** The ids of the page's inputs an action reads when it is clicked. */
-function inputsOf(action: RowAction): string[] {
+function inputsOf(action: ActionRequest): string[] {
   return Object.values(action.body ?? {}).flatMap((value: ActionValue) => {
     if (typeof value !== 'object' || 'row' in value) return [];
     if ('input' in value) return [value.input];
@@ -59,6 +61,8 @@ describe('the console panels’ row actions', () => {
         'group-knowledge: Delete',
         'group-knowledge: Upload a file',
         'attempts: Resend',
+        'conversations: Close',
+        'conversations: Reopen',
       ]),
     );
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { PANELS } from '../../src/console/emulator-console/console-panels.js';
 import { DETAIL_PANELS } from '../../src/console/emulator-console/detail-panels.js';
+import { panelData } from '../../src/console/emulator-console/console-panel.js';
 import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
 import { as, cleanup, concretePath, emulator, frozen } from './platform-harness.js';
 
@@ -71,10 +72,10 @@ describe('a query parameter a route does not declare', () => {
 describe("the console's own list calls", () => {
   it('send only query parameters their routes declare', async () => {
     const e = await emulator({ now: frozen });
-    for (const panel of [...PANELS, ...DETAIL_PANELS]) {
-      // A detail panel's :id of no item is 404: the query passed before the item was looked for.
-      const res = await as(e).get(concretePath(panel.list));
-      expect([panel.list, res.status]).toEqual([panel.list, panel.list.includes(':') ? 404 : 200]);
+    for (const { list } of [...PANELS, ...DETAIL_PANELS].map(panelData)) {
+      // A detail panel's {of}, here no item, is 404: the query passed before the item was looked for.
+      const res = await as(e).get(list.replace('{of}', 'none'));
+      expect([list, res.status]).toEqual([list, list.includes('{of}') ? 404 : 200]);
     }
   });
 });

@@ -1,9 +1,9 @@
 import { html } from '../html.js';
 import type { Page } from '../page-shell.js';
-import type { ConsoleDetailPanel, ConsolePanel, PanelToggle } from './console-panel.js';
+import type { ConsolePageData } from '../browser/console-data.js';
+import { panelData, type ConsoleDetailPanel, type ConsolePanel, type PanelToggle } from './console-panel.js';
 import { PANELS } from './console-panels.js';
 import { DETAIL_PANELS } from './detail-panels.js';
-import { CONSOLE_SCRIPT } from './console-script.js';
 
 const CHANNELS = [
   ['phone', 'Phone (SMS/WhatsApp)'],
@@ -21,15 +21,16 @@ function toggleRow({ label, note }: PanelToggle) {
 }
 
 /**
- * An empty table the script fills; it says Loading… until then, so the page is never blank. A detail panel
- * stays hidden, with a Close button, until its row's button opens it.
+ * An empty table the script fills; it says Loading… until then (every panel is asked for when the page
+ * opens), so the page is never blank. A detail panel stays hidden, with a Hide button, until its row's button
+ * opens it ("Close" is what a conversation's row does to the conversation).
  */
 function tablePanel(panel: ConsolePanel | ConsoleDetailPanel) {
   const detail = 'of' in panel;
   return html`<section id="panel-${panel.id}" ${detail ? html`hidden` : ''}>
     <h2 class="row">
       ${panel.title}${detail
-        ? html` <span class="subject"></span> <button type="button" class="close">Close</button>`
+        ? html` <span class="subject"></span> <button type="button" class="hide">Hide</button>`
         : ''}
     </h2>
     ${panel.toggle ? toggleRow(panel.toggle) : ''} ${panel.form ?? ''}
@@ -49,8 +50,8 @@ function tablePanel(panel: ConsolePanel | ConsoleDetailPanel) {
   </section>`;
 }
 
-// The script needs a panel's data, not its form's markup (already on the page).
-const forScript = ({ form: _form, ...panel }: ConsolePanel) => panel;
+/** Where the console serves its browser modules (serve-console.ts). */
+export const CONSOLE_ASSETS = '/_emulator/console/assets/';
 
 /** The console: play the customer and the provider, move the clock, watch every resource and webhook attempt. */
 export function consolePage(): Page {
@@ -114,7 +115,7 @@ export function consolePage(): Page {
     title: 'convo-kit emulator console',
     subtitle: 'play the customer, the provider and the clock; watch what the service holds and sends',
     body,
-    data: { panels: PANELS.map(forScript), details: DETAIL_PANELS.map(forScript) },
-    script: CONSOLE_SCRIPT,
+    data: { panels: PANELS.map(panelData), details: DETAIL_PANELS.map(panelData) } satisfies ConsolePageData,
+    module: `${CONSOLE_ASSETS}console.js`,
   };
 }

@@ -1,65 +1,30 @@
+import type { ActionRequest, PanelData, ToggleRequest } from '../browser/console-data.js';
 import type { SafeHtml } from '../html.js';
-import type { RowAction, RowConditions } from './row-action.js';
+import { actionRequest, type RowAction } from './row-action.js';
+import { actionRoute, listPath, type RouteRef } from './route-ref.js';
+
+export type { Column } from '../browser/console-data.js';
 
 /**
- * `label` heads the column; `path` is a dotted path into each item (`a|b` falls back to b, `=text` is literal text).
- * A `status` column is coloured by its value; `delivered`, when given, colours the cell as delivered when that path
- * has a value (an attempt's `delivered_at`) and as failed when not.
+ * A table of the console, filled by its script from one list route (src/api/endpoints), declared by route id.
+ * The fields the script reads are documented on PanelData (browser/console-data.ts).
  */
-export type Column = readonly [label: string, path: string, delivered?: string];
-
-/** A table of the console, filled by its script from one list route of the contract (src/api/endpoints). */
-export interface ConsolePanel {
-  id: string;
-  title: string;
-  /** The list route, relative to the emulator: `/v1/tickets?limit=20`. A detail panel's has `:id`. */
-  list: string;
-  columns: readonly Column[];
-  /** What the empty table says: how one is added, from this page or the API, in one line. @default 'Nothing yet.' */
-  empty?: string;
-  /** The field naming each item. @default 'id' */
-  key?: string;
-  /** Where the items are in the answer. @default 'data' (a page) */
-  items?: string;
+export interface ConsolePanel extends Omit<PanelData, 'list' | 'actions' | 'submit' | 'toggle' | 'detailOf'> {
+  /** The list route: `{ route: 'tickets.list', query: { limit: 20 } }`. */
+  list: RouteRef;
   /** The buttons of each row. @default none */
   actions?: readonly RowAction[];
-  /** A select elsewhere on the page that offers this panel's items. @default none */
-  choices?: PanelChoices;
   /** A form shown above the table: inputs its buttons read, or (`submit`) a request of its own. @default none */
   form?: SafeHtml;
   /** What submitting `form` does, as a row button would (`{of}` is the row a detail panel was opened for). @default nothing */
   submit?: RowAction;
   /** A setting of the panel's answer itself, not of a row, with its on/off button. @default none */
   toggle?: PanelToggle;
-  /**
-   * Lists `list` (its `:id`) for each of the first items of another panel and shows them in one table (the deliveries
-   * of each webhook endpoint); each item carries the one it was listed for as `of`. @default one list route
-   */
-  across?: { panel: string; first: number };
 }
 
-/** A boolean of a panel's answer switched by one button (the workspace's comment AI): PATCH `path` with the other state. */
-export interface PanelToggle {
-  /** Heads the state: `AI replies to comments (workspace-wide)`. */
-  label: string;
-  field: string;
-  path: string;
-  /** A muted line beside the button. @default none */
-  note?: string;
-}
-
-/** The options of a select filled from a panel's items (the conversation an automation runs on). */
-interface PanelChoices {
-  /** The select's element id. */
-  select: string;
-  /** The items offered. @default every item */
-  when?: RowConditions;
-  /** The option's value: a column path. */
-  value: string;
-  /** The option's text, its `{…}` column paths of the item (see RowAction). */
-  label: string;
-  /** The one option when no item is offered. */
-  none: string;
+/** A boolean of a panel's answer switched by one button (the workspace's comment AI): `call` with the other state. */
+export interface PanelToggle extends Omit<ToggleRequest, 'path'> {
+  call: RouteRef;
 }
 
 /** A panel over what belongs to one row of another panel (a group's knowledge), shown once its button is clicked. */
@@ -68,4 +33,25 @@ export interface ConsoleDetailPanel extends ConsolePanel {
   of: string;
   /** The row's button that opens it. */
   button: string;
+}
+
+/** A panel as the script gets it: every route resolved to its method and path, the form left out (it is markup). */
+export function panelData(panel: ConsolePanel | ConsoleDetailPanel): PanelData {
+  const { form: _form, list, actions, submit, toggle, of, button, ...shown } = panel as ConsoleDetailPanel;
+  return {
+    ...shown,
+    list: listPath(list),
+    ...(actions ? { actions: actions.map(actionRequest) } : {}),
+    ...(submit ? { submit: actionRequest(submit) } : {}),
+    ...(toggle
+      ? { toggle: { label: toggle.label, field: toggle.field, note: toggle.note, path: toggleRoute(toggle.call) } }
+      : {}),
+    ...(of !== undefined ? { detailOf: { panel: of, button } } : {}),
+  };
+}
+
+function toggleRoute(ref: RouteRef): string {
+  const { method, path }: Pick<ActionRequest, 'method' | 'path'> = actionRoute(ref);
+  if (method !== 'PATCH') throw new TypeError(`A toggle PATCHes its setting, not ${method} ${path}`);
+  return path;
 }

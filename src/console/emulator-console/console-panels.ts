@@ -12,8 +12,7 @@ function aiSwitch(
   return {
     label: `${name} ${on ? 'off' : 'on'}`,
     when: { ...when, [field]: on },
-    method: 'PATCH',
-    path: '/v1/channels/{key}',
+    call: { route: 'channels.update', params: { integration_id: '{key}' } },
     body: { [field]: !on },
   };
 }
@@ -26,7 +25,8 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'conversations',
     title: 'Conversations',
-    list: '/v1/conversations?limit=20',
+    // By latest activity, as its first column says: the contract's list is by creation (conversations.list).
+    list: { control: '/console/conversations', method: 'GET', query: { limit: 20 } },
     empty: 'Nothing yet: write in as the customer above (or POST /_emulator/inbound) to start one.',
     columns: [
       ['Latest activity', 'latest_activity_at'],
@@ -46,16 +46,31 @@ export const PANELS: readonly ConsolePanel[] = [
       {
         label: 'Hand off',
         when: { status: { not: 'closed' } },
-        method: 'POST',
-        path: '/_emulator/handoff',
+        call: { control: '/handoff' },
         body: { conversation_id: { row: 'id' } },
+      },
+      // Through the API's own route (PATCH /v1/conversations/:id), so the console changes a conversation as a
+      // client does: conversation.closed is announced to the webhooks.
+      {
+        label: 'Close',
+        when: { status: { not: 'closed' } },
+        call: { route: 'conversations.update', params: { id: '{key}' } },
+        body: { status: 'closed' },
+        done: 'Closed the conversation with {row.customer.name|row.customer.handle}',
+      },
+      {
+        label: 'Reopen',
+        when: { status: 'closed' },
+        call: { route: 'conversations.update', params: { id: '{key}' } },
+        body: { status: 'active' },
+        done: 'Reopened the conversation with {row.customer.name|row.customer.handle}',
       },
     ],
   },
   {
     id: 'contacts',
     title: 'Contacts',
-    list: '/v1/contacts?limit=20',
+    list: { route: 'contacts.list', query: { limit: 20 } },
     empty: 'Nothing yet: a customer who writes in (above, or POST /_emulator/inbound) becomes one.',
     columns: [
       ['Updated', 'updated_at'],
@@ -70,7 +85,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'tickets',
     title: 'Tickets',
-    list: '/v1/tickets?limit=20',
+    list: { route: 'tickets.list', query: { limit: 20 } },
     empty: "Nothing yet: a conversation's Hand off button (or POST /_emulator/handoff) opens one.",
     columns: [
       ['Created', 'created_at'],
@@ -84,7 +99,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'comments',
     title: 'Comments',
-    list: '/v1/comments?limit=20',
+    list: { route: 'comments.list', query: { limit: 20 } },
     empty: 'Nothing yet: comment as the customer above (or POST /_emulator/comment).',
     columns: [
       ['Created', 'created_at'],
@@ -99,7 +114,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'comment-rules',
     title: 'Comment keyword rules',
-    list: '/v1/comments/settings',
+    list: { route: 'comments.getSettings' },
     empty: 'Nothing yet: PATCH /v1/comments/settings with rules sets them.',
     items: 'rules',
     columns: [
@@ -111,14 +126,14 @@ export const PANELS: readonly ConsolePanel[] = [
     toggle: {
       label: 'AI replies to comments (workspace-wide)',
       field: 'ai_replies_enabled',
-      path: '/v1/comments/settings',
+      call: { route: 'comments.updateSettings' },
       note: 'each account has its own switch too (Connected accounts)',
     },
   },
   {
     id: 'automations',
     title: 'Automations',
-    list: '/v1/automations?limit=20',
+    list: { route: 'automations.list', query: { limit: 20 } },
     empty: 'Nothing yet: the seed has one per trigger kind; POST /_emulator/reset brings them back.',
     columns: [
       ['Name', 'name'],
@@ -136,8 +151,7 @@ export const PANELS: readonly ConsolePanel[] = [
       {
         label: 'Trigger',
         when: { status: 'active' },
-        method: 'POST',
-        path: '/v1/automations/{key}/trigger',
+        call: { route: 'automations.trigger', params: { id: '{key}' } },
         body: {
           conversation_id: {
             input: 'automation-conversation',
@@ -167,7 +181,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'accounts',
     title: 'Connected accounts',
-    list: '/v1/channels?limit=20',
+    list: { route: 'channels.list', query: { limit: 20 } },
     empty: 'Nothing yet: the seed has the connected accounts; POST /_emulator/reset brings them back.',
     key: 'integration_id',
     columns: [
@@ -198,7 +212,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'groups',
     title: 'AI groups',
-    list: '/v1/channels/groups?limit=20',
+    list: { route: 'groups.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/channels/groups adds one.',
     key: 'group_id',
     columns: [
@@ -213,7 +227,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'templates',
     title: 'Templates',
-    list: '/v1/templates?limit=20',
+    list: { route: 'templates.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/templates adds one.',
     columns: [
       ['Name', 'name'],
@@ -225,15 +239,13 @@ export const PANELS: readonly ConsolePanel[] = [
       {
         label: 'Approve',
         when: { status: 'pending_review' },
-        method: 'POST',
-        path: '/_emulator/templates/{key}/review',
+        call: { control: '/templates/:id/review', params: { id: '{key}' } },
         body: { status: 'approved' },
       },
       {
         label: 'Reject',
         when: { status: 'pending_review' },
-        method: 'POST',
-        path: '/_emulator/templates/{key}/review',
+        call: { control: '/templates/:id/review', params: { id: '{key}' } },
         body: { status: 'rejected', reason: 'Rejected in the console' },
       },
     ],
@@ -241,7 +253,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'journeys',
     title: 'Journeys',
-    list: '/v1/journeys?limit=20',
+    list: { route: 'journeys.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/journeys adds one.',
     columns: [
       ['Name', 'name'],
@@ -256,14 +268,13 @@ export const PANELS: readonly ConsolePanel[] = [
       {
         label: 'Enroll',
         when: { status: 'active' },
-        method: 'POST',
-        path: '/v1/trigger',
+        call: { route: 'trigger.enroll' },
         body: {
           trigger_name: { row: 'trigger_name' },
           phone: { input: 'enroll-phone' },
           metadata: { variables: 'enroll-variables' },
         },
-        follow: '/v1/trigger/status/{answer.action_id}',
+        follow: { route: 'trigger.status', params: { id: '{answer.action_id}' } },
         done: 'Enrolled {body.phone} in "{row.name}": enrollment {answer.enrollment_id}; first step {followed.status}: {followed.what_happened}',
       },
     ],
@@ -271,7 +282,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'enrollments',
     title: 'Journey enrollments',
-    list: '/v1/trigger/history?limit=20',
+    list: { route: 'trigger.history', query: { limit: 20 } },
     empty: "Nothing yet: a journey's Enroll button (or POST /v1/trigger) enrolls a phone.",
     columns: [
       ['Created', 'created_at'],
@@ -285,7 +296,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'campaigns',
     title: 'Campaigns',
-    list: '/v1/campaigns?limit=20',
+    list: { route: 'campaigns.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/campaigns adds one.',
     columns: [
       ['Name', 'name'],
@@ -300,7 +311,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'webhooks',
     title: 'Webhook endpoints',
-    list: '/v1/webhooks?limit=20',
+    list: { route: 'webhooks.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/webhooks registers one (convo-kit dev does it for your app).',
     columns: [
       ['URL', 'url'],
@@ -313,7 +324,7 @@ export const PANELS: readonly ConsolePanel[] = [
     id: 'keys',
     title: 'API keys',
     // The list never carries a key's value (docs/keys-and-limits.md): its last 4 characters tell keys apart.
-    list: '/v1/keys?limit=20',
+    list: { route: 'keys.list', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/keys adds one.',
     columns: [
       ['Label', 'label'],
@@ -328,7 +339,7 @@ export const PANELS: readonly ConsolePanel[] = [
   {
     id: 'attempts',
     title: 'Webhook delivery attempts',
-    list: '/v1/webhooks/:id/deliveries?limit=10',
+    list: { route: 'webhooks.listDeliveries', query: { limit: 10 } },
     empty: 'Nothing yet: they appear once a webhook endpoint is registered and an event happens.',
     // The first 5 endpoints only: each is one request against the admin key's rate limit (docs/emulator.md).
     across: { panel: 'webhooks', first: 5 },
@@ -344,8 +355,7 @@ export const PANELS: readonly ConsolePanel[] = [
     actions: [
       {
         label: 'Resend',
-        method: 'POST',
-        path: '/_emulator/webhooks/deliveries/{row.delivery_id}/resend',
+        call: { control: '/webhooks/deliveries/:delivery_id/resend', params: { delivery_id: '{row.delivery_id}' } },
         body: {},
         done: 'Resent {row.delivery_id}',
       },

@@ -17,7 +17,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     of: 'conversations',
     button: 'Messages',
     title: 'Messages with',
-    list: '/v1/conversations/:id/messages?limit=20',
+    list: { route: 'conversations.listMessages', query: { limit: 20 } },
     empty: 'Nothing yet: POST /v1/conversations/{id}/messages sends one.',
     columns: [
       ['When', 'created_at'],
@@ -33,7 +33,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     of: 'accounts',
     button: 'Providers',
     title: 'Provider overrides of',
-    list: '/v1/channels/:id/providers?limit=20',
+    list: { route: 'channels.listProviders', query: { limit: 20 } },
     empty: 'None: PUT /v1/channels/{id}/providers/{provider} sets one.',
     key: 'provider',
     columns: PROVIDER_COLUMNS,
@@ -43,7 +43,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     of: 'groups',
     button: 'Knowledge',
     title: 'Knowledge of',
-    list: '/v1/channels/groups/:id/knowledge?limit=20',
+    list: { route: 'groups.listKnowledge', query: { limit: 20 } },
     empty: 'Nothing yet: upload a file above, or POST /v1/channels/groups/{id}/knowledge.',
     key: 'entry_id',
     columns: [
@@ -57,8 +57,7 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
     form: KNOWLEDGE_UPLOAD_FORM,
     submit: {
       label: 'Upload a file',
-      method: 'POST',
-      path: '/v1/channels/groups/{of}/knowledge/files',
+      call: { route: 'groups.uploadKnowledge' },
       body: {
         type: { input: 'knowledge-type' },
         title: { input: 'knowledge-title' },
@@ -66,14 +65,14 @@ export const DETAIL_PANELS: readonly ConsoleDetailPanel[] = [
       },
       done: 'Added {answer.filename} as knowledge entry {answer.entry_id} ({answer.content.length} characters of text)',
     },
-    actions: [{ label: 'Delete', method: 'DELETE', path: '/v1/channels/groups/{of}/knowledge/{key}' }],
+    actions: [{ label: 'Delete', call: { route: 'groups.deleteKnowledge', params: { entry_id: '{key}' } } }],
   },
   {
     id: 'group-providers',
     of: 'groups',
     button: 'Providers',
     title: 'Providers of',
-    list: '/v1/channels/groups/:id/providers?limit=20',
+    list: { route: 'groups.listProviders', query: { limit: 20 } },
     empty: 'None: PUT /v1/channels/groups/{id}/providers/{provider} sets one.',
     key: 'provider',
     columns: PROVIDER_COLUMNS,

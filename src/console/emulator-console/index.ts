@@ -1,1 +1,2 @@
-export { serveConsole } from './serve-console.js';
+export { CONSOLE_ASSETS } from './console-page.js';
+export { serveConsole, serveConsoleModule } from './serve-console.js';

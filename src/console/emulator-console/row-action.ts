@@ -1,40 +1,20 @@
+import type { ActionRequest } from '../browser/console-data.js';
+import { actionRoute, listPath, type RouteRef } from './route-ref.js';
+
+export type { ActionValue, RowConditions } from '../browser/console-data.js';
+
 /**
  * A button in each row of a console panel, declared as data: what it is called, on which rows it shows,
- * and the request it makes. The console's script reads these and has no panel of its own in mind.
- *
- * `{…}` in `path`, `follow` and `done` is filled, when the button is clicked, from what the click knows:
- * `{key}` the row's key, `{of}` the key of the row a detail panel was opened for, `{row.x}` a field of the
- * row, `{body.x}` the body sent, `{answer.x}` its answer and `{followed.x}` the answer of `follow`. In a
- * path each is percent-encoded.
+ * and the route it calls (by its contract id, or an /_emulator control). The console's script reads these
+ * and has no panel of its own in mind; `{…}` templates are described in browser/console-data.ts.
  */
-export interface RowAction {
-  label: string;
-  /** Shown on the rows that match. @default every row */
-  when?: RowConditions;
-  method: 'POST' | 'PATCH' | 'DELETE';
-  /** The route, relative to the emulator: a route of the contract or an `/_emulator` control. */
-  path: string;
-  /** The JSON body, each field a literal or read when the button is clicked. @default no body */
-  body?: Readonly<Record<string, ActionValue>>;
+export interface RowAction extends Omit<ActionRequest, 'method' | 'path' | 'follow'> {
+  call: RouteRef;
   /** A route read (GET) once the request answered: the status its answer points to. */
-  follow?: string;
-  /** The notice line once it is done. @default none, the panels just refresh */
-  done?: string;
+  follow?: RouteRef;
 }
 
-type RowValue = string | boolean;
-
-/** Each field named (a column path) has that value, or (`{ not }`) anything else. */
-export type RowConditions = Readonly<Record<string, RowValue | { not: RowValue }>>;
-
-/** A body field: a literal, or read at the click. */
-export type ActionValue =
-  | RowValue
-  /** A field of the row (a column path). */
-  | { row: string }
-  /** The value of the page's input with this id; `missing` is the error when it is empty. */
-  | { input: string; missing?: string }
-  /** That input's comma-separated values as positional template variables: "Ada, A-1042" is {"1": "Ada", "2": "A-1042"}. */
-  | { variables: string }
-  /** The file chosen in that file input: the body goes as multipart (a knowledge file). */
-  | { file: string };
+/** The button as the script gets it: its route resolved to a method and path. */
+export function actionRequest({ call, follow, ...action }: RowAction): ActionRequest {
+  return { ...action, ...actionRoute(call), ...(follow ? { follow: listPath(follow) } : {}) };
+}

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodError, type z } from 'zod';
 import { localRequestRefusal, type PageAccess } from '../local-only.js';
-import { mountPath, readJsonBody, sendError, sendJson, sendPage } from '../serve-page.js';
+import { browserModule } from '../browser-modules.js';
+import { mountPath, readJsonBody, sendError, sendJson, sendModule, sendPage } from '../serve-page.js';
 import {
   InspectorListQuery,
   listDeliveries,
@@ -12,7 +13,7 @@ import {
 } from './inspector-api.js';
 import { DELIVERY_ID } from '../../signature/constants.js';
 import { DeliveryStoreError } from '../../store/index.js';
-import { inspectorPage, queryErrorPage } from './inspector-page.js';
+import { INSPECTOR_ASSETS, inspectorPage, queryErrorPage } from './inspector-page.js';
 import { tokenCookie, tokenFromCookie } from './token-cookie.js';
 import { issueText } from '../../internal/issue-text.js';
 import { InvalidOptionError } from '../../errors.js';
@@ -115,6 +116,10 @@ export function createInspector(source: InspectorSource, options: InspectorOptio
         return refuse(issue);
       }
       return sendPage(res, inspectorPage({ base, first }));
+    }
+    if (req.method === 'GET' && path.startsWith(INSPECTOR_ASSETS)) {
+      const javascript = await browserModule(path.slice(INSPECTOR_ASSETS.length));
+      if (javascript !== undefined) return sendModule(res, javascript);
     }
     if (req.method === 'GET' && path === '/api/deliveries') {
       const parsed = listQueryIn(query);

@@ -5,6 +5,7 @@ import { DeliveryStatus, type DeliveryStore, type DeliverySummary } from '../../
 import { redactedBody } from '../../internal/redact-body.js';
 import { shownError } from '../../internal/redact-text.js';
 import { stepJson } from '../../store/step-json.js';
+import { replayRuns, type DeliveryDetail, type DeliveryRow } from '../browser/delivery-row.js';
 
 /** The list filters the page sends; every one is optional, and each bad one is named in the error. */
 export const InspectorListQuery = z.strictObject({
@@ -57,7 +58,7 @@ const listedEvent = (event: string) =>
   event.length > MAX_LISTED_EVENT_CHARS ? `${event.slice(0, MAX_LISTED_EVENT_CHARS)}…` : event;
 
 /** A delivery as the list shows it: times as ISO strings, so the page formats them in the viewer's zone. */
-function row(d: DeliverySummary) {
+function row(d: DeliverySummary): DeliveryRow {
   return {
     id: d.id,
     event: listedEvent(d.event),
@@ -70,7 +71,6 @@ function row(d: DeliverySummary) {
     last_error: shownError(d.lastError),
   };
 }
-export type InspectorRow = ReturnType<typeof row>;
 
 export async function listDeliveries(source: InspectorSource, query: z.output<typeof InspectorListQuery>) {
   const now = (source.now ?? Date.now)();
@@ -90,10 +90,11 @@ export async function listDeliveries(source: InspectorSource, query: z.output<ty
  * fields redacted, its attempts, and the steps its handlers journaled (name, outcome, when; a result's size,
  * not the result, which may hold what the body's redaction would hide).
  */
-export async function showDelivery(source: InspectorSource, id: string) {
+export async function showDelivery(source: InspectorSource, id: string): Promise<DeliveryDetail | undefined> {
   const record = await source.store.get(id);
   if (!record) return undefined;
   const [attempts, steps] = await Promise.all([source.store.attempts(id), source.store.deliverySteps(id)]);
+  const runs = replayRuns(attempts);
   return {
     ...row(record),
     event: record.event,
@@ -105,8 +106,9 @@ export async function showDelivery(source: InspectorSource, id: string) {
       'X-Service-Signature': '[redacted]',
     },
     body: redactedBody(record.body),
-    attempts: attempts.map((a) => ({
+    attempts: attempts.map((a, i) => ({
       attempt: a.attempt,
+      run: runs[i]!,
       outcome: a.outcome,
       error: shownError(a.error),
       started_at: new Date(a.startedAt).toISOString(),

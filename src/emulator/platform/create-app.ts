@@ -6,7 +6,8 @@ import { LoopbackTolerantWebhookCreate } from '../../api/schemas/webhook-endpoin
 import { ApiFailure } from '../api-failure.js';
 import type { RouteHandler, RouteHandlerTable } from '../route-handler.js';
 import { ANONYMOUS, recordRequest } from '../state/request-stats.js';
-import { serveConsole } from '../../console/emulator-console/index.js';
+import { CONSOLE_ASSETS, serveConsole, serveConsoleModule } from '../../console/emulator-console/index.js';
+import { CONSOLE_CONVERSATIONS_PATH, consoleConversations } from './console-conversations.js';
 import { controlsRouter, type EmulatorControl } from './controls-router.js';
 import { STATE_PATH, stateRouter } from '../saved-state/state-routes.js';
 import type { EmulatorServices } from './emulator-services.js';
@@ -94,6 +95,8 @@ export function createApp(
   });
   app.get(['/_emulator/console', '/_emulator/console/'], serveConsole);
   app.use(STATE_PATH, stateRouter(platform));
+  app.get(`${CONSOLE_ASSETS}:name`, serveConsoleModule);
+  app.get(CONSOLE_CONVERSATIONS_PATH, consoleConversations(platform));
   app.use('/_emulator', controlsRouter(platform, controls));
   app.use(countRequests(platform));
   for (const entry of routes) {

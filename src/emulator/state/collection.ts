@@ -144,6 +144,19 @@ export class Collection<T extends object> {
     ).n;
   }
 
+  /**
+   * The `limit` documents with the greatest `field` (an ISO time sorts as text), newest stored first among
+   * equals: one bounded read, no cursor (the console's conversations by latest activity).
+   */
+  latest(field: string, limit: number): T[] {
+    if (!FIELD.test(field)) throw new TypeError(`Invalid sort field ${field}`);
+    const rows = statement(
+      this.db,
+      `SELECT data FROM docs WHERE kind = ? ORDER BY json_extract(data, '$.${field}') DESC, seq DESC LIMIT ?`,
+    ).all(this.kind, limit) as { data: string }[];
+    return rows.map((r) => JSON.parse(r.data) as T);
+  }
+
   /** A newest-first page with an opaque cursor (docs/keys-and-limits.md). */
   list(options: ListOptions = {}): Page<T> {
     const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
