@@ -165,15 +165,13 @@ export const PANELS: readonly ConsolePanel[] = [
       {
         label: 'Pause',
         when: { status: 'active' },
-        method: 'POST',
-        path: '/_emulator/automations/{key}/status',
+        call: { control: '/automations/:id/status', params: { id: '{key}' } },
         body: { status: 'paused' },
       },
       {
         label: 'Resume',
         when: { status: 'paused' },
-        method: 'POST',
-        path: '/_emulator/automations/{key}/status',
+        call: { control: '/automations/:id/status', params: { id: '{key}' } },
         body: { status: 'active' },
       },
     ],
