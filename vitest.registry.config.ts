@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:registry`: the packages as a user gets them. Packs them, publishes them to a local Verdaccio,
-// and runs `npm create convo-kit@latest` and the README's quick start against it (docs/packages.md). Minutes:
-// it installs from the registry and compiles better-sqlite3, so it is a CI step of its own, not `npm test`.
+// and runs `npm create convo-kit@latest` and the README's quick start against it (docs/packages.md). Minutes
+// of installs, so it is a step of its own in .ci/run, not part of `npm test`.
 export default defineConfig({
   test: {
     include: ['test/registry/**/*.test.ts'],

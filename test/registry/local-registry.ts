@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectSuccess, REPO_ROOT, run } from './pack-packages.js';
+import { expectSuccess, REPO_ROOT, run } from '../support/run-command.js';
 
 /** Verdaccio starts in a few seconds; a loaded machine may take a minute. */
 const START_TIMEOUT_MS = 120_000;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
-import { REPO_ROOT } from '../starter/run-create-starter.js';
+import { REPO_ROOT } from '../support/run-command.js';
 
 const START_TIMEOUT_MS = 90_000;
 
@@ -99,7 +99,7 @@ async function inService<T>(path: string): Promise<T> {
 }
 
 /** Reads until `check` passes (bounded): the provider reports `delivered` a moment after `sent`. */
-const eventually = <T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 5_000): Promise<T> =>
+const eventually = <T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 15_000): Promise<T> =>
   vi.waitFor(
     async () => {
       const value = await read();

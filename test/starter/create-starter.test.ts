@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
-import { createStarter, REPO_ROOT } from './run-create-starter.js';
+import { REPO_ROOT } from '../support/run-command.js';
+import { createStarter } from './run-create-starter.js';
 
 let dir: string;
 beforeEach(() => {

@@ -10,7 +10,7 @@ import { createEmulator, emulatorPost, type Emulator } from '../../src/emulator/
 import { METRICS } from '../../src/telemetry/metric-names.js';
 import { sampleEvent, signedDelivery } from '../../src/testing/index.js';
 import { parsePrometheusText, type Sample } from '../support/prometheus-text.js';
-import { freePort, REPO_ROOT, until } from './run-create-starter.js';
+import { freePort, REPO_ROOT, until } from '../support/run-command.js';
 
 // The receiver starters run as `npm start` runs them (tsx, src/main.ts), from this checkout, against the
 // real emulator; the OpenTelemetry packages are the root's devDependencies, as a starter's own install has them.

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
 import { createEmulator } from '../../src/emulator/index.js';
-import { createStarter, freePort, REPO_ROOT, run, until } from './run-create-starter.js';
+import { freePort, REPO_ROOT, run, startInGroup, until, type RunResult } from '../support/run-command.js';
+import { createStarter } from './run-create-starter.js';
 
 // Installing and testing a real project takes a while: npm install (~30 s) and the project's own suite.
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -15,7 +15,7 @@ const BUILD_TIMEOUT_MS = 300_000;
 let dir: string;
 /** What `create-starter` said for each template, and what one `npm install` for all three said. */
 const scaffolded = new Map<string, Awaited<ReturnType<typeof createStarter>>>();
-let install: Awaited<ReturnType<typeof run>>;
+let install: RunResult;
 
 /** What each starter shows on its port once `npm run dev` is up and the sample customer has written in. */
 const DEV_PROBES = {
@@ -126,7 +126,7 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
       const test = await run('npm', ['test'], {
         cwd: target(),
         timeoutMs: INSTALL_TIMEOUT_MS,
-        env: { ...process.env, NO_COLOR: '1', CI: '1' },
+        env: { CI: '1' },
       });
       expect(test.code, `${test.stdout}\n${test.stderr}`).toBe(0);
       // vitest's own summary: every test passed ("Tests  14 passed (14)"); a failed or skipped one changes the line.
@@ -151,7 +151,10 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     async () => {
       const port = await freePort();
       // Its own process group, so Ctrl-C reaches npm, convo-kit dev and the app as it does in a terminal.
-      const dev = npmInGroup(target(), ['run', 'dev', '--', '--emulator-port', '0'], { PORT: String(port) });
+      const dev = startInGroup('npm', ['run', 'dev', '--', '--emulator-port', '0'], {
+        cwd: target(),
+        env: { PORT: String(port) },
+      });
       try {
         await until(
           async () => /convo-kit dev: /.test(dev.output),
@@ -183,7 +186,7 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
         );
         expect(dev.output).not.toMatch(setup.alone);
       } finally {
-        dev.interrupt();
+        dev.stop();
       }
       // npm itself dies of the SIGINT; what counts is that `convo-kit dev` closed the app and the emulator.
       await dev.exited;
@@ -206,14 +209,17 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
       const emulator = await createEmulator({});
       const server = await emulator.listen(0);
       const port = await freePort();
-      const app = npmInGroup(target(), ['start'], {
-        CONVO_KIT_BASE_URL: server.url,
-        CONVO_KIT_API_KEY: emulator.adminKey,
-        CONVO_KIT_WEBHOOK_SECRET: `whsec_${'a'.repeat(32)}`,
-        REPLY_SECRET: `rsec_${'b'.repeat(32)}`,
-        CONVO_KIT_DEV_WEBHOOK_URL: undefined,
-        CONVO_KIT_DEV_REPLY_INTEGRATION: undefined,
-        PORT: String(port),
+      const app = startInGroup('npm', ['start'], {
+        cwd: target(),
+        env: {
+          CONVO_KIT_BASE_URL: server.url,
+          CONVO_KIT_API_KEY: emulator.adminKey,
+          CONVO_KIT_WEBHOOK_SECRET: `whsec_${'a'.repeat(32)}`,
+          REPLY_SECRET: `rsec_${'b'.repeat(32)}`,
+          CONVO_KIT_DEV_WEBHOOK_URL: undefined,
+          CONVO_KIT_DEV_REPLY_INTEGRATION: undefined,
+          PORT: String(port),
+        },
       });
       try {
         const setup = SETUP_LINES[name as keyof typeof SETUP_LINES];
@@ -223,7 +229,7 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
         );
         expect(app.output).not.toMatch(setup.underDev);
       } finally {
-        app.interrupt();
+        app.stop();
         await app.exited;
         await server.close();
         await emulator.close();
@@ -232,24 +238,3 @@ describe.each(TEMPLATES.map((t) => t.name))('a project from the %s template', (n
     INSTALL_TIMEOUT_MS,
   );
 });
-
-/**
- * An npm script in its own process group, so an interrupt reaches npm and everything under it as a terminal's
- * Ctrl-C does; its output (stdout and stderr) is collected as it comes.
- */
-function npmInGroup(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn('npm', args, {
-    cwd,
-    env: { ...process.env, ...env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const run = {
-    output: '',
-    exited: new Promise<number | null>((resolve) => child.once('close', resolve)),
-    interrupt: () => process.kill(-child.pid!, 'SIGINT'),
-  };
-  child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString()));
-  return run;
-}
