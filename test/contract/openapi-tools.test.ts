@@ -1,4 +1,4 @@
-import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { takesNoBody } from '../../src/api/endpoint.js';
 import { allEndpoints, documentedOperations, openapi, type EndpointEntry } from '../../src/api/index.js';
@@ -189,13 +189,9 @@ describe('openapi() for tools: schemas', () => {
 });
 
 describe("redocly's recommended rules", () => {
-  /** The warnings no change to the document can remove, each with why (see the test's expectations). */
+  /** The project's lint configuration, redocly.yaml, the one `redocly lint` reads (test/contract/openapi-redocly.test.ts). */
   const lint = async (document: unknown) => {
-    const config = await createConfig({
-      extends: ['recommended'],
-      // Also what the tools' users asked for: a declared, described tag and a description on every operation.
-      rules: { 'operation-tag-defined': 'error', 'tag-description': 'error', 'operation-description': 'error' },
-    });
+    const config = await loadConfig({ configPath: 'redocly.yaml' });
     const problems = await lintFromString({
       source: JSON.stringify(document),
       absoluteRef: '/openapi.json',
