@@ -77,6 +77,32 @@ let handle = 4915150000;
 const newCustomer = (e: Emulator, content: string, from = `@customer.${handle++}`) =>
   inbound(e, { channel: 'photo_social', from: { handle: from }, content }).expect(201);
 
+/**
+ * A new customer whose conversation alone carries a tag (one the seed's chats do not), and a daily schedule
+ * automation, first due in an hour, with that tag as its condition.
+ */
+async function dailyForOneCustomer(e: Emulator, content: string) {
+  const tag = `daily-${handle}`;
+  const customer = await newCustomer(e, 'hello');
+  const conversation = customer.body.conversation.id as string;
+  await as(e)
+    .patch(`/v1/conversations/${conversation}`)
+    .send({ tags: [tag] })
+    .expect(200);
+  const firstRunAt = new Date(e.clock.now() + HOUR * 1000).toISOString();
+  const defined = await as(e)
+    .post('/_emulator/automations')
+    .send({
+      name: 'Daily check-in',
+      trigger: 'schedule',
+      content,
+      conditions: { tags: [tag] },
+      schedule: { first_run_at: firstRunAt, repeat_every_seconds: DAY },
+    })
+    .expect(200);
+  return { conversation, firstRunAt, defined };
+}
+
 describe('keyword automations', () => {
   it('answer a customer message that contains a keyword, as message.sent with source automation', async () => {
     const b = await automationBench();
@@ -238,23 +264,7 @@ describe('new-conversation automations', () => {
 describe('scheduled automations', () => {
   it('run when the emulator clock passes their time, once per slot passed, on the conversations they meet', async () => {
     const b = await automationBench();
-    const customer = await newCustomer(b.e, 'hello');
-    const conversation = customer.body.conversation.id;
-    await as(b.e)
-      .patch(`/v1/conversations/${conversation}`)
-      // A tag the seed's chats do not carry.
-      .send({ tags: ['check-in-daily'] })
-      .expect(200);
-    const firstRunAt = new Date(b.e.clock.now() + HOUR * 1000).toISOString();
-    const defined = await b
-      .define({
-        name: 'Daily VIP check-in',
-        trigger: 'schedule',
-        content: 'Anything we can do for you today?',
-        conditions: { tags: ['check-in-daily'] },
-        schedule: { first_run_at: firstRunAt, repeat_every_seconds: DAY },
-      })
-      .expect(200);
+    const { conversation, firstRunAt, defined } = await dailyForOneCustomer(b.e, 'Anything we can do for you today?');
     const id = defined.body.id as string;
     expect(defined.body).toMatchObject({ next_run_at: firstRunAt, last_run_at: null });
 
@@ -375,5 +385,29 @@ describe('defining automations (POST /_emulator/automations)', () => {
       keywords: ['price', 'prices'],
       last_run_at: null,
     });
+  });
+});
+
+describe('automations in a saved state (GET and PUT /_emulator/state)', () => {
+  it("carry their schedule's position and last run into a fresh emulator, which runs the next slot", async () => {
+    const from = await emulator({ now: frozen });
+    const { conversation, defined } = await dailyForOneCustomer(from, 'Daily check-in');
+    const id = defined.body.id as string;
+    await as(from).post('/_emulator/clock').send({ advance_seconds: HOUR }).expect(200);
+    const ran = (await as(from).get(`/v1/automations/${id}`).expect(200)).body;
+    expect(ran.last_run_at).not.toBeNull();
+    const exported = await as(from).get('/_emulator/state').expect(200);
+
+    const to = await emulator({ now: frozen });
+    await as(to).put('/_emulator/state').send(exported.body).expect(200);
+    expect((await as(to).get(`/v1/automations/${id}`).expect(200)).body).toMatchObject({
+      last_run_at: ran.last_run_at,
+      next_run_at: ran.next_run_at,
+    });
+    await as(to).post('/_emulator/clock').send({ advance_seconds: DAY }).expect(200);
+    expect((await as(to).get(`/v1/automations/${id}`).expect(200)).body.last_run_at > ran.last_run_at).toBe(true);
+    const messages = await as(to).get(`/v1/conversations/${conversation}/messages`).expect(200);
+    const runs = messages.body.data.filter((m: { automation_id?: string }) => m.automation_id === id);
+    expect(runs).toHaveLength(2);
   });
 });
