@@ -247,6 +247,29 @@ describe('GET and PUT /_emulator/state', () => {
     }
   });
 
+  it('keeps scheduled work on the clock: a campaign due an hour after the export starts an hour after the import', async () => {
+    const from = await emulator();
+    const scheduledAt = new Date(from.clock.now() + 3600_000).toISOString();
+    const created = await as(from)
+      .post('/v1/campaigns')
+      .send({
+        name: 'Later',
+        template_id: SEED_IDS.templates.approved,
+        audience: { contact_ids: [SEED_IDS.delivered.contact] },
+        variables: { '1': 'A-1', '2': 'today' },
+        scheduled_at: scheduledAt,
+      })
+      .expect(201);
+    const saved = await stateOf(from);
+    const to = await emulator();
+    await as(to).put('/_emulator/state').set(withKey).send(saved.body).expect(200);
+    await as(to).post('/_emulator/clock').send({ advance_seconds: 1800 }).expect(200);
+    expect((await as(to).get(`/v1/campaigns/${created.body.id}`)).body.status).toBe('scheduled');
+    await as(to).post('/_emulator/clock').send({ advance_seconds: 1800 }).expect(200);
+    await waitFor(async () => (await as(to).get(`/v1/campaigns/${created.body.id}`)).body.status === 'sent');
+    expect((await as(to).get(`/v1/campaigns/${created.body.id}`)).body.stats).toMatchObject({ recipients: 1, sent: 1 });
+  });
+
   it('has a schema for every resource store', () => {
     const kinds = Object.values(stores(undefined as never)).map((c) => c.kind);
     expect(kinds.filter((kind) => !(kind in COLLECTION_SCHEMAS))).toEqual([]);

@@ -40,6 +40,19 @@ export const Capabilities = z.looseObject({
       not_emulated: z.array(z.string()),
     })
     .optional(),
+  /**
+   * The emulator's own: how its whole state is saved and loaded (docs/emulator.md, "Saving and loading state"),
+   * what a state document holds and what it leaves out. The service has no such thing.
+   */
+  emulator_state: z
+    .looseObject({
+      path: z.string(),
+      methods: z.array(z.string()),
+      format_version: z.number().int(),
+      saved: z.array(z.string()),
+      not_saved: z.array(z.string()),
+    })
+    .optional(),
 });
 export type Capabilities = z.output<typeof Capabilities>;
 

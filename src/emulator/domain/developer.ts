@@ -13,6 +13,7 @@ import type { AuthenticatedKey, EmulatorContext } from '../route-handler.js';
 import { Collection } from '../state/collection.js';
 import { KEYS_KIND } from '../state/key-store.js';
 import { stores } from '../state/stores.js';
+import { STATE_CAPABILITY } from '../saved-state/state-document.js';
 import { WEBHOOKS_KIND } from '../state/webhook-store.js';
 import { AUTOMATION_CAPABILITIES } from './automation-bounds.js';
 import { PLAN_QUOTAS } from './plan-quotas.js';
@@ -76,6 +77,7 @@ export function capabilitiesOf(key: AuthenticatedKey, plan: Plan): Capabilities 
     features,
     limits: limitsFor(plan),
     automations: AUTOMATION_CAPABILITIES,
+    emulator_state: STATE_CAPABILITY,
   };
 }
 

@@ -10,9 +10,7 @@ import { readJsonBody } from './read-json-body.js';
 import { requireAdmin, sendControlError } from './require-admin.js';
 import { NO_BODY } from './no-body.js';
 import { OPENAPI_PATH } from './serve-openapi.js';
-import { STATE_CONTENTS, STATE_FORMAT_VERSION } from '../saved-state/state-document.js';
-import { STATE_KEY_HEADER } from '../saved-state/state-key.js';
-import { STATE_PATH } from '../saved-state/state-routes.js';
+import { STATE_CAPABILITY } from '../saved-state/state-document.js';
 import { asFailure, sendFailure } from './send-failure.js';
 import { validateRequest } from './validate-request.js';
 
@@ -79,13 +77,7 @@ function controlsIndex(platform: EmulatorServices, controls: readonly EmulatorCo
       path: `/_emulator${item.path}`,
       body: item.body ? z.toJSONSchema(item.body, { io: 'input' }) : null,
     })),
-    state: {
-      path: STATE_PATH,
-      methods: ['GET', 'PUT'],
-      format_version: STATE_FORMAT_VERSION,
-      state_key_header: STATE_KEY_HEADER,
-      ...STATE_CONTENTS,
-    },
+    state: STATE_CAPABILITY,
   };
 }
 

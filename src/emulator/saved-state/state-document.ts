@@ -4,6 +4,12 @@ import { Timestamp } from '../../api/schemas/common.js';
 import { stores } from '../state/stores.js';
 import { COLLECTION_SCHEMAS } from './collection-schemas.js';
 
+/** Where the state routes are mounted (`GET` and `PUT`). */
+export const STATE_PATH = '/_emulator/state';
+
+/** The header that carries the state key on `GET`/`PUT /_emulator/state` (the CLI reads CONVO_KIT_STATE_KEY). */
+export const STATE_KEY_HEADER = 'x-emulator-state-key';
+
 /** What the document is, so a wrong file is named as such rather than as fifty missing fields. */
 export const STATE_FORMAT = 'convo-kit-emulator-state' as const;
 /** Raised when a document written by this version can no longer be read as it is (docs/emulator.md). */
@@ -15,8 +21,16 @@ export const LEFT_OUT = '(left out)';
 /** Fields of stored documents that hold a secret sealed with the emulator's secret box (never readable). */
 export const SEALED_FIELDS = ['sealed_secret', 'previous_sealed_secret'] as const;
 
-/** What a state document holds and leaves out, as `GET /_emulator` says it (docs/emulator.md, "Saving and loading state"). */
-export const STATE_CONTENTS = {
+/**
+ * What a state document holds and leaves out, as `GET /_emulator` and `GET /v1/developer/capabilities` say it
+ * (docs/emulator.md, "Saving and loading state").
+ */
+export const STATE_CAPABILITY = {
+  path: STATE_PATH,
+  methods: ['GET', 'PUT'],
+  format_version: STATE_FORMAT_VERSION,
+  state_key_header: STATE_KEY_HEADER,
+  cli: ['--export-on-exit [file]', '--import <file>', 'CONVO_KIT_STATE_KEY'],
   saved: [
     'the clock (an import goes on from its time)',
     'every collection of the workspace, oldest first: resources, journeys and enrollments with their due steps, campaigns with their recipients and progress, message delivery progress, automations and their runs, AI replies waiting',
@@ -30,7 +44,7 @@ export const STATE_CONTENTS = {
     'rate-limit windows and chaos rules (asked for, never inherited)',
     'the plan and other start-up options',
   ],
-} as const;
+};
 
 /** Each kind's id field where it is not `id`, read from the stores (a Collection's constructor only keeps its arguments). */
 const ID_FIELDS: ReadonlyMap<string, string> = new Map(

@@ -5,8 +5,6 @@ import type { StateSecrets } from './state-document.js';
 
 /** The environment variable the CLI reads the state key from (never a flag: a flag shows in `ps`). */
 export const STATE_KEY_ENV = 'CONVO_KIT_STATE_KEY';
-/** The header that carries it on `GET`/`PUT /_emulator/state`. */
-export const STATE_KEY_HEADER = 'x-emulator-state-key';
 /** A passphrase shorter than this is refused: it would be guessed against the export offline. */
 export const MIN_STATE_KEY_CHARS = 16;
 const MAX_STATE_KEY_CHARS = 1024;

@@ -6,11 +6,10 @@ import { readJsonBody } from '../platform/read-json-body.js';
 import { requireAdmin, sendControlError } from '../platform/require-admin.js';
 import { validateRequest } from '../platform/validate-request.js';
 import { stateText } from './export-state.js';
-import { MAX_STATE_BYTES } from './state-document.js';
-import { checkStateKey, STATE_KEY_HEADER } from './state-key.js';
+import { MAX_STATE_BYTES, STATE_KEY_HEADER, STATE_PATH } from './state-document.js';
 
-/** Where the state routes are mounted. */
-export const STATE_PATH = '/_emulator/state';
+export { STATE_PATH };
+import { checkStateKey } from './state-key.js';
 
 const stateKeyOf = (req: Request): string | undefined => {
   const key = req.get(STATE_KEY_HEADER);
