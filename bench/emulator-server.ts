@@ -1,8 +1,14 @@
-// The emulator on its own process for bench/emulator-load.bench.ts (so the load generator's event loop is
-// not the emulator's, and --cpu-prof profiles the emulator alone): prints { url, adminKey } as one line.
+// The emulator on its own process for the emulator benches (so the load generator's event loop is not the
+// emulator's, and --cpu-prof profiles the emulator alone): prints { url, adminKey } as one line. With
+// FROM_DIST=1 it runs the build in dist/ (npm run build), as `convo-kit emulator` does, so that its parse
+// threads load JavaScript and not TypeScript through tsx, which costs each thread memory of its own.
 import { pino } from 'pino';
 import type { Plan } from '../src/api/plans.js';
-import { createEmulator } from '../src/emulator/index.js';
+import type * as Emulator from '../src/emulator/index.js';
+
+const { createEmulator } = (await import(
+  process.env.FROM_DIST ? '../dist/emulator/index.js' : '../src/emulator/index.js'
+)) as typeof Emulator;
 
 const emulator = await createEmulator({
   plan: (process.env.PLAN ?? 'dev_pro') as Plan,
@@ -12,6 +18,13 @@ const emulator = await createEmulator({
 const { url } = await emulator.listen(0);
 process.stdout.write(`${JSON.stringify({ url, adminKey: emulator.adminKey })}\n`);
 // Ends when the bench closes stdin; a profile (--cpu-prof) is written on a normal exit.
+if (process.env.MEMORY_ON_SIGUSR2) {
+  // What the process's own heap and buffers hold, as against its RSS (bench/knowledge-upload-memory.bench.ts).
+  process.on('SIGUSR2', () => {
+    const mib = Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1024 / 1024)]);
+    process.stderr.write(`memory MiB ${JSON.stringify(Object.fromEntries(mib))}\n`);
+  });
+}
 process.stdin.resume();
 process.stdin.on('end', () => {
   void emulator.close().then(() => process.exit(0));

@@ -2,7 +2,18 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/client/index.js';
-import { docxFile, lyingZip, pdfFile, stalledUpload, xlsxFile, zipOf, zipOfZeros } from '../support/knowledge-files.js';
+import {
+  bulkyDocx,
+  bulkyXlsx,
+  docxFile,
+  lyingZip,
+  pdfBomb,
+  pdfFile,
+  stalledUpload,
+  xlsxFile,
+  zipOf,
+  zipOfZeros,
+} from '../support/knowledge-files.js';
 import {
   UPLOAD_BODY_TIMEOUT_MS,
   UPLOADS_IN_FLIGHT_BYTES,
@@ -185,6 +196,30 @@ describe('bounds: 413 PAYLOAD_TOO_LARGE naming the bound, nothing stored', () =>
     expect(res.body.error.message).toContain('parsing at most 15 seconds');
     expect(await entryCount()).toBe(before);
   }, 120_000);
+
+  it('a burst of hostile files (a PDF bomb, a DOCX and an XLSX of 20 MiB of XML each): each is 413 naming its parse bound, the emulator answers meanwhile and parses the next file', async () => {
+    const before = await entryCount();
+    const hostile = await Promise.all([
+      pdfBomb(256 * MIB, ['Hello bomb']).then((bytes) => ['bomb.pdf', bytes] as const),
+      bulkyDocx(250_000, 'y'.repeat(40)).then((bytes) => ['bulky.docx', bytes] as const),
+      bulkyXlsx(4_000, 100, 'x').then((bytes) => ['bulky.xlsx', bytes] as const),
+    ]);
+    const answers = Promise.all(hostile.map(([name, bytes]) => rawUpload(name, bytes)));
+    // The event loop is never the parser's: the emulator answers while the files are parsed.
+    const answered = await Promise.race([
+      fetch(`${t.origin}/v1/status`).then((res) => res.status),
+      answers.then(() => 'the uploads ended first'),
+    ]);
+    expect(answered).toBe(200);
+    for (const res of await answers) {
+      // Which bound a file meets first varies with the machine: its memory, its buffers, the time (a busy
+      // machine) or, once parsed whole (a quiet one, from sources, where a thread has more heap), its text.
+      expect(res).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
+      expect(res.body.error.message).toMatch(/the bound is (parsing at most|extracted text at most)/);
+    }
+    expect(await entryCount()).toBe(before);
+    expect((await upload('after-burst.pdf', pdfFile(['Open at nine']))).content).toBe('Open at nine');
+  }, 300_000);
 
   it('an XLSX sheet of 5,001 rows, or of 101 columns', async () => {
     const tall = await xlsxFile({ Tall: Array.from({ length: 5_001 }, (_, i) => [i]) });

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../src/emulator/api-failure.js';
-import { ParsePool, PARSE_BOUNDS } from '../../src/emulator/knowledge-files/parse-pool.js';
+import {
+  MAX_WAITING,
+  PARSE_BOUNDS,
+  PARSE_CONCURRENCY,
+  ParsePool,
+  THREAD_IDLE_MS,
+} from '../../src/emulator/knowledge-files/parse-pool.js';
 import { pdfBomb, pdfFile } from '../support/knowledge-files.js';
 
 // The parse bounds of knowledge files (docs/ai-and-knowledge.md): each hostile file is refused with 413 naming
@@ -48,21 +54,32 @@ describe('the parse pool', () => {
   }, 120_000);
 
   it('stops a parse past the heap bound', async () => {
-    const p = pool({ heapMib: 256, timeMs: 120_000 });
-    const error = await refusal(p.extractText('deep.html', bytes('<div>'.repeat(1_500_000) + 'x')));
+    const p = pool({ timeMs: 120_000 });
+    const error = await refusal(p.extractText('deep.html', bytes('<div>'.repeat(3_000_000) + 'x')));
     expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
-    expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 256 MiB of memory' }]);
+    expect(error.details).toEqual([{ path: 'file', bound: `parsing at most ${PARSE_BOUNDS.heapMib} MiB of memory` }]);
     expect(await p.extractText('fine.txt', bytes('still here'))).toBe('still here');
   }, 120_000);
 
-  it('refuses a file with 503 and Retry-After while 2 are parsed and 8 wait, and takes files again after', async () => {
+  it(`refuses a file with 503 and Retry-After while ${PARSE_CONCURRENCY} parse and ${MAX_WAITING} wait, and takes files again after`, async () => {
     const p = pool({});
-    // Asked at once: two start, eight wait, and the eleventh finds the queue full.
-    const busy = Array.from({ length: 10 }, (_, i) => p.extractText(`${i}.txt`, bytes(`file ${i}`)));
+    // Asked at once: PARSE_CONCURRENCY start, MAX_WAITING wait, and the next one finds the queue full.
+    const taken = PARSE_CONCURRENCY + MAX_WAITING;
+    const busy = Array.from({ length: taken }, (_, i) => p.extractText(`${i}.txt`, bytes(`file ${i}`)));
     const error = await refusal(p.extractText('one-more.txt', bytes('hello')));
     expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '1' } });
-    expect(await Promise.all(busy)).toEqual(Array.from({ length: 10 }, (_, i) => `file ${i}`));
+    expect(await Promise.all(busy)).toEqual(Array.from({ length: taken }, (_, i) => `file ${i}`));
     expect(await p.extractText('one-more.txt', bytes('hello'))).toBe('hello');
+  }, 120_000);
+
+  it(`stops a thread left idle for ${THREAD_IDLE_MS} ms, giving its memory back, and starts one for the next file`, async () => {
+    const p = pool({});
+    expect(await p.extractText('one.txt', bytes('first'))).toBe('first');
+    expect(p.idleThreads).toBe(1);
+    const deadline = Date.now() + THREAD_IDLE_MS + 60_000;
+    while (p.idleThreads > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(p.idleThreads).toBe(0);
+    expect(await p.extractText('two.txt', bytes('second'))).toBe('second');
   }, 120_000);
 
   it('does not keep a process alive: its idle thread lets a script end without closing anything', async () => {
@@ -79,5 +96,5 @@ describe('the parse pool', () => {
       details: [{ path: 'file', type: 'PDF' }],
     });
     expect(await refusal(p.extractText('long.txt', bytes('x'.repeat(100_001))))).toMatchObject({ status: 413 });
-  });
+  }, 120_000);
 });

@@ -174,3 +174,59 @@ export function stalledUpload(
   });
   return { answer, stop: () => socket.destroy() };
 }
+
+const OFFICE_TYPES = (parts: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+  `<Default Extension="xml" ContentType="application/xml"/>${parts}</Types>`;
+const RELS = (targets: [type: string, target: string][]) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+  targets.map(([type, target], i) => `<Relationship Id="rId${i + 1}" Type="${type}" Target="${target}"/>`).join('') +
+  `</Relationships>`;
+const OFFICE_DOCUMENT = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument';
+
+/**
+ * A DOCX whose document.xml holds `paragraphs` paragraphs of `text` each: written as its XML (the docx
+ * library would take minutes for a large one), valid for mammoth, and about a hundredfold compressed.
+ * A costly file within every bound of the spec (20 MiB an entry, 50 MiB expanded): its parse is bounded only
+ * by the parse thread's own memory limit.
+ */
+export function bulkyDocx(paragraphs: number, text: string): Promise<Buffer> {
+  const body = `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`.repeat(paragraphs);
+  return zipOf({
+    '[Content_Types].xml': OFFICE_TYPES(
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+    ),
+    '_rels/.rels': RELS([[OFFICE_DOCUMENT, 'word/document.xml']]),
+    'word/document.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+      `<w:body>${body}</w:body></w:document>`,
+  });
+}
+
+/** An XLSX of one sheet, `rows` by `columns` cells of inline string `text`, written as its XML (see bulkyDocx). */
+export function bulkyXlsx(rows: number, columns: number, text: string): Promise<Buffer> {
+  const column = (c: number): string =>
+    (c < 26 ? '' : column(Math.floor(c / 26) - 1)) + String.fromCharCode(65 + (c % 26));
+  const letters = Array.from({ length: columns }, (_, c) => column(c));
+  const row = (r: number) => letters.map((l) => `<c r="${l}${r}" t="inlineStr"><is><t>${text}</t></is></c>`).join('');
+  const sheet = Array.from({ length: rows }, (_, r) => `<row r="${r + 1}">${row(r + 1)}</row>`).join('');
+  const main = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
+  return zipOf({
+    '[Content_Types].xml': OFFICE_TYPES(
+      `<Override PartName="/xl/workbook.xml" ContentType="${main}.sheet.main+xml"/>` +
+        `<Override PartName="/xl/worksheets/sheet1.xml" ContentType="${main}.worksheet+xml"/>`,
+    ),
+    '_rels/.rels': RELS([[OFFICE_DOCUMENT, 'xl/workbook.xml']]),
+    'xl/workbook.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
+      `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>` +
+      `<sheet name="Bulk" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/_rels/workbook.xml.rels': RELS([
+      ['http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet', 'worksheets/sheet1.xml'],
+    ]),
+    'xl/worksheets/sheet1.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+      `<sheetData>${sheet}</sheetData></worksheet>`,
+  });
+}
