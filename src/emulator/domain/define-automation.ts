@@ -112,8 +112,10 @@ export function defineAutomation(ctx: EmulatorContext, body: Definition): Automa
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
+  const stored = existing ? s.automations.put(automation) : s.automations.insert(automation);
+  // A schedule due now runs at the scheduler's next turn, not at its next poll.
   ctx.outbound.wake();
-  return existing ? s.automations.put(automation) : s.automations.insert(automation);
+  return stored;
 }
 
 /**
@@ -131,11 +133,12 @@ export function setAutomationStatus(
   if (automation.status === status) return automation;
   const nowMs = ctx.clock.now();
   const resumed = status === 'active' && automation.schedule !== null;
-  ctx.outbound.wake();
-  return s.automations.put({
+  const stored = s.automations.put({
     ...automation,
     status,
     next_run_at: resumed ? nextSlot(automation.schedule!, nowMs) : automation.next_run_at,
     updated_at: new Date(nowMs).toISOString(),
   });
+  ctx.outbound.wake();
+  return stored;
 }
