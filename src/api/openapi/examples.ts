@@ -31,11 +31,16 @@ const SEEDED_PATH_IDS: Readonly<Record<string, string>> = {
   templates: 'tpl_order_update',
   automations: 'aut_order_followup',
   comments: 'cmt_seed_question',
+  // The generated chats of the default seed (src/emulator/state/seed-workspace.ts), the first of each.
+  messages: 'msg_seed_00001_1',
+  tickets: 'tkt_seed_00001',
+  pipeline: 'lead_seed_00001',
 };
 
-/** Where a route needs a resource in another state than its group's example: only a draft is submitted. */
+/** Where a route needs a resource in another state than its group's: a draft to submit, a customer's message to react to. */
 const SEEDED_ROUTE_IDS: Readonly<Record<string, string>> = {
   '/v1/templates/{id}/submit': 'tpl_feedback',
+  '/v1/messages/{id}/reaction': 'msg_seed_00001_2',
 };
 
 /** Path parameters that name no resource: an error code to explain, a provider. */

@@ -3,7 +3,7 @@ import { AutomationTrigger } from '../schemas/automation.js';
 import { CampaignCreate, CampaignUpdate } from '../schemas/campaign.js';
 import { ContactUpdate } from '../schemas/contact.js';
 import { ConversationUpdate } from '../schemas/conversation.js';
-import { LeadUpdate } from '../schemas/lead.js';
+import { LeadMove, LeadUpdate } from '../schemas/lead.js';
 import { ConversationMessageSend, MessageSend } from '../schemas/message.js';
 import { CustomReplyProviderPut, VoiceProviderPut } from '../schemas/provider-config.js';
 import { TemplateCreate, TemplateDraftValidate, TemplateSend } from '../schemas/template.js';
@@ -85,4 +85,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   ConversationUpdate: body(ConversationUpdate, { tags: ['jackets'], assignee: 'agent_grace' }),
   ContactUpdate: body(ContactUpdate, { name: 'Ada Lovelace', email: 'ada@example.com' }),
   LeadUpdate: body(LeadUpdate, { owner: 'agent_grace', value: 1200 }),
+  // One of the default pipeline's stages (docs/resources.md).
+  LeadMove: body(LeadMove, { stage: 'contacted' }),
 };
