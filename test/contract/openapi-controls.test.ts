@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import { controlsOpenapi } from '../../src/emulator/controls/controls-openapi.js';
 import { EMULATOR_CONTROLS } from '../../src/emulator/controls/index.js';
+import { STATE_PATH } from '../../src/emulator/saved-state/state-document.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { tempDir } from '../cli/helpers.js';
 import { runCli } from '../cli/run-cli.js';
@@ -39,9 +40,11 @@ afterAll(() => emulator?.close());
 
 describe('controlsOpenapi()', () => {
   it('documents every control the emulator mounts, and nothing of the service', () => {
+    // The POST controls, and the state routes (GET and PUT) beside them.
     expect(Object.keys(doc.paths).sort()).toEqual(
-      EMULATOR_CONTROLS.map((c) => `/_emulator${openapiPath(c.path)}`).sort(),
+      [...EMULATOR_CONTROLS.map((c) => `/_emulator${openapiPath(c.path)}`), STATE_PATH].sort(),
     );
+    expect(Object.keys(doc.paths[STATE_PATH]!).sort()).toEqual(['get', 'put']);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/_emulator/clock', '/_emulator/reset', '/_emulator/inbound', '/_emulator/handoff']),
     );
@@ -121,7 +124,9 @@ describe('convo-kit openapi --emulator', () => {
       const result = await runCli(['openapi', '--emulator', '--out', file]);
       expect(result.code).toBe(0);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(doc)));
-      expect(result.stderr).toMatch(new RegExp(`wrote .*controls\\.json: ${EMULATOR_CONTROLS.length} operations\\n`));
+      // The POST controls, and GET and PUT /_emulator/state.
+      const operations = EMULATOR_CONTROLS.length + 2;
+      expect(result.stderr).toMatch(new RegExp(`wrote .*controls\\.json: ${operations} operations\\n`));
     } finally {
       dir.remove();
     }

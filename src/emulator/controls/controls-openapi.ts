@@ -9,6 +9,9 @@ import { REQUEST_ID_PARAMETER, REQUEST_PARAMETERS } from '../../api/openapi/requ
 import { namesAChannel } from '../../api/openapi/route-errors.js';
 import type { EmulatorControl } from '../platform/controls-router.js';
 import { EMULATOR_CONTROLS } from './index.js';
+import { ImportSummary } from '../saved-state/import-state.js';
+import { STATE_KEY_HEADER, STATE_PATH, StateDocument } from '../saved-state/state-document.js';
+import { MIN_STATE_KEY_CHARS } from '../saved-state/state-key.js';
 
 const TAG = {
   name: 'emulator controls',
@@ -66,6 +69,54 @@ function operation(item: EmulatorControl, schemas: SchemaConverter, errors: Erro
   return op;
 }
 
+const STATE_TEXT =
+  'docs/emulator.md, "Saving and loading state". Secrets are sealed with the state key in `X-Emulator-State-Key` ' +
+  "(16 characters or more), or left out without one. A request from another site's page is 403 `FORBIDDEN`.";
+
+/** `GET` and `PUT /_emulator/state`: routes of their own (not POST controls), documented beside them. */
+function stateOperations(schemas: SchemaConverter, errors: ErrorResponses): Record<string, JsonSchema> {
+  const document = schemas.convert(StateDocument, 'output');
+  const headers = () => headerObjects(['X-Request-ID']);
+  const stateKey = {
+    name: STATE_KEY_HEADER,
+    in: 'header',
+    required: false,
+    description: 'The passphrase that seals (GET) or opens (PUT) the secrets',
+    schema: { type: 'string', minLength: MIN_STATE_KEY_CHARS },
+  };
+  const op = (id: string, summary: string, codes: ErrorCode[], answer: JsonSchema): JsonSchema => ({
+    operationId: `emulator.state.${id}`,
+    summary,
+    description: [sentence(summary), "Needs the emulator's admin key.", STATE_TEXT, errorList(codes)].join('\n\n'),
+    tags: [TAG.name],
+    'x-emulator': true,
+    parameters: [stateKey, REQUEST_ID_PARAMETER],
+    responses: {
+      '200': { description: 'Done', headers: headers(), content: { 'application/json': { schema: answer } } },
+      ...errors.refs(codes, headers, () => ''),
+      default: { $ref: '#/components/responses/Error' },
+    },
+  });
+  const base: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'INSUFFICIENT_SCOPE'];
+  return {
+    get: op(
+      'export',
+      'The whole workspace as one versioned state document',
+      [...base, 'INVALID_STATE', 'INTERNAL_ERROR'],
+      document,
+    ),
+    put: {
+      ...op(
+        'import',
+        'Replace the whole workspace with a state document; a refused one changes nothing',
+        [...base, 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR'],
+        schemas.convert(ImportSummary, 'output'),
+      ),
+      requestBody: { required: true, content: { 'application/json': { schema: document } } },
+    },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of the `/_emulator` controls, apart from the service's document: a client
  * generated from the service's must not offer routes the service does not have. Built from the same
@@ -80,6 +131,7 @@ export function controlsOpenapi(
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const item of controls)
     paths[`/_emulator${openapiPath(item.path)}`] = { post: operation(item, schemas, errors) };
+  paths[STATE_PATH] = stateOperations(schemas, errors);
   return {
     openapi: '3.1.0',
     info: {

@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { Timestamp } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
 import type { EmulatorClock } from '../clock.js';
 import { validateRequest } from '../platform/validate-request.js';
@@ -23,13 +25,15 @@ export interface ImportTarget {
   afterImport(): void;
 }
 
-export interface ImportSummary {
-  imported: true;
-  now: string;
+/** What `PUT /_emulator/state` answers: the time the clock goes on from, and what was loaded. */
+export const ImportSummary = z.object({
+  imported: z.literal(true),
+  now: Timestamp,
   /** Documents per collection. */
-  collections: Record<string, number>;
-  deliveries: number;
-}
+  collections: z.record(z.string(), z.number().int().min(0)),
+  deliveries: z.number().int().min(0),
+});
+export type ImportSummary = z.output<typeof ImportSummary>;
 
 /** Checks a document against StateDocument: a refusal is the 400 envelope naming the first wrong field. */
 export function parseStateDocument(raw: unknown): StateDocument {
