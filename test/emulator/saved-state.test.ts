@@ -149,6 +149,7 @@ describe('GET and PUT /_emulator/state', () => {
       (d) => d.deliveries.push({ ...d.deliveries[0]!, state: 'lost' as 'pending' }),
       'deliveries.1.state',
     ],
+    ['a delivery twice', (d) => d.deliveries.push(d.deliveries[0]!), 'deliveries.1.id'],
     ['a key hash that is no sha256', (d) => (d.api_key_hashes[0]!.sha256 = 'abc'), 'api_key_hashes.0.sha256'],
   ];
   it.each(breakages)('refuses %s naming the field, and keeps the current state', async (_name, breakIt, path) => {

@@ -157,6 +157,29 @@ export const StateDocument = z
     request_counts: z.array(RequestCount),
   })
   .superRefine((doc, ctx) => {
+    // Keys of their tables: a repeat would fail the write (the state kept, but as a 500 naming nothing).
+    const unique = <T>(rows: T[], key: (row: T) => string, path: (i: number) => (string | number)[]) => {
+      const seen = new Set<string>();
+      rows.forEach((row, i) => {
+        if (seen.has(key(row))) ctx.addIssue({ code: 'custom', path: path(i), message: 'comes twice' });
+        seen.add(key(row));
+      });
+    };
+    unique(
+      doc.deliveries,
+      (d) => d.id,
+      (i) => ['deliveries', i, 'id'],
+    );
+    unique(
+      doc.api_key_hashes,
+      (h) => h.sha256,
+      (i) => ['api_key_hashes', i, 'sha256'],
+    );
+    unique(
+      doc.request_counts,
+      (c) => `${c.api_key_id} ${c.minute}`,
+      (i) => ['request_counts', i, 'minute'],
+    );
     for (const [kind, docs] of Object.entries(doc.collections)) {
       docs.forEach((item, i) => {
         for (const field of SEALED_FIELDS) {
