@@ -3,6 +3,8 @@ import addFormats from 'ajv-formats';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, type OpenApiDocument } from '../../src/api/index.js';
+import type { OpenApiPaths } from '../../src/api/openapi/openapi.js';
+import { controlsOpenapi } from '../../src/emulator/controls/controls-openapi.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 
 /**
@@ -22,11 +24,14 @@ interface Found {
   value: unknown;
 }
 
+/** The service's document, or the emulator controls' one (no webhooks). */
+type Document = OpenApiPaths & Partial<Pick<OpenApiDocument, 'webhooks'>>;
+
 const doc = openapi();
 const components = doc.components as { examples: Record<string, { value: unknown }>; responses: Record<string, Json> };
 
 /** Every media type of the document with what it names as its example (`undefined` for none). */
-function mediaTypes(document: OpenApiDocument): { where: string; media: Media }[] {
+function mediaTypes(document: Document): { where: string; media: Media }[] {
   const out: { where: string; media: Media }[] = [];
   const add = (where: string, content: unknown) => {
     for (const [type, media] of Object.entries((content ?? {}) as Record<string, Media>))
@@ -41,13 +46,13 @@ function mediaTypes(document: OpenApiDocument): { where: string; media: Media }[
     }
   const shared = (document.components as { responses: Record<string, Json> }).responses;
   for (const [name, response] of Object.entries(shared)) add(`components.responses.${name}`, response.content);
-  for (const [name, item] of Object.entries(document.webhooks))
+  for (const [name, item] of Object.entries(document.webhooks ?? {}))
     add(`webhook ${name}`, ((item.post as Json).requestBody as Json).content);
   return out;
 }
 
 /** The example of a media type: its own, or the one `components.examples` holds for it. */
-function exampleOf(document: OpenApiDocument, media: Media): unknown {
+function exampleOf(document: Document, media: Media): unknown {
   if (media.example !== undefined) return media.example;
   const [ref] = Object.values(media.examples ?? {});
   if (ref === undefined) return undefined;
@@ -56,7 +61,7 @@ function exampleOf(document: OpenApiDocument, media: Media): unknown {
 }
 
 /** A JSON Schema 2020-12 validator that knows the document's components (`#/components/…` refs). */
-function validator(document: OpenApiDocument) {
+function validator(document: Document) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   // OpenAPI's own format for a file part: any string.
@@ -70,7 +75,7 @@ function validator(document: OpenApiDocument) {
   };
 }
 
-function examplesOf(document: OpenApiDocument): Found[] {
+function examplesOf(document: Document): Found[] {
   return mediaTypes(document).map(({ where, media }) => ({
     where,
     schema: media.schema,
@@ -78,11 +83,12 @@ function examplesOf(document: OpenApiDocument): Found[] {
   }));
 }
 
-function invalidExamples(document: OpenApiDocument): string[] {
+function invalidExamples(document: Document): string[] {
   const validate = validator(document);
-  return examplesOf(document).flatMap(({ where, schema, value }) =>
-    validate(schema, value).map((problem) => `${where}: ${problem}`),
-  );
+  // A missing example is the first test's finding; this one checks those there are.
+  return examplesOf(document)
+    .filter((found) => found.value !== undefined)
+    .flatMap(({ where, schema, value }) => validate(schema, value).map((problem) => `${where}: ${problem}`));
 }
 
 describe('the examples of openapi()', () => {
@@ -109,6 +115,17 @@ describe('the examples of openapi()', () => {
       expect.stringMatching(/^GET \/v1\/tickets\/\{id\} 200 application\/json: \/status/),
     );
     expect(problems).toContainEqual(expect.stringMatching(/^POST \/v1\/messages request .*content/));
+  });
+
+  it('are in the emulator controls document too, each valid against its schema', () => {
+    const controls = controlsOpenapi() as Document;
+    const found = examplesOf(controls);
+    expect(found.length).toBeGreaterThan(20);
+    // But the state document's: its example would be a whole workspace, which GET /_emulator/state answers.
+    expect(
+      found.filter((f) => f.value === undefined && !f.where.includes('/_emulator/state')).map((f) => f.where),
+    ).toEqual([]);
+    expect(invalidExamples(controls)).toEqual([]);
   });
 
   it('show the real error envelope: the first code of the status and its doc_url', () => {

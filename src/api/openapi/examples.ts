@@ -190,6 +190,8 @@ const STRING_FORMATS: Readonly<Record<string, string>> = {
 function stringExample(schema: JsonSchema, key: string | undefined): string {
   const format = typeof schema.format === 'string' ? STRING_FORMATS[schema.format] : undefined;
   if (format !== undefined) return format;
+  // zod's base64 and base64url strings say so besides their pattern: "convo-kit" in either spelling.
+  if (schema.contentEncoding === 'base64' || schema.contentEncoding === 'base64url') return 'Y29udm8ta2l0';
   if (typeof schema.pattern === 'string')
     throw new TypeError(
       `A string with the pattern ${schema.pattern}${key ? ` (field ${key})` : ''} has no example: ` +

@@ -3,6 +3,7 @@ import { ERROR_ENVELOPES, ErrorResponses } from '../../api/openapi/error-respons
 import { SchemaConverter, type JsonSchema } from '../../api/openapi/json-schema.js';
 import { DEFAULT_SERVER_URL, components, type OpenApiPaths } from '../../api/openapi/openapi.js';
 import { openapiPath } from '../../api/openapi/documented-operations.js';
+import { addExamples } from '../../api/openapi/examples.js';
 import { errorList, sentence } from '../../api/openapi/operation.js';
 import { HEADER_COMPONENTS, headerObjects } from '../../api/openapi/response-headers.js';
 import { REQUEST_ID_PARAMETER, REQUEST_PARAMETERS } from '../../api/openapi/request-parameters.js';
@@ -131,8 +132,9 @@ export function controlsOpenapi(
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const item of controls)
     paths[`/_emulator${openapiPath(item.path)}`] = { post: operation(item, schemas, errors) };
-  paths[STATE_PATH] = stateOperations(schemas, errors);
-  return {
+  // Converted before components() names every schema; given its path after the examples (see below).
+  const state = stateOperations(schemas, errors);
+  const document: OpenApiPaths = {
     openapi: '3.1.0',
     info: {
       title: 'convo-kit emulator controls',
@@ -154,4 +156,8 @@ export function controlsOpenapi(
       REQUEST_PARAMETERS,
     ),
   };
+  addExamples(document);
+  // No example of a whole workspace: GET /_emulator/state answers a real one.
+  paths[STATE_PATH] = state;
+  return document;
 }
