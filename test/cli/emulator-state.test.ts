@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/receiver/index.js';
-import { SEED_IDS } from '../../src/emulator/seed.js';
 import type { StateDocument } from '../../src/emulator/saved-state/state-document.js';
 import { tempDir, waitUntil } from './helpers.js';
-import { CliProcess, killAllCli, runCli } from './run-cli.js';
+import { killAllCli, runCli } from './run-cli.js';
+import { env, expectFinishedOnce, sendVipCampaign, start, WAIT_MS } from './emulator-state-harness.js';
 
 // --export-on-exit and --import through the real CLI (docs/emulator.md, "Saving and loading state"): a state
 // saved in the middle of a conversation and a campaign goes on in a new emulator as it would have in the first.
@@ -22,35 +22,6 @@ afterEach(() =>
   }),
 );
 afterAll(() => dir.remove());
-
-const STATE_KEY = 'a state key for this test only';
-const ADMIN_KEY = `svc_live_${'s'.repeat(32)}`;
-const env = { CONVO_KIT_STATE_KEY: STATE_KEY };
-/** Bounded waits: the machine may be loaded, so outcomes are polled, never slept on. */
-const WAIT_MS = 120_000;
-
-async function start(args: string[]) {
-  const cli = new CliProcess(['emulator', '--port', '0', '--json', '--admin-key', ADMIN_KEY, ...args], {
-    env,
-    timeoutMs: 300_000,
-  });
-  const [line] = await cli.waitFor(/^\{.*"base_url".*\}$/m, WAIT_MS);
-  const { url } = JSON.parse(line) as { url: string };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${ADMIN_KEY}`,
-        'content-type': 'application/json',
-        'x-emulator-state-key': STATE_KEY,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller reads the answer's fields it asked for
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
-  return { cli, url, call };
-}
 
 /**
  * The real receiver (createReceiver, verifying every signature with the secret it is given) behind a port; the
@@ -125,14 +96,7 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
       'the first message.received refused',
       WAIT_MS,
     );
-    const campaign = await first.call('POST', '/v1/campaigns', {
-      name: 'VIP update',
-      template_id: SEED_IDS.templates.approved,
-      audience: { tags: ['vip'] },
-      variables: { '1': 'A-1', '2': 'today' },
-    });
-    expect(campaign.status).toBe(201);
-    expect((await first.call('POST', `/v1/campaigns/${campaign.body.id}/send`)).status).toBe(201);
+    const campaignId = await sendVipCampaign(first);
     // Ctrl-C while it sends: the state is written on the way out.
     const stopped = await first.cli.stop('SIGINT');
     expect(stopped.code).toBe(0);
@@ -143,10 +107,10 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
     expect(text).not.toContain(hook.body.secret as string);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(text) as StateDocument;
-    const progress = saved.collections.campaign_progress!.find((p) => p.id === campaign.body.id)!;
+    const progress = saved.collections.campaign_progress!.find((p) => p.id === campaignId)!;
     const recipients = progress.recipients as number;
     // Saved in the middle of sending: some recipients have their message, the rest do not yet.
-    expect(saved.collections.campaigns!.find((c) => c.id === campaign.body.id)!.status).toBe('sending');
+    expect(saved.collections.campaigns!.find((c) => c.id === campaignId)!.status).toBe('sending');
     expect(progress.next).toBeGreaterThan(0);
     expect(progress.next).toBeLessThan(recipients);
     const pending = saved.deliveries.filter((d) => d.state === 'pending');
@@ -178,22 +142,7 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
     }
 
     // The campaign finishes, and no recipient gets its message twice.
-    const done = await waitUntil(
-      async () => {
-        const res = await second.call('GET', `/v1/campaigns/${campaign.body.id}`);
-        return res.body.status === 'sent' ? res.body : undefined;
-      },
-      'the campaign to finish in the second emulator',
-      WAIT_MS,
-    );
-    const finalState = (await second.call('GET', '/_emulator/state')).body as StateDocument;
-    const sent = finalState.collections.messages!.filter((m) => m.campaign_id === campaign.body.id);
-    // One conversation per recipient: a recipient sent to twice would show its conversation twice.
-    const recipientsSentTo = sent.map((m) => m.conversation_id);
-    expect(new Set(recipientsSentTo).size).toBe(recipientsSentTo.length);
-    expect(done.stats.recipients).toBe(recipients);
-    expect(done.stats.sent).toBe(sent.length);
-    expect(done.stats.sent + done.stats.skipped + done.stats.failed).toBe(recipients);
+    const { done, sent } = await expectFinishedOnce(second, campaignId, recipients);
     console.log(`finished after import: ${sent.length} sent once each, ${String(done.stats.skipped)} skipped`);
 
     // The retry pending at export goes when its hour has passed, same delivery id, signed with the same secret.

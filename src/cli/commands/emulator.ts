@@ -76,11 +76,11 @@ export function registerEmulator(program: Command): void {
     )
     .option(
       '--import <file>',
-      `start from a state document (GET /_emulator/state, --export-on-exit) instead of the seed; secrets open with ${STATE_KEY_ENV}`,
+      `start from a state document or directory (GET /_emulator/state, --export-on-exit) instead of the seed; secrets open with ${STATE_KEY_ENV}`,
     )
     .option(
       '--export-on-exit [file]',
-      `on Ctrl-C, SIGTERM or SIGHUP write the whole state to <file> (default: the --import file), atomically; secrets sealed with ${STATE_KEY_ENV}, left out without it`,
+      `on Ctrl-C, SIGTERM or SIGHUP write the whole state to <file> (default: the --import one), atomically; a path with no .json extension, ending in /, or an existing directory is a directory of one JSON file per collection; secrets sealed with ${STATE_KEY_ENV}, left out without it`,
     )
     .option('--json', 'print the URL and the generated keys as one JSON line on stdout')
     .addHelpText(

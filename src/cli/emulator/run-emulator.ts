@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { pino } from 'pino';
 import { LOG_REDACT_PATHS, startEmulator } from '../../emulator/index.js';
 import { MissingPackageError } from '../../internal/optional-package.js';
@@ -10,6 +11,13 @@ import { ApiFailure } from '../../emulator/api-failure.js';
 import { stateText } from '../../emulator/saved-state/export-state.js';
 import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
 import { importRefusal, readStateFile, stateKeyFromEnv, writeFileAtomically } from './state-file.js';
+import {
+  isStateDirectory,
+  locateInDirectory,
+  readStateDirectory,
+  requireReplaceableDirectory,
+  writeStateDirectory,
+} from './state-directory.js';
 
 /** Where --export-on-exit writes: its own file, or the --import file when it names none (as Firebase's does). */
 function exportFileOf(flags: EmulatorFlags): string | undefined {
@@ -31,8 +39,17 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   if (flags.db !== undefined) requireDbDirectory(flags.db);
   const exportFile = exportFileOf(flags);
   if (exportFile !== undefined) requireDbDirectory(exportFile, '--export-on-exit');
+  // File or directory (docs/emulator.md): decided once, before anything starts, for both flags.
+  const exportToDirectory = exportFile !== undefined && isStateDirectory(exportFile);
+  if (exportToDirectory) requireReplaceableDirectory(exportFile);
   const stateKey = stateKeyFromEnv();
-  const document = flags.import === undefined ? undefined : readStateFile(flags.import);
+  const importDirectory = flags.import !== undefined && existsSync(flags.import) && isStateDirectory(flags.import);
+  const document =
+    flags.import === undefined
+      ? undefined
+      : importDirectory
+        ? readStateDirectory(flags.import)
+        : readStateFile(flags.import);
   // Logs go to stderr so stdout carries only the start-up lines (or the JSON line) scripts read.
   const logger = pino(
     {
@@ -61,7 +78,10 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     });
   } catch (cause) {
     if (cause instanceof MissingPackageError) throw cause; // one line: what to install
-    if (flags.import !== undefined && cause instanceof ApiFailure) throw importRefusal(flags.import, cause);
+    if (flags.import !== undefined && cause instanceof ApiFailure) {
+      const dir = flags.import;
+      throw importRefusal(dir, cause, importDirectory ? (path) => locateInDirectory(dir, path) : undefined);
+    }
     const error = cause as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') {
       throw new CliError('FAILED', `Port ${flags.port} on ${flags.host} is already in use.`, {
@@ -92,7 +112,9 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   await closed();
   try {
     if (exportFile !== undefined) {
-      writeFileAtomically(exportFile, stateText(emulator.state.export({ stateKey })));
+      const state = emulator.state.export({ stateKey });
+      if (exportToDirectory) writeStateDirectory(exportFile, state);
+      else writeFileAtomically(exportFile, stateText(state));
       err.line(`state written to ${exportFile}`);
     }
   } finally {

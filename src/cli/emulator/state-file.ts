@@ -37,15 +37,23 @@ export function readStateFile(file: string): unknown {
   }
 }
 
-/** An import's refusal as one line naming the file and the first field (the issue formatter of every message). */
-export function importRefusal(file: string, error: unknown): unknown {
+/**
+ * An import's refusal as one line naming the file and the first field (the issue formatter of every message);
+ * `locate` finds the file a field was read from (the directory form: state-directory.ts).
+ */
+export function importRefusal(
+  file: string,
+  error: unknown,
+  locate: (path: string) => { file: string; path: string } = (path) => ({ file, path }),
+): unknown {
   if (!(error instanceof ApiFailure)) return error;
   const first = error.details?.[0] as { path?: unknown; message?: unknown } | undefined;
-  const field =
-    typeof first?.path === 'string' && typeof first.message === 'string'
-      ? issueText({ path: first.path === '' ? [] : first.path.split('.'), message: first.message }, 'the document')
-      : error.message;
-  return new CliError('USAGE', `Cannot import ${file}: ${field}.`, { cause: error });
+  if (typeof first?.path !== 'string' || typeof first.message !== 'string') {
+    return new CliError('USAGE', `Cannot import ${file}: ${error.message}.`, { cause: error });
+  }
+  const at = locate(first.path);
+  const field = issueText({ path: at.path === '' ? [] : at.path.split('.'), message: first.message }, 'the document');
+  return new CliError('USAGE', `Cannot import ${at.file}: ${field}.`, { cause: error });
 }
 
 /**
@@ -56,16 +64,21 @@ export function importRefusal(file: string, error: unknown): unknown {
 export function writeFileAtomically(file: string, text: string): void {
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
-    const fd = openSync(temporary, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeFlushed(temporary, text);
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/** Writes a new owner-only file and flushes it to disk before returning. */
+export function writeFlushed(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -30,7 +30,7 @@ export const STATE_CAPABILITY = {
   methods: ['GET', 'PUT'],
   format_version: STATE_FORMAT_VERSION,
   state_key_header: STATE_KEY_HEADER,
-  cli: ['--export-on-exit [file]', '--import <file>', 'CONVO_KIT_STATE_KEY'],
+  cli: ['--export-on-exit [file or dir]', '--import <file or dir>', 'CONVO_KIT_STATE_KEY'],
   saved: [
     'the clock (an import goes on from its time)',
     'every collection of the workspace, oldest first: resources, journeys and enrollments with their due steps, campaigns with their recipients and progress, message delivery progress, automations and their runs, AI replies waiting',
