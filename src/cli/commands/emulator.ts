@@ -75,17 +75,17 @@ export function registerEmulator(program: Command): void {
       ).choices(Object.keys(CHAOS_PRESETS)),
     )
     .option(
-      '--import <file>',
+      '--import <file-or-dir>',
       `start from a state document or directory (GET /_emulator/state, --export-on-exit) instead of the seed; secrets open with ${STATE_KEY_ENV}`,
     )
     .option(
-      '--export-on-exit [file]',
-      `on Ctrl-C, SIGTERM or SIGHUP write the whole state to <file> (default: the --import one), atomically; a path with no .json extension, ending in /, or an existing directory is a directory of one JSON file per collection; secrets sealed with ${STATE_KEY_ENV}, left out without it`,
+      '--export-on-exit [file-or-dir]',
+      `on Ctrl-C, SIGTERM or SIGHUP write the whole state there (default: the --import one), atomically; a path with no .json extension, ending in /, or an existing directory is a directory of one JSON file per collection; secrets sealed with ${STATE_KEY_ENV}, left out without it`,
     )
     .option('--json', 'print the URL and the generated keys as one JSON line on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2\n  convo-kit emulator --chaos bad-day --retry-delays 1,2\n  CONVO_KIT_STATE_KEY=… convo-kit emulator --import ./fixture.json --export-on-exit',
+      '\nExamples:\n  convo-kit emulator\n  convo-kit emulator --port 4010 --db ./emulator.db --retry-delays 1,2\n  convo-kit emulator --chaos bad-day --retry-delays 1,2\n  CONVO_KIT_STATE_KEY=… convo-kit emulator --import ./fixture.json --export-on-exit\n  CONVO_KIT_STATE_KEY=… convo-kit emulator --import ./fixture/ --export-on-exit',
     )
     .action(async (flags: EmulatorFlags) => (await import('../emulator/run-emulator.js')).runEmulator(flags));
 }
