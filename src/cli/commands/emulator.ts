@@ -3,7 +3,7 @@ import { allEndpoints } from '../../api/all-endpoints.js';
 import { PLAN_RATE_LIMITS } from '../../api/plans.js';
 import { CHAOS_PRESETS } from '../../emulator/chaos/chaos-rule.js';
 import { KEY_FORMAT } from '../../emulator/state/key-store.js';
-import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
+import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key-env.js';
 import { CliError } from '../cli-error.js';
 import { parseInteger, parsePort } from '../parse-options.js';
 import type { EmulatorFlags } from '../emulator/emulator-flags.js';

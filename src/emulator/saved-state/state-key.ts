@@ -3,8 +3,7 @@ import { ApiFailure } from '../api-failure.js';
 import { boxWithKey, type SecretBox } from '../state/secret-box.js';
 import type { StateSecrets } from './state-document.js';
 
-/** The environment variable the CLI reads the state key from (never a flag: a flag shows in `ps`). */
-export const STATE_KEY_ENV = 'CONVO_KIT_STATE_KEY';
+export { STATE_KEY_ENV } from './state-key-env.js';
 /** A passphrase shorter than this is refused: it would be guessed against the export offline. */
 export const MIN_STATE_KEY_CHARS = 16;
 const MAX_STATE_KEY_CHARS = 1024;
