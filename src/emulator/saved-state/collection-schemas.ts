@@ -1,30 +1,6 @@
 import type { z } from 'zod';
-import {
-  ConnectSession,
-  Contact,
-  Conversation,
-  KnowledgeEntry,
-  Lead,
-  Message,
-  Stage,
-  Ticket,
-} from '../../resources/index.js';
 import { KeyRecord, KEYS_KIND } from '../state/key-store.js';
-import {
-  Account,
-  AutomationRecord,
-  AutomationRunRecord,
-  CampaignRecord,
-  CommentRecord,
-  CommentSettingsRecord,
-  EnrollmentRecord,
-  Group,
-  JourneyAction,
-  JourneyRecord,
-  JourneyRelease,
-  ProviderRecord,
-  TemplateRecord,
-} from '../state/records.js';
+import { RESOURCE_COLLECTIONS } from '../state/stores.js';
 import { StoredEndpoint, WEBHOOKS_KIND } from '../state/webhook-store.js';
 
 /**
@@ -34,27 +10,7 @@ import { StoredEndpoint, WEBHOOKS_KIND } from '../state/webhook-store.js';
  * holds that every resource store has its schema here.
  */
 export const COLLECTION_SCHEMAS: Record<string, z.ZodType> = {
-  accounts: Account,
-  groups: Group,
-  contacts: Contact,
-  conversations: Conversation,
-  messages: Message,
-  tickets: Ticket,
-  leads: Lead,
-  stages: Stage,
-  templates: TemplateRecord,
-  journeys: JourneyRecord,
-  journey_releases: JourneyRelease,
-  enrollments: EnrollmentRecord,
-  journey_actions: JourneyAction,
-  campaigns: CampaignRecord,
-  connect_sessions: ConnectSession,
-  knowledge: KnowledgeEntry,
-  providers: ProviderRecord,
-  comments: CommentRecord,
-  comment_settings: CommentSettingsRecord,
-  automations: AutomationRecord,
-  automation_runs: AutomationRunRecord,
+  ...Object.fromEntries(Object.values(RESOURCE_COLLECTIONS).map(({ kind, schema }) => [kind, schema])),
   [KEYS_KIND]: KeyRecord,
   [WEBHOOKS_KIND]: StoredEndpoint,
 };

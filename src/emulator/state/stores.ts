@@ -1,14 +1,23 @@
 import type Database from 'better-sqlite3';
-import type { Contact, Conversation, Message, Ticket } from '../../resources/index.js';
+import type { z } from 'zod';
+import {
+  ConnectSession,
+  Contact,
+  Conversation,
+  KnowledgeEntry,
+  Lead,
+  Message,
+  Stage,
+  Ticket,
+} from '../../resources/index.js';
 import { Collection } from './collection.js';
-import type { ConnectSession, KnowledgeEntry, Lead, Stage } from '../../resources/index.js';
-import type {
+import {
   Account,
   AutomationRecord,
   AutomationRunRecord,
+  CampaignRecord,
   CommentRecord,
   CommentSettingsRecord,
-  CampaignRecord,
   EnrollmentRecord,
   Group,
   JourneyAction,
@@ -18,30 +27,48 @@ import type {
   TemplateRecord,
 } from './records.js';
 
+/**
+ * Every resource collection of the workspace, written once: its kind (the name in the database), the schema
+ * its documents follow (a state import checks them with it: saved-state/collection-schemas.ts), and the field
+ * that holds its id when that is not `id`.
+ */
+export const RESOURCE_COLLECTIONS = {
+  accounts: { kind: 'accounts', schema: Account, idField: 'integration_id' },
+  groups: { kind: 'groups', schema: Group, idField: 'group_id' },
+  contacts: { kind: 'contacts', schema: Contact },
+  conversations: { kind: 'conversations', schema: Conversation },
+  messages: { kind: 'messages', schema: Message },
+  tickets: { kind: 'tickets', schema: Ticket },
+  leads: { kind: 'leads', schema: Lead },
+  stages: { kind: 'stages', schema: Stage },
+  templates: { kind: 'templates', schema: TemplateRecord },
+  journeys: { kind: 'journeys', schema: JourneyRecord },
+  journeyReleases: { kind: 'journey_releases', schema: JourneyRelease },
+  enrollments: { kind: 'enrollments', schema: EnrollmentRecord },
+  journeyActions: { kind: 'journey_actions', schema: JourneyAction },
+  campaigns: { kind: 'campaigns', schema: CampaignRecord },
+  connectSessions: { kind: 'connect_sessions', schema: ConnectSession },
+  knowledge: { kind: 'knowledge', schema: KnowledgeEntry, idField: 'entry_id' },
+  providers: { kind: 'providers', schema: ProviderRecord },
+  comments: { kind: 'comments', schema: CommentRecord },
+  commentSettings: { kind: 'comment_settings', schema: CommentSettingsRecord },
+  automations: { kind: 'automations', schema: AutomationRecord },
+  automationRuns: { kind: 'automation_runs', schema: AutomationRunRecord },
+} as const satisfies Record<string, { kind: string; schema: z.ZodType; idField?: string }>;
+
+type ResourceCollections = typeof RESOURCE_COLLECTIONS;
+export type Stores = {
+  [K in keyof ResourceCollections]: Collection<z.output<ResourceCollections[K]['schema']>>;
+};
+
 /** Every resource collection of the emulator's workspace, over one database. */
-export function stores(db: Database.Database) {
-  return {
-    accounts: new Collection<Account>(db, 'accounts', 'integration_id'),
-    groups: new Collection<Group>(db, 'groups', 'group_id'),
-    contacts: new Collection<Contact>(db, 'contacts'),
-    conversations: new Collection<Conversation>(db, 'conversations'),
-    messages: new Collection<Message>(db, 'messages'),
-    tickets: new Collection<Ticket>(db, 'tickets'),
-    leads: new Collection<Lead>(db, 'leads'),
-    stages: new Collection<Stage>(db, 'stages'),
-    templates: new Collection<TemplateRecord>(db, 'templates'),
-    journeys: new Collection<JourneyRecord>(db, 'journeys'),
-    journeyReleases: new Collection<JourneyRelease>(db, 'journey_releases'),
-    enrollments: new Collection<EnrollmentRecord>(db, 'enrollments'),
-    journeyActions: new Collection<JourneyAction>(db, 'journey_actions'),
-    campaigns: new Collection<CampaignRecord>(db, 'campaigns'),
-    connectSessions: new Collection<ConnectSession>(db, 'connect_sessions'),
-    knowledge: new Collection<KnowledgeEntry>(db, 'knowledge', 'entry_id'),
-    providers: new Collection<ProviderRecord>(db, 'providers'),
-    comments: new Collection<CommentRecord>(db, 'comments'),
-    commentSettings: new Collection<CommentSettingsRecord>(db, 'comment_settings'),
-    automations: new Collection<AutomationRecord>(db, 'automations'),
-    automationRuns: new Collection<AutomationRunRecord>(db, 'automation_runs'),
-  };
+export function stores(db: Database.Database): Stores {
+  // Typed by the table: each collection's documents are its schema's output (Stores).
+  const built: Record<string, Collection<Record<string, unknown>>> = Object.fromEntries(
+    Object.entries(RESOURCE_COLLECTIONS).map(([name, c]) => [
+      name,
+      new Collection<Record<string, unknown>>(db, c.kind, 'idField' in c ? c.idField : undefined),
+    ]),
+  );
+  return built as unknown as Stores;
 }
-export type Stores = ReturnType<typeof stores>;
