@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
+import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
 import {
   expectSuccess,
   freePort,
@@ -197,6 +198,39 @@ describe('the registry the installs use', () => {
   });
 });
 
+/**
+ * The delivery inspector (convo-kit's dist/) and the emulator console (@convo-kit/emulator's dist/), as the
+ * installed packages serve them, in Chromium: their browser modules load under the pages' CSP, draw the
+ * synced delivery and the sample conversation, and log no error. The pages' other tests run from src/.
+ */
+async function pagesRunFromTheBuild(inspectorUrl: string, devOutput: string): Promise<void> {
+  const consoleUrl = /console:\s+(http:\/\/\S+)/.exec(devOutput)?.[1];
+  expect(consoleUrl, devOutput).toBeDefined();
+  const browser = await launchBrowser();
+  try {
+    const failures: string[] = [];
+    const open = async (url: string) => {
+      const page = await browser.newPage();
+      page.on('pageerror', (error) => failures.push(`${url}: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') failures.push(`${url}: ${message.text()}`);
+      });
+      await page.goto(url);
+      return page;
+    };
+    const inspector = await open(inspectorUrl);
+    await expect.poll(() => inspector.locator('#rows').textContent(), { timeout: 15_000 }).toMatch(/contact\.\w+/);
+    const emulatorConsole = await open(consoleUrl!);
+    await emulatorConsole.locator('#console').waitFor({ state: 'visible' });
+    await expect
+      .poll(() => emulatorConsole.locator('#panel-conversations tbody').textContent(), { timeout: 15_000 })
+      .toContain('Dana Example');
+    expect(failures).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}
+
 describe('npm create convo-kit@latest my-app -- --template crm-sync, from the registry', () => {
   const project = () => join(starter, 'my-app');
 
@@ -229,6 +263,7 @@ describe('npm create convo-kit@latest my-app -- --template crm-sync, from the re
         () => `a synced contact on the CRM:\n${dev.output}`,
         DEV_TIMEOUT_MS,
       );
+      if (HAS_CHROMIUM) await pagesRunFromTheBuild(`http://127.0.0.1:${port}/_inspector`, dev.output);
     } finally {
       dev.stop();
       await dev.exited;
