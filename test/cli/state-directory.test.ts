@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isStateDirectory, readStateDirectory, writeStateDirectory } from '../../src/cli/emulator/state-directory.js';
+import { sideDirectory } from '../../src/cli/emulator/state-directory-sides.js';
 import { as, cleanup, emulator, frozen } from '../emulator/platform-harness.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { tempDir } from './helpers.js';
@@ -85,5 +87,54 @@ describe('the state directory', () => {
     writeFileSync(join(mine, 'notes.txt'), 'mine');
     expect(() => writeStateDirectory(mine, e.state.export())).toThrow(/holds files and no state\.json/);
     expect(existsSync(join(mine, 'notes.txt'))).toBe(true);
+  });
+
+  describe('after a write killed part way', () => {
+    /** The pid of a process that has exited: a writer killed before it could tidy up. */
+    const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+    const hidden = () => readdirSync(dir.path).filter((name) => name.startsWith('.'));
+
+    it('between its two renames: the next import puts the new state in place, else the previous one', async () => {
+      const e = await emulator({ now: frozen });
+      const before = e.state.export();
+      await as(e)
+        .post('/v1/journeys')
+        .send({ name: 'J', trigger_name: 'j', steps: [{ template_id: SEED_IDS.templates.approved, delay_seconds: 0 }] })
+        .expect(201);
+      const after = e.state.export();
+
+      // The kill came after the new state was complete (its manifest is written last): the new one wins.
+      const target = dir.file('killed-between');
+      const pid = deadPid();
+      writeStateDirectory(sideDirectory(target, pid, 'old'), before);
+      writeStateDirectory(sideDirectory(target, pid, 'tmp'), after);
+      expect(readStateDirectory(target)).toEqual(after);
+      expect(hidden()).toEqual([]);
+
+      // A new state without its manifest was cut short while writing: the previous one comes back.
+      const second = dir.file('killed-writing');
+      const other = deadPid();
+      writeStateDirectory(sideDirectory(second, other, 'old'), before);
+      writeStateDirectory(sideDirectory(second, other, 'tmp'), after);
+      rmSync(join(sideDirectory(second, other, 'tmp'), 'state.json'));
+      expect(readStateDirectory(second)).toEqual(before);
+      expect(hidden()).toEqual([]);
+    });
+
+    it("tidies a dead writer's leftovers on the next write, and leaves a running writer's alone", async () => {
+      const e = await emulator({ now: frozen });
+      const target = dir.file('leftovers');
+      writeStateDirectory(target, e.state.export());
+      const dead = sideDirectory(target, deadPid(), 'tmp');
+      renameSync(target, dead);
+      writeStateDirectory(target, e.state.export());
+      writeStateDirectory(dead, e.state.export());
+      const running = sideDirectory(target, process.ppid, 'tmp');
+      mkdirSync(running);
+      writeStateDirectory(target, e.state.export());
+      expect(hidden()).toEqual([running.split('/').pop()]);
+      expect(readStateDirectory(target)).toEqual(e.state.export());
+      rmSync(running, { recursive: true });
+    });
   });
 });

@@ -10,9 +10,10 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MAX_STATE_BYTES, type StateDocument } from '../../emulator/saved-state/state-document.js';
 import { CliError } from '../cli-error.js';
+import { recoverStateDirectory, sideDirectory } from './state-directory-sides.js';
 import { writeFlushed } from './state-file.js';
 
 // The directory form of a saved state (docs/emulator.md, "Saving and loading state"): the same document as
@@ -79,10 +80,12 @@ function flushDirectory(dir: string): void {
 /**
  * Writes `document` as a state directory so that a crash never leaves a half one to import: every file goes
  * into a temporary sibling directory, flushed, which is then renamed into place (the old one moved aside
- * first and removed after). Owner-only: the files hold key hashes and sealed secrets.
+ * first and removed after). A write killed in between is mended by the next write or import
+ * (recoverStateDirectory). Owner-only: the files hold key hashes and sealed secrets.
  */
 export function writeStateDirectory(dir: string, document: StateDocument): void {
   const target = dir.replace(/\/+$/, '') || dir;
+  recoverStateDirectory(target, STATE_MANIFEST);
   requireReplaceableDirectory(target);
   const files = stateFiles(document);
   const bytes = [...files.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
@@ -91,9 +94,8 @@ export function writeStateDirectory(dir: string, document: StateDocument): void 
       hint: 'Keep a workspace this large with --db.',
     });
   }
-  const side = (what: string) => join(dirname(target), `.${basename(target)}.${process.pid}.${what}`);
-  const temporary = side('tmp');
-  const previous = side('old');
+  const temporary = sideDirectory(target, process.pid, 'tmp');
+  const previous = sideDirectory(target, process.pid, 'old');
   rmSync(temporary, { recursive: true, force: true });
   try {
     mkdirSync(join(temporary, 'collections'), { recursive: true, mode: 0o700 });
@@ -154,6 +156,7 @@ function readJson(file: string, budget: { left: number }): unknown {
  * does). Only the layout is checked here: the manifest's `files`, each a name this layout uses, each present.
  */
 export function readStateDirectory(dir: string): unknown {
+  recoverStateDirectory(dir.replace(/\/+$/, '') || dir, STATE_MANIFEST);
   const budget = { left: MAX_STATE_BYTES };
   const manifestFile = join(dir, STATE_MANIFEST);
   if (!existsSync(manifestFile)) {
