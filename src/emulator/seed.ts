@@ -5,9 +5,9 @@ import { seedAutomations, seedComments, seedCommentSettings } from './state/seed
 import { buildWorkspace } from './state/seed-workspace.js';
 import { stores } from './state/stores.js';
 import { Collection } from './state/collection.js';
-import { CAMPAIGN_PROGRESS_KIND, CAMPAIGN_RECIPIENTS_KIND } from './domain/campaign-sender.js';
-import { DELIVERY_PROGRESS_KIND } from './domain/delivery-progress.js';
-import { TEMPLATE_THROTTLES_KIND } from './domain/template-throttle.js';
+import { CAMPAIGN_PROGRESS_KIND, CAMPAIGN_RECIPIENTS_KIND } from './domain/campaigns/campaign-sender.js';
+import { DELIVERY_PROGRESS_KIND } from './domain/messages/delivery-progress.js';
+import { TEMPLATE_THROTTLES_KIND } from './domain/templates/template-throttle.js';
 import { AI_REPLY_JOBS_KIND } from './ai-reply/pending-replies.js';
 
 export { SEED_IDS, DEFAULT_STAGES } from './state/seed-fixtures.js';

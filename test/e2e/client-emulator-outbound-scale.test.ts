@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/resources/index.js';
-import { providerOutcome } from '../../src/emulator/domain/provider-outcome.js';
+import { providerOutcome } from '../../src/emulator/domain/shared/provider-outcome.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { startE2e, type E2e } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
-import { MAX_AUTOMATION_RUNS_PER_EVENT } from '../../src/emulator/domain/automation-bounds.js';
-import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
+import { MAX_AUTOMATION_RUNS_PER_EVENT } from '../../src/emulator/domain/automations/automation-bounds.js';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/usage/plan-quotas.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { EventData } from '../../src/events/index.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpointCreated } from '../../src/api/schemas/webhook-endpoint.js';
 import { Plan, READ_ONLY_PLANS } from '../../src/api/plans.js';
-import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/usage/plan-quotas.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../src/emulator/handlers/webhooks.js';
 import { verify } from '../../src/signature/index.js';
 import { EVENT_NAMES, SUBSCRIBABLE } from '../../src/events/index.js';

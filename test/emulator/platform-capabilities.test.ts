@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { AutomationTriggerKind } from '../../src/api/schemas/automation.js';
 import { Capabilities } from '../../src/api/schemas/developer.js';
-import { FEATURES } from '../../src/emulator/domain/developer.js';
+import { FEATURES } from '../../src/emulator/domain/developer/developer.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 
 afterEach(cleanup);

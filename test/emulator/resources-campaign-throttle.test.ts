@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUTO_PAUSE_THROTTLED_SENDS } from '../../src/emulator/domain/template-throttle.js';
+import { AUTO_PAUSE_THROTTLED_SENDS } from '../../src/emulator/domain/templates/template-throttle.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 import { inbound, SEED_IDS } from './resources-harness.js';
 

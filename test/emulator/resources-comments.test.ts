@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMENT_MAX_CHARS, COMMENT_RULES_MAX } from '../../src/resources/index.js';
-import { COMMENT_REPLIES_MAX } from '../../src/emulator/domain/comments.js';
+import { COMMENT_REPLIES_MAX } from '../../src/emulator/domain/comments/comments.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 import { SEED_IDS, subscribe } from './resources-harness.js';

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../src/emulator/api-failure.js';
-import { responseTimes } from '../../src/emulator/domain/analytics.js';
-import { providerOutcome } from '../../src/emulator/domain/provider-outcome.js';
-import { resolveTemplateSender } from '../../src/emulator/domain/template-sender.js';
-import { windowOpen } from '../../src/emulator/domain/service-window.js';
-import { checkIfMatch } from '../../src/emulator/domain/ticket-version.js';
+import { responseTimes } from '../../src/emulator/domain/analytics/analytics.js';
+import { providerOutcome } from '../../src/emulator/domain/shared/provider-outcome.js';
+import { resolveTemplateSender } from '../../src/emulator/domain/templates/template-sender.js';
+import { windowOpen } from '../../src/emulator/domain/conversations/service-window.js';
+import { checkIfMatch } from '../../src/emulator/domain/tickets/ticket-version.js';
 import { isSeeded, MAX_SEED_SIZE, seed, SEED_IDS } from '../../src/emulator/seed.js';
 import { SCHEMA_SQL } from '../../src/emulator/state/collection.js';
 import { stores } from '../../src/emulator/state/stores.js';

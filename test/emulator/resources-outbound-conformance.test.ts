@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/usage/plan-quotas.js';
 import { as, cleanup, emulator, frozen } from './platform-harness.js';
 import { enrollMany, SEED_IDS, subscribe } from './resources-harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { PLAN_QUOTAS } from '../../src/emulator/domain/plan-quotas.js';
-import { currentPeriod } from '../../src/emulator/domain/usage.js';
+import { PLAN_QUOTAS } from '../../src/emulator/domain/usage/plan-quotas.js';
+import { currentPeriod } from '../../src/emulator/domain/usage/usage.js';
 import { stores } from '../../src/emulator/state/stores.js';
 import { as, cleanup, emulator } from './platform-harness.js';
 import { inbound, send, SEED_IDS, sentEarlier } from './resources-harness.js';

@@ -1,7 +1,7 @@
 import type { Comment } from '../../api/schemas/comment.js';
-import { addCommentReply, aiCommentRepliesOn, commentSettings } from '../domain/comments.js';
-import { outboundQuotaRefusal } from '../domain/monthly-quota.js';
-import { openTicket } from '../domain/open-ticket.js';
+import { addCommentReply, aiCommentRepliesOn, commentSettings } from '../domain/comments/comments.js';
+import { outboundQuotaRefusal } from '../domain/usage/monthly-quota.js';
+import { openTicket } from '../domain/tickets/open-ticket.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 import { queueRecordedReply } from './pending-replies.js';

@@ -1,8 +1,8 @@
 import { REPLY_HISTORY_MAX, REPLY_MAX_CHARS, type HistoryMessage } from '../../api/schemas/custom-reply.js';
 import type { Channel, Conversation, Message } from '../../resources/index.js';
 import { groupKnowledge, handOff, ticketDone } from '../domain/index.js';
-import { outboundQuotaRefusal } from '../domain/monthly-quota.js';
-import { sendMessage } from '../domain/send-message.js';
+import { outboundQuotaRefusal } from '../domain/usage/monthly-quota.js';
+import { sendMessage } from '../domain/messages/send-message.js';
 import type { EmulatorContext } from '../route-handler.js';
 import type { Account } from '../state/records.js';
 import { stores, type Stores } from '../state/stores.js';

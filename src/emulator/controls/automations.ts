@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { Automation } from '../../api/schemas/automation.js';
 import { IdParams } from '../../api/schemas/common.js';
-import { AutomationDefinition, defineAutomation, setAutomationStatus } from '../domain/define-automation.js';
+import {
+  AutomationDefinition,
+  defineAutomation,
+  setAutomationStatus,
+} from '../domain/automations/define-automation.js';
 import { control } from '../platform/controls-router.js';
 
 /** `POST /_emulator/automations`: the business defines an automation (the spec shows no route for it). */

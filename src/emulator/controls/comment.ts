@@ -3,8 +3,13 @@ import { Id } from '../../resources/index.js';
 import { text } from '../../api/schemas/common.js';
 import { Comment, COMMENT_MAX_CHARS } from '../../api/schemas/comment.js';
 import { startCommentReply } from '../ai-reply/answer-comment.js';
-import { firstMatchingRule } from '../domain/comment-rules.js';
-import { addCommentReply, aiCommentRepliesOn, commentSettings, requireCommentAccount } from '../domain/comments.js';
+import { firstMatchingRule } from '../domain/comments/comment-rules.js';
+import {
+  addCommentReply,
+  aiCommentRepliesOn,
+  commentSettings,
+  requireCommentAccount,
+} from '../domain/comments/comments.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import { stores } from '../state/stores.js';

@@ -1,4 +1,4 @@
-import { newContact } from '../domain/new-contact.js';
+import { newContact } from '../domain/contacts/new-contact.js';
 import { z } from 'zod';
 import { Id, Platform } from '../../resources/index.js';
 import { AutomationRun } from '../../api/schemas/automation.js';
@@ -6,9 +6,9 @@ import { text } from '../../api/schemas/common.js';
 import { Contact, Conversation, Message, PhoneNumber } from '../../resources/index.js';
 import { startAiReply } from '../ai-reply/reply-to-message.js';
 import { ApiFailure } from '../api-failure.js';
-import { runInboundAutomations } from '../domain/inbound-automations.js';
-import { preview } from '../domain/send-message.js';
-import { windowExpiry } from '../domain/service-window.js';
+import { runInboundAutomations } from '../domain/automations/inbound-automations.js';
+import { preview } from '../domain/messages/send-message.js';
+import { windowExpiry } from '../domain/conversations/service-window.js';
 import type { EmulatorContext } from '../route-handler.js';
 import { control } from '../platform/controls-router.js';
 import type { Account } from '../state/records.js';

@@ -1,7 +1,7 @@
 import type { endpoints } from '../../api/endpoints/index.js';
-import { SCHEDULED_RUNS_PER_WAKE } from '../domain/automation-bounds.js';
-import { triggerAutomation } from '../domain/automations.js';
-import { runDueSchedules } from '../domain/scheduled-automations.js';
+import { SCHEDULED_RUNS_PER_WAKE } from '../domain/automations/automation-bounds.js';
+import { triggerAutomation } from '../domain/automations/automations.js';
+import { runDueSchedules } from '../domain/automations/scheduled-automations.js';
 import type { EmulatorContext, RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 

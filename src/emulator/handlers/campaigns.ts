@@ -1,6 +1,6 @@
-import { createCampaign, sendCampaign, updateCampaign } from '../domain/campaign-changes.js';
-import { withStats } from '../domain/campaign-sender.js';
-import { catchUpDeliveries } from '../domain/delivery-progress.js';
+import { createCampaign, sendCampaign, updateCampaign } from '../domain/campaigns/campaign-changes.js';
+import { withStats } from '../domain/campaigns/campaign-sender.js';
+import { catchUpDeliveries } from '../domain/messages/delivery-progress.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';

@@ -1,6 +1,6 @@
 import type { endpoints } from '../../api/endpoints/index.js';
-import { createConnectSession, updateAccount } from '../domain/channels.js';
-import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
+import { createConnectSession, updateAccount } from '../domain/channels/channels.js';
+import { deleteProvider, listProviders, putProvider } from '../domain/groups/providers.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 

@@ -1,5 +1,5 @@
 import type { endpoints } from '../../api/endpoints/index.js';
-import { commentSettings, replyByApi, updateCommentSettings } from '../domain/comments.js';
+import { commentSettings, replyByApi, updateCommentSettings } from '../domain/comments/comments.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 

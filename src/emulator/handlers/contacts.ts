@@ -1,6 +1,6 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
-import { updateContact } from '../domain/lead-stage.js';
+import { updateContact } from '../domain/contacts/lead-stage.js';
 import { stores } from '../state/stores.js';
 
 export const contactsHandlers = {

@@ -1,8 +1,8 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
-import { catchUpDeliveries } from '../domain/delivery-progress.js';
-import { sendMessage } from '../domain/send-message.js';
-import { updateConversation } from '../domain/update-conversation.js';
+import { catchUpDeliveries } from '../domain/messages/delivery-progress.js';
+import { sendMessage } from '../domain/messages/send-message.js';
+import { updateConversation } from '../domain/conversations/update-conversation.js';
 import { stores } from '../state/stores.js';
 
 export const conversationsHandlers = {

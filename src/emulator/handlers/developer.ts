@@ -1,7 +1,7 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { ApiFailure } from '../api-failure.js';
-import { capabilitiesOf, limitsFor, onboardingOf } from '../domain/developer.js';
+import { capabilitiesOf, limitsFor, onboardingOf } from '../domain/developer/developer.js';
 import { explainErrorCode } from '../error-explanations.js';
 
 export const developerHandlers = {

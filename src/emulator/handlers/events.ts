@@ -1,4 +1,4 @@
-import { enroll, quotaRefusal, requireVariables } from '../domain/enroll.js';
+import { enroll, quotaRefusal, requireVariables } from '../domain/trigger/enroll.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';

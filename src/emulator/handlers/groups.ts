@@ -1,7 +1,7 @@
 import type { endpoints } from '../../api/endpoints/index.js';
-import { createGroup, deleteGroup, listGroups, updateGroup } from '../domain/groups.js';
-import { addKnowledge, deleteKnowledge, uploadKnowledge } from '../domain/knowledge.js';
-import { deleteProvider, listProviders, putProvider } from '../domain/providers.js';
+import { createGroup, deleteGroup, listGroups, updateGroup } from '../domain/groups/groups.js';
+import { addKnowledge, deleteKnowledge, uploadKnowledge } from '../domain/groups/knowledge.js';
+import { deleteProvider, listProviders, putProvider } from '../domain/groups/providers.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 

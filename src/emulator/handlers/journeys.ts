@@ -1,4 +1,4 @@
-import { createJourney, replaceJourneySteps, setJourneyStatus } from '../domain/create-journey.js';
+import { createJourney, replaceJourneySteps, setJourneyStatus } from '../domain/journeys/create-journey.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';

@@ -1,9 +1,9 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { ApiFailure } from '../api-failure.js';
-import { catchUpDeliveries } from '../domain/delivery-progress.js';
-import { resolveConversation } from '../domain/resolve-conversation.js';
-import { sendMessage } from '../domain/send-message.js';
+import { catchUpDeliveries } from '../domain/messages/delivery-progress.js';
+import { resolveConversation } from '../domain/conversations/resolve-conversation.js';
+import { sendMessage } from '../domain/messages/send-message.js';
 import { stores } from '../state/stores.js';
 
 export const messagesHandlers = {

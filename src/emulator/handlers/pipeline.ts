@@ -1,6 +1,6 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
-import { moveLead, updateLead } from '../domain/pipeline.js';
+import { moveLead, updateLead } from '../domain/pipeline/pipeline.js';
 import { stores } from '../state/stores.js';
 
 export const pipelineHandlers = {

@@ -1,8 +1,8 @@
 import type { endpoints } from '../../api/endpoints/index.js';
 import { ApiFailure } from '../api-failure.js';
-import { createTemplate, submitTemplate } from '../domain/create-template.js';
-import { sendTemplate } from '../domain/send-template.js';
-import { validateTemplateCopy } from '../domain/template-validation.js';
+import { createTemplate, submitTemplate } from '../domain/templates/create-template.js';
+import { sendTemplate } from '../domain/templates/send-template.js';
+import { validateTemplateCopy } from '../domain/templates/template-validation.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';
 

@@ -1,7 +1,7 @@
 import type { endpoints } from '../../api/index.js';
 import { reply, type RouteHandlers } from '../route-handler.js';
-import { ticketEtag } from '../domain/ticket-version.js';
-import { updateTicket } from '../domain/update-ticket.js';
+import { ticketEtag } from '../domain/tickets/ticket-version.js';
+import { updateTicket } from '../domain/tickets/update-ticket.js';
 import { stores } from '../state/stores.js';
 
 export const ticketsHandlers = {

@@ -1,10 +1,10 @@
 import { ApiFailure } from '../api-failure.js';
-import { enroll, enrollmentUsage, journeyForTrigger, quotaRefusal, stopEnrollments } from '../domain/enroll.js';
-import { explainStep } from '../domain/explain-step.js';
-import { catchUpJourneySteps } from '../domain/journey-runner.js';
-import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
-import { missingVariables } from '../domain/template-variables.js';
-import { triggerResult } from '../domain/trigger-result.js';
+import { enroll, enrollmentUsage, journeyForTrigger, quotaRefusal, stopEnrollments } from '../domain/trigger/enroll.js';
+import { explainStep } from '../domain/trigger/explain-step.js';
+import { catchUpJourneySteps } from '../domain/journeys/journey-runner.js';
+import { PLAN_QUOTAS } from '../domain/usage/plan-quotas.js';
+import { missingVariables } from '../domain/templates/template-variables.js';
+import { triggerResult } from '../domain/trigger/trigger-result.js';
 import type { endpoints } from '../../api/endpoints/index.js';
 import type { RouteHandlers } from '../route-handler.js';
 import { stores } from '../state/stores.js';

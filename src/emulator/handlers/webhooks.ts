@@ -1,9 +1,9 @@
 import { sign } from '../../signature/index.js';
 import { DeliveryQueue } from '../dispatch/delivery-queue.js';
 import { ApiFailure, notFound } from '../api-failure.js';
-import { enroll, journeyForTrigger } from '../domain/enroll.js';
-import { PLAN_QUOTAS } from '../domain/plan-quotas.js';
-import { triggerResult } from '../domain/trigger-result.js';
+import { enroll, journeyForTrigger } from '../domain/trigger/enroll.js';
+import { PLAN_QUOTAS } from '../domain/usage/plan-quotas.js';
+import { triggerResult } from '../domain/trigger/trigger-result.js';
 import type { z } from 'zod';
 import type { WebhookSendRequest } from '../../resources/index.js';
 import type { EmulatorContext, RouteHandlers } from '../route-handler.js';

@@ -4,7 +4,7 @@ import type { EndpointGroupName, EndpointOf } from '../../api/all-endpoints.js';
 import type { EndpointDef } from '../../api/endpoint.js';
 import type { Endpoints } from '../../api/endpoints/index.js';
 import type { Channel, Message, MessageInput } from '../../resources/index.js';
-import { queuedMessage } from '../domain/queued-message.js';
+import { queuedMessage } from '../domain/messages/queued-message.js';
 import type { Clock, RouteRequest } from '../route-handler.js';
 
 /** `group.name` of every route the table marks `testKeySynthetic: true`. */

@@ -30,7 +30,7 @@ CREATE INDEX IF NOT EXISTS docs_contact ON docs (kind, json_extract(data, '$.con
 -- A send to a number looks its contact up by phone (and enrollments are filtered by it): without this, every
 -- journey step to a new number read every contact (10 ms a step with 4,000 contacts).
 CREATE INDEX IF NOT EXISTS docs_phone ON docs (kind, json_extract(data, '$.phone'), seq);
--- The journey steps due now, oldest first, without reading every enrollment (domain/journey-runner.ts).
+-- The journey steps due now, oldest first, without reading every enrollment (domain/journeys/journey-runner.ts).
 CREATE INDEX IF NOT EXISTS docs_enrollment_due ON docs (json_extract(data, '$.next_step_at'))
   WHERE kind = 'enrollments' AND json_extract(data, '$.status') = 'active';
 -- A campaign's outcomes are counted from its messages (campaign stats) out of this index alone: the
@@ -41,7 +41,7 @@ CREATE INDEX IF NOT EXISTS docs_campaign_status ON docs (json_extract(data, '$.c
 -- The outbound scheduler finds the campaigns due to start or sending without reading their audiences.
 CREATE INDEX IF NOT EXISTS docs_campaign_state ON docs (json_extract(data, '$.status'), json_extract(data, '$.scheduled_at'))
   WHERE kind = 'campaigns';
--- The delivery-progress sweep reads the due steps oldest first, a page at a time (domain/delivery-progress.ts).
+-- The delivery-progress sweep reads the due steps oldest first, a page at a time (domain/messages/delivery-progress.ts).
 CREATE INDEX IF NOT EXISTS docs_delivery_due ON docs (json_extract(data, '$.due_at')) WHERE kind = 'delivery_progress';
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
 `;

@@ -1,6 +1,6 @@
 import type { Contact, Conversation, Message } from '../../resources/index.js';
-import { preview } from '../domain/send-message.js';
-import { windowExpiry } from '../domain/service-window.js';
+import { preview } from '../domain/messages/send-message.js';
+import { windowExpiry } from '../domain/conversations/service-window.js';
 import type { Account } from './records.js';
 
 const HOUR_MS = 3_600_000;

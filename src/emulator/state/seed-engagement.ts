@@ -1,4 +1,4 @@
-import { nextSlot } from '../domain/automation-schedule.js';
+import { nextSlot } from '../domain/automations/automation-schedule.js';
 import { SEED_IDS } from './seed-fixtures.js';
 import {
   COMMENT_SETTINGS_ID,

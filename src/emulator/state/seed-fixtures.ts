@@ -1,6 +1,6 @@
 import type { Stage } from '../../resources/index.js';
-import { templateVariables } from '../domain/template-variables.js';
-import { validateTemplateCopy } from '../domain/template-validation.js';
+import { templateVariables } from '../domain/templates/template-variables.js';
+import { validateTemplateCopy } from '../domain/templates/template-validation.js';
 import type { Account, Group, TemplateRecord } from './records.js';
 
 /** The seeded workspace's fixed ids, for tests, demos and docs. */

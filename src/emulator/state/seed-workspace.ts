@@ -1,5 +1,5 @@
 import type { Contact, Ticket } from '../../resources/index.js';
-import { slaDueAt } from '../domain/sla.js';
+import { slaDueAt } from '../domain/tickets/sla.js';
 import { buildChat, type ChatSpec, type SeededChat } from './seed-chats.js';
 import { DEFAULT_STAGES, SEED_IDS, seedAccounts } from './seed-fixtures.js';
 import type { Lead } from '../../resources/index.js';
