@@ -43,10 +43,19 @@ CREATE INDEX IF NOT EXISTS docs_campaign_state ON docs (json_extract(data, '$.st
   WHERE kind = 'campaigns';
 -- The delivery-progress sweep reads the due steps oldest first, a page at a time (domain/messages/delivery-progress.ts).
 CREATE INDEX IF NOT EXISTS docs_delivery_due ON docs (json_extract(data, '$.due_at')) WHERE kind = 'delivery_progress';
+-- The conversations by latest activity (the console's list, a scheduled automation's targets), read from the
+-- newest end of this index instead of sorting every conversation. A query must name the kind as this literal.
+CREATE INDEX IF NOT EXISTS docs_conversation_activity ON docs (json_extract(data, '$.latest_activity_at'), seq)
+  WHERE kind = 'conversations';
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
 `;
 
 const FIELD = /^[a-z_][a-z0-9_]*$/;
+
+/** The index that serves `latest(field)` of a kind, by `kind.field` (SCHEMA_SQL). */
+export const ORDER_INDEXES: Readonly<Record<string, string>> = {
+  'conversations.latest_activity_at': 'docs_conversation_activity',
+};
 
 /**
  * A kind of record (tickets, contacts, keys, …) kept as JSON documents in one SQLite table.
@@ -149,11 +158,15 @@ export class Collection<T extends object> {
    * equals: one bounded read, no cursor (the console's conversations by latest activity).
    */
   latest(field: string, limit: number): T[] {
-    if (!FIELD.test(field)) throw new TypeError(`Invalid sort field ${field}`);
+    if (!FIELD.test(field) || !FIELD.test(this.kind)) throw new TypeError(`Invalid sort field ${field}`);
+    // Named, since the planner prefers docs_kind_seq's equality and sorts every row (67 ms against 0.03 for the
+    // newest 20 of 20,000 conversations); the kind as a literal, which a partial index needs.
+    const index = ORDER_INDEXES[`${this.kind}.${field}`];
     const rows = statement(
       this.db,
-      `SELECT data FROM docs WHERE kind = ? ORDER BY json_extract(data, '$.${field}') DESC, seq DESC LIMIT ?`,
-    ).all(this.kind, limit) as { data: string }[];
+      `SELECT data FROM docs ${index ? `INDEXED BY ${index} ` : ''}WHERE kind = '${this.kind}'
+       ORDER BY json_extract(data, '$.${field}') DESC, seq DESC LIMIT ?`,
+    ).all(limit) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as T);
   }
 

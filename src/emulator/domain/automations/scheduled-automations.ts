@@ -2,6 +2,7 @@ import type { Conversation } from '../../../resources/index.js';
 import { ApiFailure } from '../../api-failure.js';
 import type { EmulatorContext } from '../../route-handler.js';
 import type { AutomationRecord } from '../../state/records.js';
+import { ORDER_INDEXES } from '../../state/collection.js';
 import { statement } from '../../state/statement.js';
 import { stores } from '../../state/stores.js';
 import { MAX_SCHEDULE_TARGETS } from './automation-bounds.js';
@@ -14,7 +15,8 @@ const PAGE_ROWS = 200;
 /** Open conversations one scheduled run looks at, at most: a 200,000-chat seed is not read whole. */
 const MAX_SCANNED = 5_000;
 
-const OPEN_BY_ACTIVITY_SQL = `SELECT data FROM docs WHERE kind = 'conversations'
+const OPEN_BY_ACTIVITY_SQL = `SELECT data FROM docs INDEXED BY ${ORDER_INDEXES['conversations.latest_activity_at']}
+  WHERE kind = 'conversations'
   AND json_extract(data, '$.status') != 'closed'
   ORDER BY json_extract(data, '$.latest_activity_at') DESC, seq DESC LIMIT ? OFFSET ?`;
 
