@@ -219,7 +219,7 @@ async function pagesRunFromTheBuild(inspectorUrl: string, devOutput: string): Pr
       return page;
     };
     const inspector = await open(inspectorUrl);
-    await expect.poll(() => inspector.locator('#rows').textContent(), { timeout: 15_000 }).toMatch(/contact\.\w+/);
+    await expect.poll(() => inspector.locator('#rows').textContent(), { timeout: 15_000 }).toMatch(/message\.received/);
     const emulatorConsole = await open(consoleUrl!);
     await emulatorConsole.locator('#console').waitFor({ state: 'visible' });
     await expect
