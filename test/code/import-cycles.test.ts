@@ -31,16 +31,22 @@ function fileGraph(): Graph {
   return graph;
 }
 
-/** A file's unit is its top-level folder under src/ (`src/api/schemas/x.ts` is `api`); a file at src/ is its own. */
-const unitOf = (file: string): string => file.split('/')[1] as string;
-
-function unitGraph(files: Graph): Graph {
+/**
+ * The graph between the entries of one folder (`src` by default): a file's unit is the folder's entry it sits
+ * in (`src/api/schemas/x.ts` is `api` in `src`, `schemas` in `src/api`); a file directly in the folder is its
+ * own. Imports from or to outside the folder are left out.
+ */
+function unitGraph(files: Graph, folder = 'src'): Graph {
+  const prefix = `${folder}/`;
+  const unitOf = (file: string): string | undefined =>
+    file.startsWith(prefix) ? file.slice(prefix.length).split('/')[0] : undefined;
   const units: Graph = new Map();
   for (const [file, targets] of files) {
     const from = unitOf(file);
+    if (from === undefined) continue;
     for (const target of targets) {
       const to = unitOf(target);
-      if (to === from) continue;
+      if (to === undefined || to === from) continue;
       if (!units.has(from)) units.set(from, new Set());
       units.get(from)!.add(to);
     }
@@ -88,6 +94,28 @@ describe('the import graph of src/', () => {
     expect(cycles(unitGraph(files))).toEqual([]);
   });
 
+  /**
+   * Inside a folder, its folders are layers too (emulator/domain by resource: shared and usage at the bottom,
+   * the scheduler on top). Two folders are not yet: the event payloads and the resource schemas of src/api
+   * name each other, and the emulator's top level (its state, handlers, domain, dispatch, platform) is one
+   * layer whose files, not folders, are kept apart (the next test). A new cycle anywhere else fails here.
+   */
+  const NOT_YET_LAYERED = ['src/api', 'src/emulator'];
+
+  it('has no cycle between the sibling folders of any other folder (emulator/domain by resource, …)', () => {
+    const folders = [...new Set([...files.keys()].map((file) => dirname(file)))].flatMap((dir) =>
+      dir.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    );
+    const checked = [...new Set(folders)].filter((folder) => !NOT_YET_LAYERED.includes(folder)).sort();
+    expect(checked).toContain('src/emulator/domain');
+    const found = checked.flatMap((folder) =>
+      cycles(unitGraph(files, folder)).map((cycle) => `${folder}: ${cycle.join(' <-> ')}`),
+    );
+    expect(found).toEqual([]);
+    // What the two folders above still hold, pinned: a cycle that grows or goes is seen here.
+    expect(NOT_YET_LAYERED.flatMap((folder) => cycles(unitGraph(files, folder)).map((c) => c.length))).toEqual([2, 10]);
+  });
+
   it('has no cycle between files', () => {
     expect(cycles(files)).toEqual([]);
   });
@@ -100,5 +128,6 @@ describe('the import graph of src/', () => {
       ['src/c/z.ts', new Set(['src/a/w.ts'])],
     ]);
     expect(cycles(unitGraph(planted))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(unitGraph(planted, 'src/a'))).toEqual([]);
   });
 });
