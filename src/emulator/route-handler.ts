@@ -9,6 +9,7 @@ import type { Plan } from '../api/plans.js';
 import type { Scope } from '../api/scopes.js';
 import type { EventName, EventData } from '../events/index.js';
 import type { AiReplyJobs } from './ai-reply/ai-reply-queue.js';
+import type { JsonText } from './state/json-text.js';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
@@ -31,9 +32,13 @@ export interface RouteRequest<E extends EndpointDef> {
   requestId: string;
 }
 
-/** A handler answers the body (with the endpoint's declared status), or a full reply when it sets headers. */
+/**
+ * A handler answers the body (with the endpoint's declared status), already as JSON text (a list page of stored
+ * documents), or a full reply when it sets headers.
+ */
 export type RouteReply<E extends EndpointDef> =
   | z.input<E['response']>
+  | JsonText<z.input<E['response']>>
   | { status: number; body: z.input<E['response']> | undefined; headers?: Record<string, string>; reply: true };
 
 export type RouteHandler<E extends EndpointDef> = (

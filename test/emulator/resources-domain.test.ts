@@ -8,7 +8,7 @@ import { windowOpen } from '../../src/emulator/domain/conversations/service-wind
 import { checkIfMatch } from '../../src/emulator/domain/tickets/ticket-version.js';
 import { isSeeded, MAX_SEED_SIZE, seed, SEED_IDS } from '../../src/emulator/seed.js';
 import { SCHEMA_SQL } from '../../src/emulator/state/collection.js';
-import { stores } from '../../src/emulator/state/stores.js';
+import { stores, type Stores } from '../../src/emulator/state/stores.js';
 import type { Message } from '../../src/resources/index.js';
 
 const open: Database.Database[] = [];
@@ -82,6 +82,26 @@ describe('seed', () => {
     expect(() => seeded(-1)).toThrow(/got -1/);
     expect(() => seeded(MAX_SEED_SIZE + 1)).toThrow(RangeError);
     expect(() => seeded(1.5)).toThrow(/integer/);
+  });
+});
+
+describe('list pages', () => {
+  it('answers a page as JSON text with the bytes JSON.stringify gives the parsed page, on every page of every collection', () => {
+    const s = seeded(40);
+    for (const [name, collection] of Object.entries(s) as [string, Stores[keyof Stores]][]) {
+      for (const where of [{}, { status: 'open' }, { channel: 'phone' }]) {
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = collection.list({ limit: 7, cursor, where });
+          expect(collection.listJson({ limit: 7, cursor, where }).text, `${name} page ${pages}`).toBe(
+            JSON.stringify(page),
+          );
+          cursor = page.pagination.next_cursor ?? undefined;
+          pages++;
+        } while (cursor);
+      }
+    }
   });
 });
 

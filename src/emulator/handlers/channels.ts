@@ -8,7 +8,7 @@ const account = (id: string) => ({ owner: 'channel' as const, id });
 
 export const channelsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).accounts.list({
+    stores(ctx.db).accounts.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { channel: query.channel, group_id: query.group_id },

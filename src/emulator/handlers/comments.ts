@@ -5,7 +5,7 @@ import { stores } from '../state/stores.js';
 
 export const commentsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).comments.list({
+    stores(ctx.db).comments.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { integration_id: query.integration_id },

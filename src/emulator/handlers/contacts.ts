@@ -5,7 +5,7 @@ import { stores } from '../state/stores.js';
 
 export const contactsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).contacts.list({
+    stores(ctx.db).contacts.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { lead_stage: query.lead_stage, owner: query.owner },

@@ -7,7 +7,7 @@ import { stores } from '../state/stores.js';
 
 export const conversationsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).conversations.list({
+    stores(ctx.db).conversations.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { status: query.status, channel: query.channel, assignee: query.assignee },
@@ -18,7 +18,7 @@ export const conversationsHandlers = {
     const s = stores(ctx.db);
     s.conversations.require(params.id, 'conversation');
     catchUpDeliveries(ctx);
-    return s.messages.list({ limit: query.limit, cursor: query.cursor, where: { conversation_id: params.id } });
+    return s.messages.listJson({ limit: query.limit, cursor: query.cursor, where: { conversation_id: params.id } });
   },
   sendMessage: ({ params, body }, ctx) =>
     sendMessage(ctx, stores(ctx.db).conversations.require(params.id, 'conversation'), body),

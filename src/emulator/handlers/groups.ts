@@ -15,7 +15,7 @@ export const groupsHandlers = {
   listKnowledge: ({ params, query }, ctx) => {
     const s = stores(ctx.db);
     s.groups.require(params.group_id, 'group');
-    return s.knowledge.list({ limit: query.limit, cursor: query.cursor, where: { group_id: params.group_id } });
+    return s.knowledge.listJson({ limit: query.limit, cursor: query.cursor, where: { group_id: params.group_id } });
   },
   addKnowledge: ({ params, body }, ctx) =>
     addKnowledge(ctx, params.group_id, { ...body, source: 'api', filename: null }),

@@ -5,7 +5,7 @@ import { stores } from '../state/stores.js';
 
 export const journeysHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).journeys.list({ limit: query.limit, cursor: query.cursor, where: { status: query.status } }),
+    stores(ctx.db).journeys.listJson({ limit: query.limit, cursor: query.cursor, where: { status: query.status } }),
   create: ({ body }, ctx) => createJourney(ctx, body),
   get: ({ params }, ctx) => stores(ctx.db).journeys.require(params.id, 'journey'),
   replaceSteps: ({ params, body }, ctx) => replaceJourneySteps(ctx, params.id, body.steps),

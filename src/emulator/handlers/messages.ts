@@ -9,7 +9,7 @@ import { stores } from '../state/stores.js';
 export const messagesHandlers = {
   list: ({ query }, ctx) => {
     catchUpDeliveries(ctx);
-    return stores(ctx.db).messages.list({
+    return stores(ctx.db).messages.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: {

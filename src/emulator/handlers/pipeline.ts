@@ -5,7 +5,7 @@ import { stores } from '../state/stores.js';
 
 export const pipelineHandlers = {
   listLeads: ({ query }, ctx) =>
-    stores(ctx.db).leads.list({
+    stores(ctx.db).leads.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { stage: query.stage, owner: query.owner },
@@ -14,5 +14,5 @@ export const pipelineHandlers = {
   updateLead: ({ params, body }, ctx) => updateLead(ctx, params.id, body),
   moveLead: ({ params, body }, ctx) => moveLead(ctx, params.id, body.stage),
   // Stored so that newest first is board order (see seed).
-  listStages: ({ query }, ctx) => stores(ctx.db).stages.list({ limit: query.limit, cursor: query.cursor }),
+  listStages: ({ query }, ctx) => stores(ctx.db).stages.listJson({ limit: query.limit, cursor: query.cursor }),
 } satisfies RouteHandlers<typeof endpoints.pipeline>;

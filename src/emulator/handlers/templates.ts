@@ -8,7 +8,7 @@ import { stores } from '../state/stores.js';
 
 export const templatesHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).templates.list({
+    stores(ctx.db).templates.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { status: query.status, category: query.category },

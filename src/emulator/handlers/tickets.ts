@@ -6,7 +6,7 @@ import { stores } from '../state/stores.js';
 
 export const ticketsHandlers = {
   list: ({ query }, ctx) =>
-    stores(ctx.db).tickets.list({
+    stores(ctx.db).tickets.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: {

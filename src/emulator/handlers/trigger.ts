@@ -37,7 +37,7 @@ export const triggerHandlers = {
 
   history: ({ query }, ctx) => {
     catchUpJourneySteps(ctx);
-    return stores(ctx.db).enrollments.list({
+    return stores(ctx.db).enrollments.listJson({
       limit: query.limit,
       cursor: query.cursor,
       where: { phone: query.phone, journey_id: query.journey_id, status: query.status },

@@ -4,6 +4,7 @@ import { IdempotencyKey } from '../../api/schemas/common.js';
 import { ApiFailure } from '../api-failure.js';
 import type { Clock } from '../route-handler.js';
 import { canonicalJson } from './canonical-json.js';
+import { jsonTextOf } from '../state/json-text.js';
 import { statement } from '../state/statement.js';
 
 /** Keys are kept 24 hours (docs/keys-and-limits.md), by the emulator clock. */
@@ -118,7 +119,7 @@ export class IdempotencyGuard {
       key,
       claim.bodyHash,
       result.status,
-      result.body === undefined ? null : JSON.stringify(result.body),
+      result.body === undefined ? null : jsonTextOf(result.body),
       JSON.stringify(result.headers),
       this.clock.now() + IDEMPOTENCY_TTL_MS,
     );

@@ -4,6 +4,7 @@ import { takesNoBody, type EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
 import { ApiFailure } from '../api-failure.js';
 import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
+import { JsonText } from '../state/json-text.js';
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
 import { buildPath } from '../../client/build-path.js';
@@ -53,7 +54,11 @@ function admit(def: EndpointDef, req: Request, res: Response, platform: Emulator
 function send(res: Response, result: StoredResult): void {
   res.set(result.headers);
   if (result.status === 204 || result.body === undefined) res.status(result.status).end();
-  else res.status(result.status).json(result.body);
+  else if (result.body instanceof JsonText) {
+    // What res.json() does with the text it would have written.
+    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    res.status(result.status).send(result.body.text);
+  } else res.status(result.status).json(result.body);
 }
 
 function normalize(def: EndpointDef, answer: unknown): StoredResult {
@@ -151,7 +156,7 @@ function sendReplay(res: Response, stored: StoredReplay): void {
 
 function checkResponse(id: string, def: EndpointDef, result: StoredResult): void {
   if (result.status === 204) return;
-  const parsed = def.response.safeParse(result.body);
+  const parsed = def.response.safeParse(result.body instanceof JsonText ? result.body.parse() : result.body);
   if (!parsed.success) {
     throw new TypeError(
       `${id} answered a body its response schema refuses: ${issuesText(parsed.error.issues, 'the body')}`,

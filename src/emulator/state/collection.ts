@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { ApiFailure } from '../api-failure.js';
-import { PAGE_DEFAULT_LIMIT, type Page } from '../../api/schemas/page.js';
+import { PAGE_DEFAULT_LIMIT, type Page, type Pagination } from '../../api/schemas/page.js';
 import { encodeSeqCursor } from '../../internal/seq-cursor.js';
+import { JsonText } from './json-text.js';
 import { decodeListCursor } from './list-cursor.js';
 import { statement } from './statement.js';
 
@@ -172,39 +173,72 @@ export class Collection<T extends object> {
 
   /** A newest-first page with an opaque cursor (docs/keys-and-limits.md). */
   list(options: ListOptions = {}): Page<T> {
+    if (!options.filter) {
+      const { rows, pagination } = this.pageRows(options);
+      return { data: rows.map((data) => JSON.parse(data) as T), pagination };
+    }
     const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
     const { sql, args } = this.whereSql(options.where ?? {});
-    let before = options.cursor ? decodeListCursor(this.kind, options.cursor) : Number.MAX_SAFE_INTEGER;
+    let before = this.positionOf(options.cursor);
     const data: T[] = [];
     let lastSeq = 0;
     let hasMore = false;
-    const stmt = statement(
-      this.db,
-      `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${sql} ORDER BY seq DESC LIMIT ?`,
-    );
+    const stmt = this.pageStatement(sql);
     // Scans in bounded batches so a JS-side filter cannot load a whole table at once.
     for (;;) {
-      const rows = stmt.all(this.kind, before, ...args, limit + 1) as { seq: number; data: string }[];
-      for (const row of rows) {
-        const doc = JSON.parse(row.data) as T;
-        if (options.filter && !options.filter(doc)) continue;
+      const rows = stmt.all(this.kind, before, ...args, limit + 1) as [number, string][];
+      for (const [seq, text] of rows) {
+        const doc = JSON.parse(text) as T;
+        if (!options.filter(doc)) continue;
         if (data.length === limit) {
           hasMore = true;
           break;
         }
         data.push(doc);
-        lastSeq = row.seq;
+        lastSeq = seq;
       }
-      if (hasMore || rows.length <= limit || !options.filter) {
-        hasMore ||= !options.filter && rows.length > limit;
-        break;
-      }
-      before = rows[rows.length - 1]!.seq;
+      if (hasMore || rows.length <= limit) break;
+      before = rows[rows.length - 1]![0];
     }
-    return {
-      data,
-      pagination: { has_more: hasMore, next_cursor: hasMore ? encodeSeqCursor(this.kind, lastSeq) : null },
-    };
+    return { data, pagination: this.pagination(hasMore, lastSeq) };
+  }
+
+  /**
+   * list() as the JSON text of the page, the same bytes JSON.stringify of list() gives: the documents are
+   * stored as JSON text, so they are sent without a parse and a stringify each (issue 25, point 8).
+   */
+  listJson(options: Omit<ListOptions, 'filter'> = {}): JsonText<Page<T>> {
+    const { rows, pagination } = this.pageRows(options);
+    return new JsonText(`{"data":[${rows.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+  }
+
+  /** The stored text of a page's documents, newest first, and its pagination. */
+  private pageRows(options: Omit<ListOptions, 'filter'>): { rows: string[]; pagination: Pagination } {
+    const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
+    const { sql, args } = this.whereSql(options.where ?? {});
+    const found = this.pageStatement(sql).all(this.kind, this.positionOf(options.cursor), ...args, limit + 1) as [
+      number,
+      string,
+    ][];
+    const hasMore = found.length > limit;
+    if (hasMore) found.pop();
+    return { rows: found.map((row) => row[1]), pagination: this.pagination(hasMore, found.at(-1)?.[0] ?? 0) };
+  }
+
+  /** `[seq, data]` rows (raw: arrays rather than an object per row) below a position, newest first. */
+  private pageStatement(whereSql: string): Database.Statement {
+    return statement(
+      this.db,
+      `SELECT seq, data FROM docs WHERE kind = ? AND seq < ?${whereSql} ORDER BY seq DESC LIMIT ?`,
+    ).raw(true);
+  }
+
+  private positionOf(cursor: string | undefined): number {
+    return cursor ? decodeListCursor(this.kind, cursor) : Number.MAX_SAFE_INTEGER;
+  }
+
+  private pagination(hasMore: boolean, lastSeq: number): Pagination {
+    return { has_more: hasMore, next_cursor: hasMore ? encodeSeqCursor(this.kind, lastSeq) : null };
   }
 
   private whereSql(where: NonNullable<ListOptions['where']>): { sql: string; args: unknown[] } {
