@@ -26,7 +26,7 @@ import { openEmulatorDatabase, readMeta, writeMeta } from './state/database.js';
 import { generateKey, KEY_FORMAT, KeyStore } from './state/key-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { CHAOS_PRESETS, type ChaosPreset } from './chaos/chaos-rule.js';
-import { clearRequestStats } from './state/request-stats.js';
+import { clearRequestStats, flushRequestCounts } from './state/request-stats.js';
 import { WebhookStore } from './state/webhook-store.js';
 import { forgetSendingCampaign } from './domain/campaigns/campaign-sender.js';
 import type { EmulatorServices } from './platform/emulator-services.js';
@@ -287,7 +287,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       for (const server of servers) server.closeAllConnections();
       await Promise.all([...servers].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       servers.clear();
-      if (db.open) db.close();
+      if (db.open) {
+        flushRequestCounts(db);
+        db.close();
+      }
     },
   };
   // AI replies a stopped emulator left waiting in its --db file are asked again.

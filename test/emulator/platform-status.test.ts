@@ -46,3 +46,23 @@ describe('GET /v1/status', () => {
     expect(res.body.error.code).toBe('INTERNAL_ERROR');
   });
 });
+
+describe('request counts', () => {
+  const counted = (e: Awaited<ReturnType<typeof emulator>>) =>
+    (e.db.prepare('SELECT coalesce(sum(requests), 0) AS n FROM request_counts').get() as { n: number }).n;
+
+  it('counts every answer at once for its readers, and writes the counts to the table within seconds', async () => {
+    const e = await emulator();
+    for (let i = 0; i < 3; i++) await as(e).get('/v1/tickets?limit=1');
+    const usage = await as(e).get('/v1/usage');
+    expect(usage.body.requests).toBe(4);
+    await expect.poll(() => counted(e), { timeout: 10_000 }).toBe(4);
+  });
+
+  it('puts the counts not yet written into an export', async () => {
+    const e = await emulator();
+    for (let i = 0; i < 3; i++) await as(e).get('/v1/tickets?limit=1');
+    const counts = e.state.export().request_counts;
+    expect(counts.reduce((sum, row) => sum + row.requests, 0)).toBe(3);
+  });
+});

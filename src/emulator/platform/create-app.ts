@@ -41,18 +41,14 @@ function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHand
 /** Counts each request for usage and status (after the answer, so it never delays one). */
 function countRequests(platform: EmulatorServices) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    res.on('finish', () => {
-      try {
-        recordRequest(
-          platform.ctx.db,
-          typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS,
-          platform.clock.now(),
-          res.statusCode >= 500,
-        );
-      } catch {
-        // The database is unavailable; /v1/status reports that, counting can wait.
-      }
-    });
+    res.on('finish', () =>
+      recordRequest(
+        platform.ctx.db,
+        typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS,
+        platform.clock.now(),
+        res.statusCode >= 500,
+      ),
+    );
     next();
   };
 }

@@ -3,6 +3,7 @@ import { ApiFailure } from '../api-failure.js';
 import type { Clock } from '../route-handler.js';
 import { EMULATOR_KEY_IDS } from '../handlers/keys.js';
 import { KEYS_KIND } from '../state/key-store.js';
+import { flushRequestCounts } from '../state/request-stats.js';
 import { secretBox } from '../state/secret-box.js';
 import {
   LEFT_OUT,
@@ -35,6 +36,7 @@ export function exportState(db: Database.Database, clock: Clock, options: { stat
     }
     return copy;
   };
+  flushRequestCounts(db);
   return db.transaction(() => {
     const collections: Record<string, Doc[]> = {};
     const rows = db.prepare('SELECT kind, id, data FROM docs ORDER BY kind, seq').iterate() as IterableIterator<{

@@ -7,6 +7,7 @@ import { validateRequest } from '../platform/validate-request.js';
 import { Collection } from '../state/collection.js';
 import { KEYS_KIND } from '../state/key-store.js';
 import { rebuildOutboundCounts } from '../state/outbound-counts.js';
+import { flushRequestCounts } from '../state/request-stats.js';
 import { secretBox } from '../state/secret-box.js';
 import { statement } from '../state/statement.js';
 import { OWN_KEY_IDS } from './export-state.js';
@@ -96,6 +97,8 @@ export function importState(target: ImportTarget, raw: unknown, options: { state
   const doc = parseStateDocument(raw);
   const collections = resealed(doc, db, options.stateKey);
   const own = JSON.stringify(OWN_KEY_IDS);
+  // Counts still in memory go into the table first, so that replacing them is part of the transaction.
+  flushRequestCounts(db);
   db.transaction(() => {
     const ownKeys = new Collection<Doc>(db, KEYS_KIND).all().filter((k) => OWN_KEY_IDS.includes(String(k.id)));
     statement(db, 'DELETE FROM docs').run();
