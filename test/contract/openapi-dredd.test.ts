@@ -62,21 +62,22 @@ function operationOf(id: string): { path: string; method: string; op: Json } {
   throw new Error(`No operation ${id}`);
 }
 
-/** The request example of an operation's JSON body: its own, or the shared one it refers to. */
-function bodyExample(op: Json): unknown {
-  const media = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.[
-    'application/json'
-  ];
+/** The example a media type of this document shows: its own, or the shared one it refers to (not a copy). */
+function exampleOf(document: OpenApiDocument, media: Json | undefined): unknown {
   if (media?.example !== undefined) return media.example;
   const [ref] = Object.values((media?.examples ?? {}) as Record<string, { $ref: string }>);
-  const shared = (doc.components as { examples: Record<string, { value: unknown }> }).examples;
+  const shared = (document.components as { examples: Record<string, { value: unknown }> }).examples;
   return ref && shared[ref.$ref.split('/').pop()!]!.value;
 }
+
+/** The JSON content of a request body or an answer. */
+const jsonOf = (part: unknown) =>
+  ((part as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
 
 /** Calls one operation as its examples say, with `{id}` as given; answers the JSON it got. */
 async function send(operationId: string, id?: string): Promise<Json> {
   const { path, method, op } = operationOf(operationId);
-  const body = bodyExample(op);
+  const body = exampleOf(doc, jsonOf(op.requestBody));
   const answer = await fetch(origin + path.replace('{id}', id ?? ''), {
     method: method.toUpperCase(),
     headers: {
@@ -241,11 +242,12 @@ describe('Dredd 14.1.0 against the emulator, from the document', () => {
   it(
     'reports an answer that lacks a field of its example (the check can fail)',
     async () => {
-      // GET /v1/tickets/{id} alone, behind a Ticket example with a field the service never sends.
+      // GET /v1/tickets/{id} alone, behind an example of its answer with a field the service never sends.
       const broken = structuredClone(doc);
-      broken.paths = { '/v1/tickets/{id}': broken.paths['/v1/tickets/{id}']! };
-      const examples = (broken.components as { examples: Record<string, { value: Json }> }).examples;
-      examples.Ticket!.value.loyalty_tier = 'gold';
+      const get = broken.paths['/v1/tickets/{id}']!.get!;
+      broken.paths = { '/v1/tickets/{id}': { get } };
+      const example = exampleOf(broken, jsonOf((get.responses as Json)['200'])) as Json;
+      example.loyalty_tier = 'gold';
       const result = await dredd(dreddDocument(broken), 'broken.json');
       expect(result.complete).toMatchObject({ passing: 0, failing: 1, total: 1 });
       expect(result.failures).toContain('Missing required property: loyalty_tier');
