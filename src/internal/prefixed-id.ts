@@ -19,10 +19,28 @@ function randomBase64url(bytes: number): string {
   return pool.toString('base64url', used - bytes, used);
 }
 
+/** Makes the random part of an id: `bytes` of randomness as base64url (4 characters per 3 bytes). */
+export type IdSource = (prefix: string, bytes: number) => string;
+
+let override: IdSource | undefined;
+
+/**
+ * Makes every id of this process with `source` instead of the CSPRNG until the returned function is called:
+ * for a recording that must come out the same on every run (scripts/record-openapi-examples.ts). Never in a
+ * running service or emulator, whose ids, keys and secrets must be unguessable.
+ */
+export function drawIdsFrom(source: IdSource): () => void {
+  const previous = override;
+  override = source;
+  return () => {
+    override = previous;
+  };
+}
+
 /**
  * The service's id format: a prefix, `_`, then url-safe random characters (4 per 3 bytes), e.g.
  * `dlv_` + 24 characters from 18 bytes (docs/webhook-deliveries.md), `svc_live_` + 32 from 24 (docs/keys-and-limits.md).
  */
 export function prefixedId(prefix: string, bytes = 18): string {
-  return `${prefix}_${randomBase64url(bytes)}`;
+  return `${prefix}_${override ? override(prefix, bytes) : randomBase64url(bytes)}`;
 }

@@ -1,16 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openapi, type OpenApiDocument } from '../../src/api/index.js';
 import type { OpenApiPaths } from '../../src/api/openapi/openapi.js';
+import { RECORDED_EXAMPLES_FILE, recordedExamples } from '../../src/api/openapi/recorded-examples.js';
 import { controlsOpenapi } from '../../src/emulator/controls/controls-openapi.js';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { exampleOf } from '../../scripts/openapi-examples/example-requests.js';
+import { recordExamples, recordedExamplesText } from '../../scripts/record-openapi-examples.js';
 
 /**
  * The document's examples (src/api/openapi/examples.ts): one for every request body, answer, error
- * response and webhook, each valid against its own schema, and the requests accepted by a real emulator.
- * Derived from the document, so a new route is covered without editing this file.
+ * response and webhook, each valid against its own schema; the answers recorded from a real emulator
+ * (scripts/record-openapi-examples.ts), and the recording up to date. Derived from the document, so a new
+ * route is covered without editing this file.
  */
 type Json = Record<string, unknown>;
 interface Media {
@@ -28,7 +31,10 @@ interface Found {
 type Document = OpenApiPaths & Partial<Pick<OpenApiDocument, 'webhooks'>>;
 
 const doc = openapi();
-const components = doc.components as { examples: Record<string, { value: unknown }>; responses: Record<string, Json> };
+const components = doc.components as {
+  examples: Record<string, { summary?: string; value: unknown }>;
+  responses: Record<string, Json>;
+};
 
 /** Every media type of the document with what it names as its example (`undefined` for none). */
 function mediaTypes(document: Document): { where: string; media: Media }[] {
@@ -49,15 +55,6 @@ function mediaTypes(document: Document): { where: string; media: Media }[] {
   for (const [name, item] of Object.entries(document.webhooks ?? {}))
     add(`webhook ${name}`, ((item.post as Json).requestBody as Json).content);
   return out;
-}
-
-/** The example of a media type: its own, or the one `components.examples` holds for it. */
-function exampleOf(document: Document, media: Media): unknown {
-  if (media.example !== undefined) return media.example;
-  const [ref] = Object.values(media.examples ?? {});
-  if (ref === undefined) return undefined;
-  const shared = (document.components as { examples: Record<string, { value: unknown }> }).examples;
-  return shared[ref.$ref.replace('#/components/examples/', '')]?.value;
 }
 
 /** A JSON Schema 2020-12 validator that knows the document's components (`#/components/…` refs). */
@@ -97,7 +94,7 @@ describe('the examples of openapi()', () => {
     expect(found.length).toBeGreaterThan(150);
     expect(found.filter((f) => f.value === undefined).map((f) => f.where)).toEqual([]);
     // Every shared example is used, and every reference names one.
-    const refs = new Set(JSON.stringify(doc).match(/#\/components\/examples\/\w+/g));
+    const refs = new Set(JSON.stringify(doc).match(/#\/components\/examples\/[\w.]+/g));
     expect([...refs].map((r) => r.split('/').pop()).sort()).toEqual(Object.keys(components.examples).sort());
   });
 
@@ -108,7 +105,7 @@ describe('the examples of openapi()', () => {
   it('are reported once one breaks its schema (the check can fail)', () => {
     const broken = structuredClone(doc);
     const shared = (broken.components as typeof components).examples;
-    (shared.Ticket!.value as Json).status = 'lost';
+    (shared['tickets.get']!.value as Json).status = 'lost';
     delete (shared.MessageSend!.value as Json).content;
     const problems = invalidExamples(broken);
     expect(problems).toContainEqual(
@@ -128,10 +125,15 @@ describe('the examples of openapi()', () => {
     expect(invalidExamples(controls)).toEqual([]);
   });
 
-  it('show the real error envelope: the first code of the status and its doc_url', () => {
+  it("show the emulator's own error envelope, with the request id the request sent", () => {
     const content = components.responses.Error404!.content as Record<string, Media>;
-    expect(exampleOf(doc, content['application/json']!)).toMatchObject({
-      error: { code: 'NOT_FOUND', doc_url: 'https://docs.convo-kit.dev/errors#NOT_FOUND' },
+    expect(exampleOf(doc, content['application/json']!)).toEqual({
+      error: {
+        code: 'NOT_FOUND',
+        message: 'No ticket with id "tkt_does_not_exist"',
+        doc_url: 'https://docs.convo-kit.dev/errors#NOT_FOUND',
+        request_id: 'req_7Kd2Qw9Zx4',
+      },
     });
   });
 
@@ -140,99 +142,70 @@ describe('the examples of openapi()', () => {
   });
 });
 
-/** Each operation with a request example, as a request to send: method, path with its examples, body. */
-function exampleRequests(document: OpenApiDocument) {
-  const out: { label: string; method: string; path: string; body: unknown; status: number; replay: boolean }[] = [];
-  for (const [template, item] of Object.entries(document.paths))
-    for (const [method, op] of Object.entries(item)) {
-      const content = (op.requestBody as Json | undefined)?.content as Record<string, Media> | undefined;
-      const media = content?.['application/json'];
-      if (!media) continue;
-      const parameters = (op.parameters ?? []) as { in: string; name: string; example?: string }[];
-      let path = template;
-      for (const p of parameters.filter((p) => p.in === 'path'))
-        path = p.example === undefined ? path : path.replace(`{${p.name}}`, encodeURIComponent(p.example));
-      const status = Number(Object.keys(op.responses as Json).find((s) => /^2\d\d$/.test(s)));
-      const replay = parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
-      out.push({
-        label: `${method.toUpperCase()} ${template}`,
-        method,
-        path,
-        body: exampleOf(document, media),
-        status,
-        replay,
-      });
-    }
-  return out;
+/** Where a success answer's example comes from: its operation's recording, or `undefined` if it is built. */
+function recordedSuccess(document: OpenApiDocument) {
+  const { answers } = recordedExamples();
+  const shared = (document.components as typeof components).examples;
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, op]) => {
+      const id = String(op.operationId);
+      return Object.entries(op.responses as Record<string, Json>)
+        .filter(([status]) => /^2\d\d$/.test(status))
+        .map(([status, response]) => {
+          const media = (response.content as Record<string, Media> | undefined)?.['application/json'];
+          const [ref] = Object.values(media?.examples ?? {});
+          const name = ref?.$ref.split('/').pop();
+          const answer = answers[id];
+          const recorded =
+            answer !== undefined &&
+            String(answer.status) === status &&
+            // A 204 has no body to show; any other shows the recorded one, under the operation's name.
+            (media === undefined
+              ? answer.body === undefined
+              : name === id && JSON.stringify(shared[id]?.value) === JSON.stringify(answer.body));
+          return { where: `${method.toUpperCase()} ${path} ${status}`, recorded };
+        });
+    }),
+  );
 }
 
-describe('the request examples, sent to a real emulator', () => {
-  let emulator: Emulator;
-  let origin: string;
-
-  beforeAll(async () => {
-    emulator = await createEmulator({ logger: pino({ level: 'silent' }), checkResponses: true });
-    ({ url: origin } = await emulator.listen(0, '127.0.0.1'));
+describe('the answer examples, recorded from a real emulator', () => {
+  it('give every success answer of every operation its recorded answer', () => {
+    const found = recordedSuccess(doc);
+    expect(found.length).toBe(Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0));
+    expect(found.filter((f) => !f.recorded).map((f) => f.where)).toEqual([]);
   });
-  afterAll(() => emulator?.close());
 
-  /** The reset control puts back the seeded workspace, so that no example depends on another's effect. */
-  const reset = async () => {
-    const answer = await fetch(`${origin}/_emulator/reset`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.adminKey}` },
-    });
-    expect(answer.status).toBe(200);
-  };
-
-  /** One request as the example writes it, with the admin key. */
-  const send = async (method: string, path: string, body: unknown, idempotencyKey?: string) => {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${emulator.adminKey}`,
-      'content-type': 'application/json',
-    };
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const answer = await fetch(origin + path, { method: method.toUpperCase(), headers, body: JSON.stringify(body) });
-    return { status: answer.status, body: (await answer.json().catch(() => null)) as Json | null };
-  };
-  const requests = exampleRequests(doc);
-  const exampleFor = (label: string) => requests.find((r) => r.label === label)!.body;
-
-  /**
-   * The seed has no journey and no webhook endpoint: a request that names one gets those its create
-   * examples make (the journey's `trigger_name` is the one the trigger examples fire).
-   */
-  async function prerequisites(body: Json): Promise<Json> {
-    if ('trigger_name' in body && !('steps' in body)) {
-      const journey = await send('POST', '/v1/journeys', exampleFor('POST /v1/journeys'));
-      expect(journey.status).toBe(201);
-      const path = `/v1/journeys/${String(journey.body!.id)}/status`;
-      expect((await send('POST', path, exampleFor('POST /v1/journeys/{id}/status'))).status).toBe(200);
+  it('give the shared error responses real errors, but those no request provokes cheaply', () => {
+    const { errors } = recordedExamples();
+    const built = Object.keys(components.responses).filter((name) => errors[name] === undefined);
+    // Any failure; 408 (an upload stalled for 10 s); 500; 503 (every parse thread busy); GET /v1/status's 400.
+    expect(built.sort()).toEqual(['Error', 'Error400NoKey', 'Error408', 'Error500', 'Error500NoKey', 'Error503']);
+    for (const [name, error] of Object.entries(errors)) {
+      expect(components.examples[name], name).toEqual({ summary: `Recorded: ${error.request}`, value: error.body });
     }
-    if ('webhook_id' in body) {
-      const webhook = await send('POST', '/v1/webhooks', exampleFor('POST /v1/webhooks'));
-      expect(webhook.status).toBe(201);
-      return { ...body, webhook_id: webhook.body!.id };
-    }
-    return body;
-  }
+  });
 
-  it('are accepted with the documented success status, wherever every path parameter has an example', async () => {
-    const ready = requests.filter((r) => !r.path.includes('{'));
-    expect(ready.length).toBeGreaterThan(25);
-    const refused: string[] = [];
-    for (const [n, request] of ready.entries()) {
-      await reset();
-      const body = await prerequisites(request.body as Json);
-      const answer = await send(
-        request.method,
-        request.path,
-        body,
-        request.replay ? `openapi-example-${n}` : undefined,
-      );
-      if (answer.status !== request.status)
-        refused.push(`${request.label} -> ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-    }
-    expect(refused).toEqual([]);
+  it('are up to date: recording again gives the committed file, byte for byte', async () => {
+    const committed = readFileSync(RECORDED_EXAMPLES_FILE, 'utf8');
+    const fresh = await recordExamplesText();
+    expect(
+      fresh === committed,
+      'src/api/openapi/recorded-examples.json is not what the emulator answers now: run `npm run openapi:examples` ' +
+        `and commit the file. Changed: ${changedKeys(JSON.parse(committed), JSON.parse(fresh)).join(', ')}`,
+    ).toBe(true);
   }, 120_000);
 });
+
+async function recordExamplesText(): Promise<string> {
+  return recordedExamplesText(await recordExamples());
+}
+
+/** `answers.tickets.get`, … : the entries whose recording differs between two files. */
+function changedKeys(before: Record<string, Json>, after: Record<string, Json>): string[] {
+  const out: string[] = [];
+  for (const part of new Set([...Object.keys(before), ...Object.keys(after)]))
+    for (const key of new Set([...Object.keys(before[part] ?? {}), ...Object.keys(after[part] ?? {})]))
+      if (JSON.stringify(before[part]?.[key]) !== JSON.stringify(after[part]?.[key])) out.push(`${part}.${key}`);
+  return out.length > 0 ? out : ['only the formatting'];
+}

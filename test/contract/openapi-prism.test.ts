@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, type OpenApiDocument } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { exampleOf, formData } from '../../scripts/openapi-examples/example-requests.js';
 
 /**
  * Contract testing with an outside tool: Prism (@stoplight/prism-cli) as a validating proxy in front of
@@ -91,23 +92,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The example a media type shows: its own, or the shared one it refers to. */
-function exampleOf(media: { example?: unknown; examples?: Record<string, { $ref: string }> }): unknown {
-  if (media.example !== undefined) return media.example;
-  const [ref] = Object.values(media.examples ?? {});
-  const shared = (doc.components as { examples: Record<string, { value: unknown }> }).examples;
-  return ref && shared[ref.$ref.split('/').pop()!]?.value;
-}
-
-/** A multipart body from an example: a `format: binary` field (the file) becomes a file part. */
-function formData(example: Json): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(example))
-    if (name === 'file') form.append(name, new Blob([String(value)], { type: 'text/plain' }), 'hours.txt');
-    else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
-  return form;
-}
-
 /** One request per operation, written from the document alone. */
 function requestOf(path: string, method: string, op: Json, key: string, n: number) {
   const parameters = (op.parameters ?? []) as Parameter[];
@@ -121,8 +105,8 @@ function requestOf(path: string, method: string, op: Json, key: string, n: numbe
   let body: string | FormData | undefined;
   if (content?.['application/json']) {
     headers['content-type'] = 'application/json';
-    body = JSON.stringify(exampleOf(content['application/json']));
-  } else if (content?.['multipart/form-data']) body = formData(exampleOf(content['multipart/form-data']) as Json);
+    body = JSON.stringify(exampleOf(doc, content['application/json']));
+  } else if (content?.['multipart/form-data']) body = formData(exampleOf(doc, content['multipart/form-data']) as Json);
   return { url, init: { method: method.toUpperCase(), headers, body } };
 }
 

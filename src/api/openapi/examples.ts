@@ -1,14 +1,15 @@
 import { codesOf, DOCS_BASE_URL, ERROR_STATUSES } from '../error-codes.js';
 import { documentedSamples } from '../events/samples.js';
 import type { JsonSchema } from './json-schema.js';
+import type { RecordedAnswer, RecordedExamples } from './recorded-examples.js';
 import { REQUEST_EXAMPLES } from './request-examples.js';
 import { ERROR_WHEN } from './route-errors.js';
 
 /** A request shows what the caller must send; an answer shows every field it carries. */
 type Direction = 'request' | 'answer';
 
-/** The time of every example (the event samples' own, src/api/events/samples.ts). */
-const EXAMPLE_TIME = documentedSamples().events['ticket.created'].created_at;
+/** The time of every example (the event samples' own, src/api/events/samples.ts), and of the recording's clock. */
+export const EXAMPLE_TIME = documentedSamples().events['ticket.created'].created_at;
 
 /**
  * Ids of the emulator's seeded workspace (`SEED_IDS`, src/emulator/state/seed-fixtures.ts) by the field
@@ -49,10 +50,13 @@ const PATH_PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   provider: 'voice',
 };
 
+/** The request id of every example: the recorded requests send it as their X-Request-ID, which answers echo. */
+export const EXAMPLE_REQUEST_ID = 'req_7Kd2Qw9Zx4';
+
 /** Values the service answers in the same spelling everywhere, by field name. */
 const FIELD_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...SEEDED_IDS,
-  request_id: 'req_7Kd2Qw9Zx4',
+  request_id: EXAMPLE_REQUEST_ID,
   // Opaque to callers (docs/pagination.md): any string the previous page gave.
   next_cursor: 'eyJhZnRlciI6InRrdF8zUmY5V2MyTmQ2VWUifQ',
   name: 'Ada Lovelace',
@@ -220,15 +224,20 @@ const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
 
 /**
  * Gives every request body, answer and error response of the document an example, every webhook its
- * event sample, and each path parameter that names a seeded resource that id. A body that is a named
- * component refers to `components.examples` (one copy however many routes answer it); another carries
- * its own `example`.
+ * event sample, and each path parameter that names a seeded resource that id.
+ *
+ * An answer that `recorded` holds (an operation's success by its operationId, a shared error response by
+ * its name) shows what the emulator really answered (src/api/openapi/recorded-examples.json, written by
+ * `npm run openapi:examples`), under `components.examples` by that key. Any other body gets one built from
+ * its schema: a named component's refers to `components.examples` (one copy however many routes answer
+ * it), another's is its own `example`.
  */
 export function addExamples(
   document: JsonSchema & {
     paths: Record<string, Record<string, JsonSchema>>;
     webhooks?: Record<string, JsonSchema>;
   },
+  recorded: RecordedExamples = { answers: {}, errors: {} },
 ): void {
   const components = document.components as {
     schemas: Record<string, JsonSchema>;
@@ -236,16 +245,32 @@ export function addExamples(
     examples?: Record<string, { value: unknown }>;
   };
   const maker = new ExampleMaker(components.schemas);
-  const shared: Record<string, { value: unknown }> = {};
+  const shared: Record<string, { summary?: string; value: unknown }> = {};
   /** The name of this component's example: a request's is `<Name>Request` where it differs from the answer's. */
   const sharedName = (name: string, value: unknown) => {
     const known = shared[name];
     if (known === undefined || JSON.stringify(known.value) === JSON.stringify(value)) return name;
     return `${name}Request`;
   };
-  const fill = (content: unknown, direction: Direction) => {
+  const refer = (media: MediaType, name: string) => {
+    media.examples = { [name]: { $ref: `#/components/examples/${name}` } };
+  };
+  /**
+   * The examples of a body. `as` names its shared example (a shared error response's own name), and
+   * `answer` is its recording.
+   */
+  const fill = (content: unknown, direction: Direction, as?: { name: string; answer?: RecordedAnswer }) => {
     for (const media of Object.values((content ?? {}) as Record<string, MediaType>)) {
       if (!media.schema || media.example !== undefined || media.examples !== undefined) continue;
+      const answer = as?.answer;
+      if (as !== undefined) {
+        shared[as.name] =
+          answer?.body === undefined
+            ? { value: maker.of(media.schema, direction) }
+            : { summary: `Recorded: ${answer.request}`, value: answer.body };
+        refer(media, as.name);
+        continue;
+      }
       const value = maker.of(media.schema, direction);
       const component = Object.keys(media.schema).length === 1 && COMPONENT_REF.exec(String(media.schema.$ref));
       if (!component) {
@@ -254,20 +279,23 @@ export function addExamples(
       }
       const name = sharedName(component[1]!, value);
       shared[name] ??= { value };
-      media.examples = { [name]: { $ref: `#/components/examples/${name}` } };
+      refer(media, name);
     }
   };
   for (const [path, item] of Object.entries(document.paths))
     for (const op of Object.values(item)) {
-      for (const response of Object.values(op.responses as Record<string, JsonSchema>))
-        fill(response.content, 'answer');
+      const id = String(op.operationId);
+      const answer = recorded.answers[id];
+      for (const [status, response] of Object.entries(op.responses as Record<string, JsonSchema>))
+        fill(response.content, 'answer', String(answer?.status) === status ? { name: id, answer } : undefined);
       fill((op.requestBody as JsonSchema | undefined)?.content, 'request');
       for (const parameter of (op.parameters ?? []) as JsonSchema[]) {
         const example = parameter.in === 'path' ? maker.pathParameter(path, String(parameter.name)) : undefined;
         if (example !== undefined) parameter.example = example;
       }
     }
-  for (const response of Object.values(components.responses)) fill(response.content, 'answer');
+  for (const [name, response] of Object.entries(components.responses))
+    fill(response.content, 'answer', { name, answer: recorded.errors[name] });
   const { events } = documentedSamples();
   for (const [name, item] of Object.entries(document.webhooks ?? {})) {
     const content = ((item.post as JsonSchema).requestBody as JsonSchema).content as Record<string, MediaType>;

@@ -5,6 +5,7 @@ import { SchemaConverter, type JsonSchema } from './json-schema.js';
 import { documentedOperations } from './documented-operations.js';
 import { addExamples } from './examples.js';
 import { operation } from './operation.js';
+import { recordedExamples } from './recorded-examples.js';
 import { HEADER_COMPONENTS } from './response-headers.js';
 import { GROUP_TAGS } from './tags.js';
 import { REQUEST_PARAMETERS } from './request-parameters.js';
@@ -74,7 +75,7 @@ export function openapi(options: OpenApiOptions = {}): OpenApiDocument {
       parameters,
     ),
   };
-  addExamples(document);
+  addExamples(document, recordedExamples());
   return document;
 }
 
