@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/node_modules/**', '**/dist/**', '**/*.db*'] },
+  {
+    ignores: [
+      'dist/**',
+      '.test-dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/*.db*',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,7 +14,8 @@ export default defineConfig({
     // Suites start real servers and child processes; two cores, so keep the fan-out modest.
     maxWorkers: 2,
     // Without CONVO_KIT_PG_URL, the PostgreSQL tests try the local default server (test/support/postgres-server.ts).
-    globalSetup: ['./test/support/postgres-server.ts'],
+    // The CLI processes tests start run src/ as JavaScript, built once per run (test/support/sources-as-js.ts).
+    globalSetup: ['./test/support/postgres-server.ts', './test/support/sources-as-js.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -12,7 +12,8 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     fileParallelism: false,
     // Without CONVO_KIT_PG_URL, the PostgreSQL tests try the local default server (test/support/postgres-server.ts).
-    globalSetup: ['./test/support/postgres-server.ts'],
+    // The CLI processes tests start run src/ as JavaScript, built once per run (test/support/sources-as-js.ts).
+    globalSetup: ['./test/support/postgres-server.ts', './test/support/sources-as-js.ts'],
     reporters: ['default'],
   },
 });

@@ -101,6 +101,7 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
     // Still broken: the replay fails, says why, and leaves them dead.
     const broken = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers], {
       env,
+      tsx: true,
       timeoutMs: 60_000,
     });
     expect(broken.code).toBe(1);
@@ -113,6 +114,7 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
     writeFileSync(files.fixed, 'fixed');
     const dry = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--dry-run'], {
       env,
+      tsx: true,
       timeoutMs: 60_000,
     });
     expect(dry.stdout).toMatch(/dry run: 2 deliveries would be replayed/);
@@ -120,6 +122,7 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
 
     const fixed = await runCli(['replay', '--status', 'dead', '--handlers', files.handlers, '--json'], {
       env,
+      tsx: true,
       timeoutMs: 60_000,
     });
     expect(fixed.code).toBe(0);
@@ -133,6 +136,7 @@ export const handlers = { 'ticket.*': ({ deliveryId }: { deliveryId: string }) =
     // A handlers object runs over --db; --id picks a delivery whatever its status.
     const byMap = await runCli(['replay', '--id', ids[0]!, '--handlers', files.map, '--db', files.db], {
       env,
+      tsx: true,
       timeoutMs: 60_000,
     });
     expect(byMap.code).toBe(0);

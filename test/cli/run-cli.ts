@@ -1,8 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SOURCES_AS_JS } from '../support/sources-as-js.js';
 
-/** The CLI exactly as a user runs it from a checkout: node with the tsx loader on the source entry. */
-const ENTRY = fileURLToPath(new URL('../../src/cli/convo-kit.ts', import.meta.url));
+/**
+ * The CLI as a user runs it, node on its entry: src/cli/convo-kit.ts as JavaScript (test/support/sources-as-js.ts,
+ * which vitest's global setup keeps current), so that a start costs no tsx loader; with `tsx`, through the tsx
+ * loader as well, for a command that imports a user's TypeScript module (`replay --handlers ./handlers.ts`).
+ */
+const ENTRY = join(SOURCES_AS_JS, 'cli', 'convo-kit.js');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CliResult {
@@ -20,6 +27,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** In a process group of its own, which stop() signals whole, as a terminal's Ctrl-C does. */
   group?: boolean;
+  /** With the tsx loader, as `npx tsx node_modules/.bin/convo-kit …` runs it (a user's .ts module to import). */
+  tsx?: boolean;
 }
 
 const running = new Set<CliProcess>();
@@ -33,8 +42,10 @@ export class CliProcess {
   private readonly group: boolean;
   private readonly waiters = new Set<() => void>();
 
-  /** `args` follow the CLI entry, or run `options.script` instead (an app a test needs beside the CLI). */
+  /** `args` follow the CLI entry, or run `options.script` (TypeScript, through tsx) instead: an app a test needs beside the CLI. */
   constructor(args: readonly string[], options: CliOptions & { script?: string } = {}) {
+    if (!options.script && !existsSync(ENTRY))
+      throw new Error(`No ${ENTRY}: test/support/sources-as-js.ts builds it, as a globalSetup of the vitest config`);
     // Strip the developer's own settings so that each test states what it passes.
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -43,7 +54,8 @@ export class CliProcess {
       FORCE_COLOR: undefined,
       ...options.env,
     };
-    this.child = spawn(process.execPath, ['--import', 'tsx', options.script ?? ENTRY, ...args], {
+    const loader = options.script || options.tsx ? ['--import', 'tsx'] : [];
+    this.child = spawn(process.execPath, [...loader, options.script ?? ENTRY, ...args], {
       cwd: options.cwd ?? ROOT,
       env: env as NodeJS.ProcessEnv,
       stdio: 'pipe',

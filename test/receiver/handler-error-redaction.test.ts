@@ -127,7 +127,7 @@ describe("a handler's error that quotes a credential", () => {
     const list = await runCli(['deliveries', 'list', '--db', db, '--status', 'dead', '--json']);
     expect(list.code).toBe(0);
     const listed = new Map((JSON.parse(list.stdout) as { id: string; last_error: string }[]).map((d) => [d.id, d]));
-    // Two CLI processes at a time: each starts tsx, and the machine has two cores.
+    // Two CLI processes at a time: the machine has two cores.
     const shown = await mapLimit(IDS, 2, (id) => runCli(['deliveries', 'show', id, '--db', db]));
     IDS.forEach((id, i) => {
       expect(shown[i]!.code).toBe(0);
@@ -152,6 +152,7 @@ receiver.on('ticket.created', ({ deliveryId }) => { throw new Error(thrown[deliv
     const replay = await runCli(['replay', '--status', 'dead', '--handlers', module], {
       env: { LOG_LEVEL: 'warn' },
       timeoutMs: 60_000,
+      tsx: true,
     });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toContain(`: 0 succeeded, ${IDS.length} failed`);
@@ -176,7 +177,7 @@ receiver.on('ticket.created', ({ deliveryId }) => { throw new Error(thrown[deliv
     );
     const replay = await runCli(
       ['replay', '--status', 'dead', '--handlers', module, '--db', db, '--secret', UNPREFIXED],
-      { env: { LOG_LEVEL: 'warn' }, timeoutMs: 60_000 },
+      { env: { LOG_LEVEL: 'warn' }, timeoutMs: 60_000, tsx: true },
     );
     expect(replay.code).toBe(1);
     expect(replay.stdout).toContain(`: 0 succeeded, ${IDS.length} failed`);
