@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mountAt } from '../console/serve-page.js';
 import { INSPECTOR_PATH, type InspectorOptions } from '../console/inspector/index.js';
 import type { CloseOptions, Receiver } from './create-receiver.js';
 import { LIVENESS_PATH, READINESS_PATH } from './health-routes.js';
+import { closeServer, listenServer, notFound } from '../internal/listen-server.js';
 
 /** Where `serve` answers Prometheus scrapes, when given `metrics`. */
 export const METRICS_PATH = '/metrics';
@@ -44,12 +44,6 @@ export interface Served {
   close(options?: CloseOptions): Promise<void>;
 }
 
-const notFound: RequestListener = (req, res) => {
-  req.resume();
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `No route for ${req.method} ${req.url}` } }));
-};
-
 /**
  * Starts `receiver` and serves it on one port: the webhook, `/healthz` and `/readyz`, `/metrics` (given
  * `metrics`), the inspector (given `inspector`), and the app's own `routes` for the rest. These are
@@ -75,21 +69,14 @@ export async function serve(receiver: Receiver, options: ServeOptions): Promise<
   // What Node's HTTP parser refuses is answered in the receiver's error envelope too.
   const server = receiver.createServer(listener);
   await receiver.start();
+  let url: string;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    url = await listenServer(server, options.port, options.host ?? '127.0.0.1');
   } catch (error) {
     // A port in use (EADDRINUSE): nothing was served, so the receiver stops too and the error is the caller's.
     await receiver.close();
     throw error;
   }
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -98,8 +85,7 @@ export async function serve(receiver: Receiver, options: ServeOptions): Promise<
     close(closeOptions) {
       closing ??= (async () => {
         await receiver.close(closeOptions);
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeServer(server);
         await options.onClose?.();
       })();
       return closing;

@@ -15,6 +15,7 @@ import { DELIVERY_ID } from '../../signature/constants.js';
 import { DeliveryStoreError } from '../../store/index.js';
 import { INSPECTOR_ASSETS, inspectorPage, queryErrorPage } from './inspector-page.js';
 import { tokenCookie, tokenFromCookie } from './token-cookie.js';
+import { INSPECTOR_TOKEN_MIN_CHARS } from './inspector-token.js';
 import { issueText } from '../../internal/issue-text.js';
 import { InvalidOptionError } from '../../errors.js';
 
@@ -82,8 +83,10 @@ function listQueryIn(query: URLSearchParams) {
  * (`app.use('/_inspector', receiver.inspector())`); it answers only this machine unless given a token.
  */
 export function createInspector(source: InspectorSource, options: InspectorOptions = {}): InspectorHandler {
-  if (options.token !== undefined && options.token.length < 16) {
-    throw new InvalidOptionError('inspector({ token }) needs a token of at least 16 characters');
+  if (options.token !== undefined && options.token.length < INSPECTOR_TOKEN_MIN_CHARS) {
+    throw new InvalidOptionError(
+      `inspector({ token }) needs a token of at least ${INSPECTOR_TOKEN_MIN_CHARS} characters`,
+    );
   }
   const access: PageAccess =
     options.token === undefined ? { kind: 'loopback' } : { kind: 'token', token: options.token };
