@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,29 @@ describe('the package layout', () => {
     const bin = readFileSync(join(ROOT, 'packages/create-convo-kit/index.js'), 'utf8');
     expect(bin).toContain(`export const PROMPTS = '@inquirer/prompts@${kit.peerDependencies?.['@inquirer/prompts']}'`);
     expect(bin).toContain('`--package=convo-kit@${version}`');
+  });
+
+  it('exports every entry the templates import, each built from a src/ entry that exists', () => {
+    const entries = Object.entries((kit.exports ?? {}) as Record<string, string | { default: string }>).filter(
+      ([subpath]) => subpath !== './package.json',
+    );
+    for (const [subpath, target] of entries) {
+      const built = typeof target === 'string' ? target : target.default;
+      const source = built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+      expect(existsSync(join(ROOT, source)), `${subpath}: ${source}`).toBe(true);
+    }
+    const imported = sources('templates', /\.ts$/).flatMap(([, text]) =>
+      [...text.matchAll(/from '(convo-kit(?:\/[\w/-]+)?)'/g)].map((m) => m[1]!.replace(/^convo-kit/, '.')),
+    );
+    expect([...new Set(imported)].filter((subpath) => !entries.some(([exported]) => exported === subpath))).toEqual([]);
+  });
+
+  it('has the templates start and stop through the kit: settings, telemetry, listen and close', () => {
+    // convo-kit/settings reads the environment, convo-kit/telemetry the OTEL_* variables, and serve or
+    // serveReply and closeOnSignals listen and close: a template repeats none of them.
+    for (const [path, text] of sources('templates', /\.ts$/).filter(([file]) => file.includes('/src/'))) {
+      expect(text, path).not.toMatch(/loadEnvFile|\.listen\(|process\.(on|once)\('SIG|from '@opentelemetry\//);
+    }
   });
 
   it('has every template depend on the kit and its emulator package at this version', () => {

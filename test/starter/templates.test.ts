@@ -57,6 +57,8 @@ beforeAll(async () => {
     'client/index.js',
     'receiver/index.js',
     'reply/index.js',
+    'settings/index.js',
+    'telemetry/index.js',
     'emulator/index.js',
     'store/index.js',
     'testing/index.js',

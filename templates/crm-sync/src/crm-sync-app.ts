@@ -36,7 +36,7 @@ export interface CrmSyncAppOptions {
   links?: PageLink[];
   /** Host to bind. @default '127.0.0.1' */
   host?: string;
-  /** Answers GET /metrics (Prometheus, from src/telemetry.ts when OTEL_METRICS_EXPORTER=prometheus). @default none */
+  /** Answers GET /metrics (Prometheus, from `startTelemetry` of convo-kit/telemetry when OTEL_METRICS_EXPORTER=prometheus). @default none */
   metrics?: RequestListener;
 }
 

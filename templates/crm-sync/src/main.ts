@@ -1,12 +1,14 @@
 import { closeOnSignals } from 'convo-kit/receiver';
-import { readConfigOrExit } from './app-config.js';
+import { settingsOrExit } from 'convo-kit/settings';
+import { startTelemetry } from 'convo-kit/telemetry';
+import { readConfig } from './app-config.js';
 import { startCrmSync } from './crm-sync-app.js';
-import { startTelemetry } from './telemetry.js';
 
 // `npm start`: the CRM, its webhook receiver and its page, until Ctrl-C (or SIGTERM: a graceful close).
-const config = readConfigOrExit();
+// A missing or bad setting (the app's own, or the OpenTelemetry SDK's) is one line on stderr and exit 1.
+const config = settingsOrExit(() => readConfig());
 // Before the app creates its client and receiver, which take their meter when made (README, "In production").
-const telemetry = await startTelemetry('crm-sync').catch(settingError);
+const telemetry = await settingsOrExit(() => startTelemetry('crm-sync'));
 const app = await startCrmSync(config, { metrics: telemetry.metrics });
 closeOnSignals(async () => {
   await app.close();
@@ -27,10 +29,3 @@ console.log(`Deliveries:       ${app.inspectorUrl}  (the inspector: attempts, er
 console.log(
   `Health:           ${app.url}/healthz, ${app.url}/readyz${telemetry.metrics ? `; metrics ${app.url}/metrics` : ''}`,
 );
-
-/** A setting the SDK cannot start with is one line on stderr and exit 1, as the app's own settings are. */
-function settingError(error: unknown): never {
-  if (!(error instanceof Error)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}

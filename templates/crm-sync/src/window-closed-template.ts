@@ -1,5 +1,6 @@
 import { TemplateVariables } from 'convo-kit/resources';
 import { type Contact } from 'convo-kit/resources';
+import { SettingsError } from 'convo-kit/settings';
 
 /**
  * The approved template sent instead of a free-form reply once the phone channel's 24-hour window has
@@ -26,18 +27,24 @@ const VALUE_TEXT = `must be text of 1 to ${TemplateVariables.valueType.maxLength
 /**
  * Reads the fallback from the environment: none when `WINDOW_CLOSED_TEMPLATE_ID` is unset (the send then
  * fails with OUTSIDE_SERVICE_WINDOW). `WINDOW_CLOSED_TEMPLATE_VARIABLES` is a JSON object such as
- * `{"1":"Convo Kit Shop"}`. A malformed value throws an error naming the variable.
+ * `{"1":"Convo Kit Shop"}`. A malformed value throws a SettingsError naming the variable.
  */
 export function windowClosedTemplateFromEnv(env: NodeJS.ProcessEnv): WindowClosedTemplate | undefined {
   const templateId = env[WINDOW_CLOSED_TEMPLATE_ID];
   const rawVariables = env[WINDOW_CLOSED_TEMPLATE_VARIABLES];
   if (!templateId) {
     if (rawVariables)
-      throw new Error(`${WINDOW_CLOSED_TEMPLATE_VARIABLES} is set but ${WINDOW_CLOSED_TEMPLATE_ID} is not`);
+      throw new SettingsError(
+        'SETTINGS_MISSING',
+        [WINDOW_CLOSED_TEMPLATE_ID],
+        `${WINDOW_CLOSED_TEMPLATE_VARIABLES} is set but ${WINDOW_CLOSED_TEMPLATE_ID} is not`,
+      );
     return undefined;
   }
   if (!TEMPLATE_ID.test(templateId))
-    throw new Error(
+    throw new SettingsError(
+      'SETTINGS_INVALID',
+      [WINDOW_CLOSED_TEMPLATE_ID],
       `${WINDOW_CLOSED_TEMPLATE_ID} must be a template id such as tpl_reply_waiting, got "${templateId}"`,
     );
   return { templateId, variables: parseVariables(rawVariables ?? '{}') };
@@ -50,7 +57,11 @@ export function windowClosedTemplateFromEnv(env: NodeJS.ProcessEnv): WindowClose
  */
 function parseVariables(raw: string): Record<string, string> {
   const fail = (why: string): never => {
-    throw new Error(`${WINDOW_CLOSED_TEMPLATE_VARIABLES} ${why}`);
+    throw new SettingsError(
+      'SETTINGS_INVALID',
+      [WINDOW_CLOSED_TEMPLATE_VARIABLES],
+      `${WINDOW_CLOSED_TEMPLATE_VARIABLES} ${why}`,
+    );
   };
   let parsed: unknown;
   try {

@@ -50,7 +50,7 @@ describe('the commands', () => {
     [
       'an INSPECTOR_TOKEN too short to guard the inspector, without printing it,',
       { INSPECTOR_TOKEN: 'hunter2' },
-      'INSPECTOR_TOKEN must be at least 16 characters (it has 7), e.g. from: openssl rand -hex 24',
+      'INSPECTOR_TOKEN: must be at least 16 characters (it has 7), e.g. from: openssl rand -hex 24',
     ],
   ])('npm start names %s in one line', async (_what, env, message) => {
     const result = await runEntry('src/main.ts', {

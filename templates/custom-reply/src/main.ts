@@ -1,9 +1,13 @@
-import { MissingSettingsError, readConfig, type AppConfig } from './app-config.js';
+import { closeOnSignals } from 'convo-kit/reply';
+import { settingsOrExit } from 'convo-kit/settings';
+import { readConfig } from './app-config.js';
 import { FaqError } from './faq.js';
 import { startReplyApp } from './reply-app.js';
 
-// `npm start`: answers the service's reply requests from the FAQ, until Ctrl-C.
-const app = await startReplyApp(config()).catch((error: unknown) => {
+// `npm start`: answers the service's reply requests from the FAQ, until Ctrl-C (or SIGTERM).
+// A missing or bad setting is one line on stderr and exit 1.
+const config = settingsOrExit(() => readConfig());
+const app = await startReplyApp(config).catch((error: unknown) => {
   // A bad FAQ is the user's to fix, and its message names the entry and field: print it alone.
   if (!(error instanceof FaqError)) throw error;
   console.error(error.message);
@@ -17,16 +21,4 @@ console.log(
     ? `The custom_reply provider of ${accountSetByDev} points here (set up by convo-kit dev for this run, AI on)`
     : `Point a custom_reply provider at it: { "enabled": true, "config": { "url": "${app.replyUrl}" }, "secret": <REPLY_SECRET> }`,
 );
-process.once('SIGINT', () => void app.close().then(() => process.exit(0)));
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-
-/** The settings, or one line naming what is missing and the command that fixes it (no stack trace). */
-function config(): AppConfig {
-  try {
-    return readConfig();
-  } catch (error) {
-    if (!(error instanceof MissingSettingsError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-}
+closeOnSignals(() => app.close());

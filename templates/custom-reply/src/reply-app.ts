@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { createReplyEndpoint, type ReplyEndpoint } from 'convo-kit/reply';
+import { createReplyEndpoint, type ReplyEndpoint, serveReply } from 'convo-kit/reply';
 import type { AppConfig } from './app-config.js';
 import { composeReply } from './compose-reply.js';
 import { loadFaq, type Faq } from './faq.js';
@@ -34,30 +33,20 @@ export async function startReplyApp(config: AppConfig, host = '127.0.0.1'): Prom
       return reply;
     },
   });
-  // What Node's HTTP parser refuses is answered in the endpoint's error envelope too.
-  const server = endpoint.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/reply') return endpoint.listener(req, res);
-    req.resume();
-    // `/` (the URL `npm run dev` prints) says what is here, as /health does with the counts.
-    const [status, body] =
-      req.method === 'GET' && (path === '/health' || path === '/')
-        ? [200, { ok: true, reply: 'POST /reply', faq_entries: faq.entries.length, ...counts }]
-        : [404, { error: { code: 'NOT_FOUND', message: 'The reply endpoint is POST /reply' } }];
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  // POST /reply goes to the endpoint (`serveReply`); `/` (the URL `npm run dev` prints) says what is here, as
+  // /health does with the counts.
+  const served = await serveReply(endpoint, {
+    port: config.port,
+    host,
+    routes: (req, res) => {
+      req.resume();
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const [status, body] =
+        req.method === 'GET' && (path === '/health' || path === '/')
+          ? [200, { ok: true, reply: 'POST /reply', faq_entries: faq.entries.length, ...counts }]
+          : [404, { error: { code: 'NOT_FOUND', message: 'The reply endpoint is POST /reply' } }];
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    },
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host}:${port}`;
-  return {
-    url,
-    replyUrl: `${url}/reply`,
-    endpoint,
-    faq,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: served.url, replyUrl: served.replyUrl, endpoint, faq, close: () => served.close() };
 }

@@ -1,13 +1,15 @@
 import { closeOnSignals } from 'convo-kit/receiver';
-import { readConfig, type AppConfig } from './app-config.js';
+import { settingsOrExit } from 'convo-kit/settings';
+import { startTelemetry } from 'convo-kit/telemetry';
+import { readConfig } from './app-config.js';
 import { RoutingConfigError } from './routing-config.js';
-import { startTelemetry } from './telemetry.js';
 import { startTicketRouting } from './ticket-routing-app.js';
 
 // `npm start`: routes tickets from webhook events and watches SLAs, until Ctrl-C (or SIGTERM: a graceful close).
-const settings = config();
+// A missing or bad setting (the app's own, or the OpenTelemetry SDK's) is one line on stderr and exit 1.
+const settings = settingsOrExit(() => readConfig());
 // Before the app creates its client and receiver, which take their meter when made (README, "In production").
-const telemetry = await startTelemetry('ticket-routing').catch(settingError);
+const telemetry = await settingsOrExit(() => startTelemetry('ticket-routing'));
 const app = await startTicketRouting(settings, { metrics: telemetry.metrics }).catch((error: unknown) => {
   // A bad rule is the user's to fix, and its message names the rule and field: print it alone.
   if (!(error instanceof RoutingConfigError)) throw error;
@@ -33,20 +35,3 @@ closeOnSignals(async () => {
   await app.close();
   await telemetry.shutdown();
 });
-
-/** The settings, or one line naming what is missing or wrong and how to fix it (no stack trace). */
-function config(): AppConfig {
-  try {
-    return readConfig();
-  } catch (error) {
-    settingError(error);
-  }
-}
-
-/** A bad setting (the app's own, or the SDK's) is one line on stderr and exit 1. */
-function settingError(error: unknown): never {
-  // Every error readConfig and startTelemetry throw at start is about a setting, and its message names it.
-  if (!(error instanceof Error)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
