@@ -18,9 +18,12 @@ export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> 
 /** What the codes of a status mean, one `` `CODE`: when `` apiece. */
 const when = (codes: readonly ErrorCode[]) => codes.map((c) => `\`${c}\`: ${ERROR_WHEN[c]}`).join('; ');
 
+/** The codes of a status an operation answers, `` `A`, `B` ``. */
+const codeList = (codes: readonly ErrorCode[]) => codes.map((c) => `\`${c}\``).join(', ');
+
 /**
  * The error responses of a document, one per status and set of headers in `components.responses`: an
- * operation refers to the one of each status it answers and says in its own description which codes of
+ * operation refers to the one of each status it answers and names in its own description which codes of
  * that status it answers (OpenAPI 3.1 lets a reference override the description).
  */
 export class ErrorResponses {
@@ -45,7 +48,9 @@ export class ErrorResponses {
       if (known && JSON.stringify(known.headers) !== JSON.stringify(response.headers))
         throw new TypeError(`The error response ${name} has two sets of headers: give one of them a variant name`);
       this.components[name] ??= response;
-      out[String(status)] = { $ref: `#/components/responses/${name}`, description: when(group) };
+      // The codes alone: what each means is the shared response's description, written once (the meanings
+      // repeated in every operation were an eighth of the document).
+      out[String(status)] = { $ref: `#/components/responses/${name}`, description: codeList(group) };
     }
     return out;
   }
