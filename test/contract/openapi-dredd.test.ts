@@ -6,6 +6,13 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, type OpenApiDocument } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import {
+  documentOperations,
+  exampleOf,
+  type Json,
+  type Media,
+  type Parameter,
+} from '../../scripts/openapi-examples/example-requests.js';
 import { REPO_ROOT, run } from '../support/run-command.js';
 
 /**
@@ -19,13 +26,6 @@ import { REPO_ROOT, run } from '../support/run-command.js';
  * Hooks (dredd-hooks.cjs) only put in the ids no document can know: resources the seeded workspace has none
  * of, made here first with the document's own request examples.
  */
-type Json = Record<string, unknown>;
-interface Parameter {
-  in: string;
-  name: string;
-  example?: string;
-}
-
 const DREDD = resolve(REPO_ROOT, 'node_modules/dredd/bin/dredd');
 const HOOKS = resolve(REPO_ROOT, 'test/contract/dredd-hooks.cjs');
 /** The path example of an id that the hooks put in (dredd-hooks.cjs says the same). */
@@ -40,28 +40,13 @@ let doc: OpenApiDocument;
 /** The ids the hooks put in, by path template. */
 let hookIds: Record<string, string>;
 
-/** The document's operation of this operationId, with its path template and method. */
-function operationOf(id: string): { path: string; method: string; op: Json } {
-  for (const [path, item] of Object.entries(doc.paths))
-    for (const [method, op] of Object.entries(item)) if (op.operationId === id) return { path, method, op };
-  throw new Error(`No operation ${id}`);
-}
-
-/** The example a media type of this document shows: its own, or the shared one it refers to (not a copy). */
-function exampleOf(document: OpenApiDocument, media: Json | undefined): unknown {
-  if (media?.example !== undefined) return media.example;
-  const [ref] = Object.values((media?.examples ?? {}) as Record<string, { $ref: string }>);
-  const shared = (document.components as { examples: Record<string, { value: unknown }> }).examples;
-  return ref && shared[ref.$ref.split('/').pop()!]!.value;
-}
-
 /** The JSON content of a request body or an answer. */
 const jsonOf = (part: unknown) =>
-  ((part as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
+  ((part as Json | undefined)?.content as Record<string, Media> | undefined)?.['application/json'] ?? {};
 
 /** Calls one operation as its examples say, with `{id}` as given; answers the JSON it got. */
 async function send(operationId: string, id?: string): Promise<Json> {
-  const { path, method, op } = operationOf(operationId);
+  const { path, method, op } = documentOperations(doc).find((o) => o.id === operationId)!;
   const body = exampleOf(doc, jsonOf(op.requestBody));
   const answer = await fetch(origin + path.replace('{id}', id ?? ''), {
     method: method.toUpperCase(),
