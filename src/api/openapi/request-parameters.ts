@@ -1,3 +1,4 @@
+import { EXAMPLE_REQUEST_ID } from './examples.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** `components.parameters` that every operation takes. */
@@ -10,6 +11,8 @@ export const REQUEST_PARAMETERS: Record<string, JsonSchema> = {
     description:
       'Your own id for the request, echoed on the answer when it is 1-200 of `[A-Za-z0-9._:-]`; otherwise the answer carries a new `req_…`',
     schema: { type: 'string' },
+    // The id the recorded examples were sent with (their answers echo it); tools that send examples (Dredd) send it.
+    example: EXAMPLE_REQUEST_ID,
   },
 };
 
