@@ -1,7 +1,7 @@
 import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import { InvalidOptionError } from '../errors.js';
 import { type ClientLogger, silentLogger } from './client-logger.js';
-import { normalizeBaseUrl } from './base-url.js';
+import { normalizeBaseUrl } from '../internal/base-url.js';
 
 export interface ClientOptions {
   /** `svc_live_…` or `svc_test_…`. Sent as `Authorization: Bearer …`; never logged. */

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { INSPECTOR_TOKEN_MIN_CHARS } from '../console/inspector/inspector-token.js';
+import { normalizeBaseUrl } from '../internal/base-url.js';
 import { fromEnv, type EnvSetting } from './read-settings.js';
+
+/**
+ * The service's address, by the client's own rule (normalizeBaseUrl): https, or http to this machine only
+ * (the emulator), no query or credentials; refused here by name, not later by `createClient` with a stack.
+ */
+const serviceUrl = z.string().transform((text, ctx) => {
+  try {
+    return normalizeBaseUrl(text.trim(), false, { name: 'the URL', insecureHint: '' });
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^Expected/, 'expected') });
+    return z.NEVER;
+  }
+});
 
 /** A whole number from `min` to `max`, written as text (a setting's value); the message quotes what arrived. */
 export function wholeNumber({ min, max }: { min: number; max: number }): z.ZodType<number, string> {
@@ -27,7 +41,7 @@ export function portSetting(fallback: number): EnvSetting<number> {
  *   by the inspector's own rule of at least 16 characters. @default none: the inspector answers this machine only
  */
 export const RECEIVER_APP_SETTINGS = {
-  baseUrl: fromEnv('CONVO_KIT_BASE_URL', z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
+  baseUrl: fromEnv('CONVO_KIT_BASE_URL', serviceUrl),
   apiKey: fromEnv('CONVO_KIT_API_KEY', z.string()),
   webhookSecret: fromEnv('CONVO_KIT_WEBHOOK_SECRET', z.string()),
   deliveriesDbPath: fromEnv('DELIVERIES_DB_PATH', z.string().default('./data/deliveries.db')),

@@ -74,13 +74,23 @@ describe('readSettings(shape, env)', () => {
     expect(error.variables).toEqual(['CONVO_KIT_BASE_URL', 'INSPECTOR_TOKEN', 'PORT', 'TIMEOUT_MS']);
     expect(error.message).toBe(
       [
-        'CONVO_KIT_BASE_URL: expected an http(s) URL',
+        'CONVO_KIT_BASE_URL: expected the URL to use https: or http:, got `ftp:`',
         'INSPECTOR_TOKEN: must be at least 16 characters (it has 7), e.g. from: openssl rand -hex 24',
         'PORT: must be a whole number from 0 to 65535, got "70000"',
         'TIMEOUT_MS: must be a whole number from 100 to 10000, got "1.5"',
       ].join('; '),
     );
     expect(error.message).not.toContain('hunter2');
+  });
+
+  it("takes the client's rule for CONVO_KIT_BASE_URL: plain http only to this machine, refused by name", () => {
+    const error = failure(() => readSettings(SETTINGS, { ...SERVICE, CONVO_KIT_BASE_URL: 'http://crm.example.com/' }));
+    expect(error.message).toBe(
+      'CONVO_KIT_BASE_URL: expected the URL to use https: for a host other than this machine (the key would cross the network in clear), got `http://crm.example.com`',
+    );
+    expect(readSettings(SETTINGS, { ...SERVICE, CONVO_KIT_BASE_URL: 'http://127.0.0.1:4010/v1/' }).baseUrl).toBe(
+      'http://127.0.0.1:4010',
+    );
   });
 
   it('takes the inspector’s own rule for INSPECTOR_TOKEN: 16 characters pass', () => {
