@@ -5,6 +5,7 @@ export {
   readSettings,
   SettingsError,
   settingsOrExit,
+  type DevVariable,
   type EnvSetting,
   type SettingsErrorCode,
   type SettingsOf,

@@ -26,12 +26,15 @@ export type SettingsOf<Shape extends SettingsShape> = {
  * The variables `convo-kit dev` gives the app it runs (the service it set up and, for a reply endpoint, the
  * provider's secret): when one of these is missing, `npm run dev` is the fix.
  */
-export const DEV_VARIABLES: readonly string[] = [
+export const DEV_VARIABLES = [
   'CONVO_KIT_BASE_URL',
   'CONVO_KIT_API_KEY',
   'CONVO_KIT_WEBHOOK_SECRET',
   'REPLY_SECRET',
-];
+] as const;
+
+/** One of DEV_VARIABLES: `convo-kit dev` sets exactly these (src/cli/dev/run-dev.ts, typed by it). */
+export type DevVariable = (typeof DEV_VARIABLES)[number];
 
 export type SettingsErrorCode = 'SETTINGS_MISSING' | 'SETTINGS_INVALID';
 
@@ -91,7 +94,7 @@ export function readSettings<const Shape extends SettingsShape>(
 
 function missingMessage(names: readonly string[]): string {
   const them = names.length === 1 ? 'it' : 'them';
-  const fix = names.every((name) => DEV_VARIABLES.includes(name))
+  const fix = names.every((name) => (DEV_VARIABLES as readonly string[]).includes(name))
     ? `run \`npm run dev\` (a local emulator sets ${them} for you), or set ${them} in .env (see .env.example)`
     : `set ${them} in .env (see .env.example) or the environment`;
   return `Missing ${names.join(', ')}: ${fix}.`;

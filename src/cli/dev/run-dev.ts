@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { matchesAny } from '../../events/index.js';
+import type { DevVariable } from '../../settings/index.js';
 import { CliError } from '../cli-error.js';
 import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
@@ -27,6 +28,11 @@ const SAMPLE_INBOUND = {
 const REPLY_QUESTION = 'Are you open on Saturday?';
 
 /** Where the service delivers: what dev registered, or (with the settings' own secret) the app's local path. */
+/** The entries that have a value: an unset one is left out of the app's environment, not set to "undefined". */
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 function webhookLine(events: readonly string[], localUrl: string, service: DevService): string {
   if (events.length === 0) return '  webhook:   none (the app subscribes to no events)';
   const subscribed = events.join(' ');
@@ -82,10 +88,12 @@ export async function runDev(flags: DevFlags): Promise<void> {
     port,
     watch: flags.watch,
     env: {
-      CONVO_KIT_BASE_URL: service.baseUrl,
-      CONVO_KIT_API_KEY: service.apiKey,
-      CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
-      ...(service.reply && { REPLY_SECRET: service.reply.secret }),
+      ...definedOnly({
+        CONVO_KIT_BASE_URL: service.baseUrl,
+        CONVO_KIT_API_KEY: service.apiKey,
+        CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
+        REPLY_SECRET: service.reply?.secret,
+      } satisfies Record<DevVariable, string | undefined>),
       // What dev set up for the app, so its own banner says so instead of asking the user to do it
       // (README: Starters). Empty when dev did not: a value left in the shell must not claim otherwise.
       CONVO_KIT_DEV_WEBHOOK_URL: service.registeredUrl ?? '',
