@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { allEndpoints } from '../../src/api/all-endpoints.js';
 import { DOCS_BASE_URL, ErrorEnvelope } from '../../src/api/error-codes.js';
 import { SEED_IDS } from '../../src/emulator/seed.js';
 import { as, cleanup, emulator } from './platform-harness.js';
@@ -49,6 +50,31 @@ describe('routing', () => {
     expectEnvelope(await as(e).get('/v1/nothing-here'), 404, 'NOT_FOUND');
     expectEnvelope(await as(e).put('/v1/tickets'), 404, 'NOT_FOUND');
     expectEnvelope(await request(e.app).get('/nope'), 404, 'NOT_FOUND');
+  });
+
+  it('routes every method of every route of the table, at /v1 and /api/v1, in any case, with or without a trailing slash', async () => {
+    const e = await emulator();
+    const routed = (res: request.Response) => !(res.status === 404 && /^No route /.test(res.body.error?.message));
+    for (const { id, def } of allEndpoints()) {
+      const path = def.path.replace(/:(\w+)/g, 'x_$1');
+      const forms = [
+        path,
+        path.replace(/^\/v1\//, '/api/v1/'),
+        path.toUpperCase().replace(/X_\w+/g, (p) => p.toLowerCase()),
+        `${path}/`,
+      ];
+      for (const method of [def.method, ...(def.aliases ?? [])]) {
+        for (const form of forms) {
+          const res = await request(e.app)[method.toLowerCase() as 'get'](form);
+          expect(routed(res), `${id}: ${method} ${form} -> ${res.status}`).toBe(true);
+        }
+      }
+      if (def.method === 'GET') expect(routed(await request(e.app).head(path)), `${id}: HEAD ${path}`).toBe(true);
+    }
+    for (const form of ['/v1/tickets//', '/v1//tickets', '/v1/tickets/x/y/z', '/v1/contacts/']) {
+      const res = await request(e.app).post(form);
+      expect(routed(res), `POST ${form}`).toBe(false);
+    }
   });
 
   it('answers its root with what is here: the API, its description, the console and the controls', async () => {

@@ -15,6 +15,7 @@ import { requestId } from './request-id.js';
 import { emulatorTelemetry } from '../../telemetry/emulator-telemetry.js';
 import { OPENAPI_PATH, serveOpenapi } from './serve-openapi.js';
 import { checkPercentEncoding } from './percent-encoding.js';
+import { apiRoutes } from './api-routes.js';
 import { endpointRoute } from './route-endpoint.js';
 import { asFailure, sendFailure } from './send-failure.js';
 
@@ -38,19 +39,16 @@ function handlerOf(registry: RouteHandlerTable, entry: EndpointEntry): RouteHand
   return handler;
 }
 
-/** Counts each request for usage and status (after the answer, so it never delays one). */
-function countRequests(platform: EmulatorServices) {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    res.on('finish', () =>
-      recordRequest(
-        platform.ctx.db,
-        typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS,
-        platform.clock.now(),
-        res.statusCode >= 500,
-      ),
-    );
-    next();
-  };
+/** Counts a request for usage and status (after the answer, so it never delays one). */
+function countAnswer(platform: EmulatorServices, res: Response): void {
+  res.on('finish', () =>
+    recordRequest(
+      platform.ctx.db,
+      typeof res.locals.apiKeyId === 'string' ? res.locals.apiKeyId : ANONYMOUS,
+      platform.clock.now(),
+      res.statusCode >= 500,
+    ),
+  );
 }
 
 /**
@@ -78,6 +76,21 @@ export function createApp(
       STATE_PATH,
     ]),
   );
+  // The API routes first (no other path is under /v1 or /api/v1), each counted; what they do not match goes on.
+  const api = apiRoutes(
+    routes.map((entry) => {
+      const route = endpointRoute(entry, handlerOf(handlers, entry), platform);
+      return {
+        methods: [entry.def.method, ...(entry.def.aliases ?? [])],
+        paths: paths(entry.def),
+        handle: (req: Request, res: Response, next: NextFunction) => {
+          countAnswer(platform, res);
+          return route(req, res, next);
+        },
+      };
+    }),
+  );
+  app.use(api);
   app.get(OPENAPI_PATH, serveOpenapi);
   // The root says what is here (`convo-kit dev` prints this URL): the API, its description, console and controls.
   app.get('/', (_req: Request, res: Response) => {
@@ -94,13 +107,11 @@ export function createApp(
   app.get(`${CONSOLE_ASSETS}:name`, serveConsoleModule);
   app.get(CONSOLE_CONVERSATIONS_PATH, consoleConversations(platform));
   app.use('/_emulator', controlsRouter(platform, controls));
-  app.use(countRequests(platform));
-  for (const entry of routes) {
-    const route = endpointRoute(entry, handlerOf(handlers, entry), platform);
-    for (const method of [entry.def.method, ...(entry.def.aliases ?? [])]) {
-      app[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](paths(entry.def), route);
-    }
-  }
+  // What reaches here is answered 404 below, and counted as the API's answers are.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    countAnswer(platform, res);
+    next();
+  });
   app.use((req: Request, res: Response) => {
     sendFailure(res, new ApiFailure('NOT_FOUND', `No route ${req.method} ${req.path}`));
   });
