@@ -103,6 +103,28 @@ describe('list pages', () => {
       }
     }
   });
+
+  it('answers a page asked for again with what was written since, by any writer, and keeps nothing from a rolled-back write', () => {
+    const s = seeded(5);
+    const db = open.at(-1)!;
+    const ids = () =>
+      (JSON.parse(s.contacts.listJson({ limit: 100 }).text) as { data: { id: string }[] }).data.map((c) => c.id);
+    const first = ids();
+    const copy = (id: string) => ({ ...s.contacts.require(first[0]!), id });
+    s.contacts.insert(copy('ct_added'));
+    expect(ids()).toEqual(['ct_added', ...first]);
+    db.prepare("DELETE FROM docs WHERE kind = 'contacts' AND id = ?").run('ct_added');
+    expect(ids()).toEqual(first);
+    expect(() =>
+      db.transaction(() => {
+        s.contacts.insert(copy('ct_rolled_back'));
+        expect(ids()).toEqual(['ct_rolled_back', ...first]);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    s.contacts.insert(copy('ct_after'));
+    expect(ids()).toEqual(['ct_after', ...first]);
+  });
 });
 
 describe('rules', () => {

@@ -3,6 +3,7 @@ import { ApiFailure } from '../api-failure.js';
 import { PAGE_DEFAULT_LIMIT, type Page, type Pagination } from '../../api/schemas/page.js';
 import { encodeSeqCursor } from '../../internal/seq-cursor.js';
 import { JsonText } from './json-text.js';
+import { KIND_VERSIONS_SQL, versionedCache } from './kind-versions.js';
 import { decodeListCursor } from './list-cursor.js';
 import { statement } from './statement.js';
 
@@ -49,9 +50,13 @@ CREATE INDEX IF NOT EXISTS docs_delivery_due ON docs (json_extract(data, '$.due_
 CREATE INDEX IF NOT EXISTS docs_conversation_activity ON docs (json_extract(data, '$.latest_activity_at'), seq)
   WHERE kind = 'conversations';
 CREATE TABLE IF NOT EXISTS doc_seq (n INTEGER NOT NULL);
-`;
+${KIND_VERSIONS_SQL}`;
 
 const FIELD = /^[a-z_][a-z0-9_]*$/;
+
+/** List pages kept per kind until one of its documents is written (distinct pages asked for). */
+const KEPT_PAGES_PER_KIND = 256;
+const keptPages = versionedCache<string>(KEPT_PAGES_PER_KIND);
 
 /** The index that serves `latest(field)` of a kind, by `kind.field` (SCHEMA_SQL). */
 export const ORDER_INDEXES: Readonly<Record<string, string>> = {
@@ -173,13 +178,13 @@ export class Collection<T extends object> {
 
   /** A newest-first page with an opaque cursor (docs/keys-and-limits.md). */
   list(options: ListOptions = {}): Page<T> {
-    if (!options.filter) {
-      const { rows, pagination } = this.pageRows(options);
-      return { data: rows.map((data) => JSON.parse(data) as T), pagination };
-    }
     const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
     const { sql, args } = this.whereSql(options.where ?? {});
     let before = this.positionOf(options.cursor);
+    if (!options.filter) {
+      const { rows, pagination } = this.pageRows(limit, before, sql, args);
+      return { data: rows.map((data) => JSON.parse(data) as T), pagination };
+    }
     const data: T[] = [];
     let lastSeq = 0;
     let hasMore = false;
@@ -205,21 +210,29 @@ export class Collection<T extends object> {
 
   /**
    * list() as the JSON text of the page, the same bytes JSON.stringify of list() gives: the documents are
-   * stored as JSON text, so they are sent without a parse and a stringify each (issue 25, point 8).
+   * stored as JSON text, so they are sent without a parse and a stringify each, and a page is kept until a
+   * document of its kind is written (kind-versions.ts), so a page asked for again is not read again (issue 25,
+   * point 8).
    */
   listJson(options: Omit<ListOptions, 'filter'> = {}): JsonText<Page<T>> {
-    const { rows, pagination } = this.pageRows(options);
-    return new JsonText(`{"data":[${rows.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+    const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
+    const { sql, args } = this.whereSql(options.where ?? {});
+    const before = this.positionOf(options.cursor);
+    const text = keptPages(this.db, [this.kind], JSON.stringify([limit, before, sql, args]), () => {
+      const { rows, pagination } = this.pageRows(limit, before, sql, args);
+      return `{"data":[${rows.join(',')}],"pagination":${JSON.stringify(pagination)}}`;
+    });
+    return new JsonText(text);
   }
 
   /** The stored text of a page's documents, newest first, and its pagination. */
-  private pageRows(options: Omit<ListOptions, 'filter'>): { rows: string[]; pagination: Pagination } {
-    const limit = options.limit ?? PAGE_DEFAULT_LIMIT;
-    const { sql, args } = this.whereSql(options.where ?? {});
-    const found = this.pageStatement(sql).all(this.kind, this.positionOf(options.cursor), ...args, limit + 1) as [
-      number,
-      string,
-    ][];
+  private pageRows(
+    limit: number,
+    before: number,
+    whereSql: string,
+    args: unknown[],
+  ): { rows: string[]; pagination: Pagination } {
+    const found = this.pageStatement(whereSql).all(this.kind, before, ...args, limit + 1) as [number, string][];
     const hasMore = found.length > limit;
     if (hasMore) found.pop();
     return { rows: found.map((row) => row[1]), pagination: this.pagination(hasMore, found.at(-1)?.[0] ?? 0) };

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './collection.js';
-import { KIND_VERSIONS_SQL } from './kind-versions.js';
 import { OUTBOUND_COUNTS_SQL, rebuildOutboundCounts } from './outbound-counts.js';
 import { statement } from './statement.js';
 
@@ -84,7 +83,6 @@ export function openEmulatorDatabase(path = ':memory:'): Database.Database {
   db.exec(SCHEMA_SQL);
   db.exec(PLATFORM_SCHEMA_SQL);
   db.exec(OUTBOUND_COUNTS_SQL);
-  db.exec(KIND_VERSIONS_SQL);
   // A file from before the counts existed: count what it holds once.
   if (readMeta(db, OUTBOUND_COUNTS_META) === undefined) {
     rebuildOutboundCounts(db);

@@ -1,38 +1,74 @@
 import type Database from 'better-sqlite3';
 import { statement } from './statement.js';
 
-/** The kinds of record whose writes are counted: what GET /v1/analytics/summary reads. */
-export const VERSIONED_KINDS = ['conversations', 'messages', 'leads'] as const;
-export type VersionedKind = (typeof VERSIONED_KINDS)[number];
-
-const KINDS_SQL = VERSIONED_KINDS.map((kind) => `'${kind}'`).join(', ');
-const BUMP = (row: 'new' | 'old') =>
-  `INSERT INTO kind_versions (kind, n) VALUES (${row}.kind, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;`;
+/**
+ * Triggers named `<table>_version_<event>` that count every insert, update and delete of `table`'s rows under
+ * a kind: `kindOf` gives it as SQL, from the row written (`new`) or deleted (`old`).
+ */
+export function kindVersionTriggers(table: string, kindOf: (row: 'new' | 'old') => string): string {
+  return (['INSERT', 'UPDATE', 'DELETE'] as const)
+    .map((event) => {
+      const kind = kindOf(event === 'DELETE' ? 'old' : 'new');
+      return `CREATE TRIGGER IF NOT EXISTS ${table}_version_${event.toLowerCase()} AFTER ${event} ON ${table}
+BEGIN INSERT INTO kind_versions (kind, n) VALUES (${kind}, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1; END;`;
+    })
+    .join('\n');
+}
 
 /**
- * A counter per kind that every insert, update and delete of its documents bumps, kept by triggers so that no
- * writer (a handler, a reset, an import, plain SQL) can miss it. What is computed from a whole kind is then
- * computed again only once the kind has changed: the analytics summary parsed every conversation, message
- * and lead of the workspace on each request, most of the emulator's time under read load (issue 25, point 8).
+ * A counter per kind of document that every insert, update and delete bumps, kept by triggers so that no
+ * writer (a handler, a reset, an import, plain SQL) can miss it. What is computed from a kind's documents is
+ * then computed again only once the kind has changed: the analytics summary parsed every conversation,
+ * message and lead of the workspace on each request, and list pages read their documents again (issue 25,
+ * point 8). The first triggers counted three kinds only; they are replaced by ones that count every kind.
  */
 export const KIND_VERSIONS_SQL = `
 CREATE TABLE IF NOT EXISTS kind_versions (kind TEXT PRIMARY KEY, n INTEGER NOT NULL);
-CREATE TRIGGER IF NOT EXISTS kind_version_insert AFTER INSERT ON docs WHEN new.kind IN (${KINDS_SQL})
-BEGIN ${BUMP('new')} END;
-CREATE TRIGGER IF NOT EXISTS kind_version_update AFTER UPDATE ON docs WHEN new.kind IN (${KINDS_SQL})
-BEGIN ${BUMP('new')} END;
-CREATE TRIGGER IF NOT EXISTS kind_version_delete AFTER DELETE ON docs WHEN old.kind IN (${KINDS_SQL})
-BEGIN ${BUMP('old')} END;
+DROP TRIGGER IF EXISTS kind_version_insert;
+DROP TRIGGER IF EXISTS kind_version_update;
+DROP TRIGGER IF EXISTS kind_version_delete;
+${kindVersionTriggers('docs', (row) => `${row}.kind`)}
 `;
 
 /**
  * A number that grows with every write to any of `kinds` (the sum of their counters): equal numbers mean
  * their documents are unchanged.
  */
-export function kindsVersion(db: Database.Database, kinds: readonly VersionedKind[]): number {
+export function kindsVersion(db: Database.Database, kinds: readonly string[]): number {
+  if (kinds.length === 1) {
+    const row = statement(db, 'SELECT n FROM kind_versions WHERE kind = ?').get(kinds[0]) as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
   return (
     statement(db, `SELECT total(n) AS n FROM kind_versions WHERE kind IN (SELECT value FROM json_each(?))`).get(
       JSON.stringify(kinds),
     ) as { n: number }
   ).n;
+}
+
+/**
+ * Values computed from the documents of some kinds, kept per database until one of them is written (at
+ * most `max` at once, distinct keys). Inside a transaction nothing is kept: a rollback would take the
+ * version back while the values computed from its writes stayed.
+ */
+export function versionedCache<V>(max: number) {
+  const kept = new WeakMap<Database.Database, Map<string, { version: number; values: Map<string, V> }>>();
+  return (db: Database.Database, kinds: readonly string[], key: string, compute: () => V): V => {
+    if (db.inTransaction) return compute();
+    const version = kindsVersion(db, kinds);
+    let byKinds = kept.get(db);
+    if (!byKinds) kept.set(db, (byKinds = new Map()));
+    const kindsKey = kinds.join(' ');
+    let memo = byKinds.get(kindsKey);
+    if (!memo || memo.version !== version || memo.values.size >= max) {
+      memo = { version, values: new Map() };
+      byKinds.set(kindsKey, memo);
+    }
+    let value = memo.values.get(key);
+    if (value === undefined) {
+      value = compute();
+      memo.values.set(key, value);
+    }
+    return value;
+  };
 }

@@ -1,9 +1,8 @@
-import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { AnalyticsQuery, AnalyticsSummary } from '../../../resources/index.js';
 import type { Message } from '../../../resources/index.js';
 import type { EmulatorContext } from '../../route-handler.js';
-import { kindsVersion, type VersionedKind } from '../../state/kind-versions.js';
+import { versionedCache } from '../../state/kind-versions.js';
 import { stores } from '../../state/stores.js';
 
 const DAY_MS = 86_400_000;
@@ -11,10 +10,10 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;
 
 /** What a summary is computed from; a write to any of them computes it again. */
-const SUMMARY_KINDS: readonly VersionedKind[] = ['conversations', 'messages', 'leads'];
+const SUMMARY_KINDS = ['conversations', 'messages', 'leads'] as const;
 /** Summaries kept per database for its current version (distinct ranges and filters asked for). */
 const MAX_KEPT_SUMMARIES = 64;
-const kept = new WeakMap<Database.Database, { version: number; summaries: Map<string, AnalyticsSummary> }>();
+const kept = versionedCache<AnalyticsSummary>(MAX_KEPT_SUMMARIES);
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -58,19 +57,8 @@ export function analyticsSummary(ctx: EmulatorContext, query: z.output<typeof An
   const now = ctx.clock.now();
   const to = query.to ?? (query.from && query.from > day(now) ? query.from : day(now));
   const from = query.from ?? day(Date.parse(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS);
-  const version = kindsVersion(ctx.db, SUMMARY_KINDS);
-  let memo = kept.get(ctx.db);
-  if (!memo || memo.version !== version || memo.summaries.size >= MAX_KEPT_SUMMARIES) {
-    memo = { version, summaries: new Map() };
-    kept.set(ctx.db, memo);
-  }
   const key = JSON.stringify([from, to, query.channel, query.integration_id]);
-  let summary = memo.summaries.get(key);
-  if (!summary) {
-    summary = computeSummary(ctx, { ...query, from, to });
-    memo.summaries.set(key, summary);
-  }
-  return summary;
+  return kept(ctx.db, SUMMARY_KINDS, key, () => computeSummary(ctx, { ...query, from, to }));
 }
 
 function computeSummary(
