@@ -106,6 +106,38 @@ describe('keys lifecycle', () => {
     expect((await as(e).post(`/v1/keys/${created.id}/rotate`)).status).toBe(404);
   });
 
+  it('refuses a key at once whoever removes it or its value: plain SQL, an import', async () => {
+    const e = await emulator();
+    const [first, second] = [await createKey(e, ['tickets:read']), await createKey(e, ['tickets:read'])];
+    for (const { key } of [first, second]) expect((await as(e, key).get('/v1/tickets')).status).toBe(200);
+    e.db.prepare("DELETE FROM docs WHERE kind = 'api_keys' AND id = ?").run(first.id);
+    expect((await as(e, first.key).get('/v1/tickets')).body.error.message).toMatch(/revoked/);
+    e.db.prepare('UPDATE api_key_hashes SET expires_at = ? WHERE key_id = ?').run(e.clock.now(), second.id);
+    expect((await as(e, second.key).get('/v1/tickets')).body.error.message).toMatch(/rotated/);
+    const third = await createKey(e, ['tickets:read']);
+    expect((await as(e, third.key).get('/v1/tickets')).status).toBe(200);
+    const document = e.state.export();
+    e.state.import({ ...document, api_key_hashes: [], collections: { ...document.collections, api_keys: [] } });
+    expect((await as(e, third.key).get('/v1/tickets')).body.error.message).toMatch(/not known/);
+  });
+
+  it('keeps last_used_at to the minute, by the emulator clock', async () => {
+    const e = await emulator();
+    const created = await createKey(e, ['tickets:read']);
+    const lastUsed = async () =>
+      (await as(e).get('/v1/keys?limit=100')).body.data.find((k: { id: string }) => k.id === created.id).last_used_at;
+    expect(await lastUsed()).toBeNull();
+    await as(e, created.key).get('/v1/tickets');
+    const first = await lastUsed();
+    expect(Math.abs(Date.parse(first) - e.clock.now())).toBeLessThan(5_000);
+    e.clock.advance(30);
+    await as(e, created.key).get('/v1/tickets');
+    expect(await lastUsed()).toBe(first);
+    e.clock.advance(31);
+    await as(e, created.key).get('/v1/tickets');
+    expect(Date.parse(await lastUsed()) - Date.parse(first)).toBeGreaterThanOrEqual(61_000);
+  });
+
   it("refuses to rotate or revoke the emulator's own keys", async () => {
     const e = await emulator();
     expect((await as(e).delete(`/v1/keys/${EMULATOR_KEY_IDS.admin}`)).body.error.code).toBe('INVALID_STATE');

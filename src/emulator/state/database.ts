@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './collection.js';
+import { KEY_HASHES_KIND } from './key-store.js';
+import { kindVersionTriggers } from './kind-versions.js';
 import { OUTBOUND_COUNTS_SQL, rebuildOutboundCounts } from './outbound-counts.js';
 import { statement } from './statement.js';
 
@@ -12,6 +14,8 @@ CREATE TABLE IF NOT EXISTS api_key_hashes (
   expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS api_key_hashes_key ON api_key_hashes (key_id);
+-- Counted as a kind (kind-versions.ts), so that the key store keeps what a value authenticates as until one changes.
+${kindVersionTriggers('api_key_hashes', () => `'${KEY_HASHES_KIND}'`)}
 CREATE TABLE IF NOT EXISTS idempotency (
   api_key_id TEXT NOT NULL,
   method TEXT NOT NULL,

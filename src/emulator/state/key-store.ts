@@ -6,6 +6,7 @@ import { Scope, SCOPES } from '../../api/scopes.js';
 import type { AuthenticatedKey, Clock } from '../route-handler.js';
 import type { Page } from '../../api/schemas/page.js';
 import { Collection, type ListOptions } from './collection.js';
+import { kindsVersion } from './kind-versions.js';
 import { statement } from './statement.js';
 
 export const KeyKind = z.enum(['live', 'test']);
@@ -36,6 +37,8 @@ export const KEY_FORMAT = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const KEYS_KIND = 'api_keys';
+/** The kind api_key_hashes' triggers count their writes under (database.ts). */
+export const KEY_HASHES_KIND = 'api_key_hashes';
 
 export function generateKey(kind: KeyKind): string {
   return prefixedId(`svc_${kind}`, 24);
@@ -48,8 +51,24 @@ function hashOf(value: string): string {
 /** Why a presented key was refused: the 401 message says which, never the key itself. */
 export type KeyRefusal = 'unknown' | 'revoked' | 'expired';
 
+/** A key value's key, as authenticate() keeps it. */
+interface KnownKey {
+  record: KeyRecord;
+  /** When this value stops working (after a rotation), by the emulator clock; null while it is current. */
+  expiresAt: number | null;
+  key: AuthenticatedKey;
+}
+
+/** The kinds whose writes can change what a key value authenticates as: key records and value hashes. */
+const KEY_KINDS = [KEYS_KIND, KEY_HASHES_KIND];
+/** Key values kept at once: bounded memory whatever the number of keys. */
+const MAX_KNOWN_KEYS = 10_000;
+
 export class KeyStore {
   private readonly records: Collection<KeyRecord>;
+  /** authenticate()'s answers by value hash, for `knownVersion` of KEY_KINDS. */
+  private readonly known = new Map<string, KnownKey>();
+  private knownVersion: number | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -97,22 +116,54 @@ export class KeyStore {
 
   /** Finds the key a value belongs to: a lookup by hash, so no comparison leaks timing about the value. */
   authenticate(value: string): AuthenticatedKey | KeyRefusal {
-    const row = statement(this.db, 'SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(
-      hashOf(value),
-    ) as { key_id: string; expires_at: number | null } | undefined;
+    const hash = hashOf(value);
+    const known = this.knownKey(hash);
+    if (typeof known === 'string') return known;
+    if (known.expiresAt !== null && known.expiresAt <= this.clock.now()) return 'expired';
+    this.touch(known);
+    return known.key;
+  }
+
+  /**
+   * The key a hash belongs to, kept until a key or a key value is written (kind-versions.ts): reading the hash
+   * row and the key's document on every request was 4% of the emulator's time under load (issue 25, point 8).
+   */
+  private knownKey(hash: string): KnownKey | KeyRefusal {
+    const version = this.db.inTransaction ? undefined : kindsVersion(this.db, KEY_KINDS);
+    if (version === undefined || version !== this.knownVersion) {
+      this.known.clear();
+      this.knownVersion = version;
+    }
+    const kept = this.known.get(hash);
+    if (kept) return kept;
+    const row = statement(this.db, 'SELECT key_id, expires_at FROM api_key_hashes WHERE hash = ?').get(hash) as
+      | { key_id: string; expires_at: number | null }
+      | undefined;
     if (!row) return 'unknown';
-    if (row.expires_at !== null && row.expires_at <= this.clock.now()) return 'expired';
     const record = this.records.get(row.key_id);
-    if (!record) return 'revoked';
-    this.touch(record);
-    return { id: record.id, kind: record.kind, scopes: record.scopes, admin: record.admin };
+    // A revoked key's hashes point at nothing; an expired value is refused as such, before that.
+    if (!record) return row.expires_at !== null && row.expires_at <= this.clock.now() ? 'expired' : 'revoked';
+    const found: KnownKey = {
+      record,
+      expiresAt: row.expires_at,
+      key: { id: record.id, kind: record.kind, scopes: record.scopes, admin: record.admin },
+    };
+    if (version !== undefined) {
+      if (this.known.size >= MAX_KNOWN_KEYS) this.known.clear();
+      this.known.set(hash, found);
+    }
+    return found;
   }
 
   /** Keeps `last_used_at` to the minute: one write per key per minute, not one per request. */
-  private touch(record: KeyRecord): void {
+  private touch(known: KnownKey): void {
     const now = this.clock.now();
+    const { record } = known;
     if (record.last_used_at !== null && now - Date.parse(record.last_used_at) < LAST_USED_RESOLUTION_MS) return;
-    this.records.put({ ...record, last_used_at: new Date(now).toISOString() });
+    known.record = this.records.put({ ...record, last_used_at: new Date(now).toISOString() });
+    // This write is the only change since the version was read (nothing else runs in between), so what is
+    // kept stays true; every other key's record is as it was.
+    if (this.knownVersion !== undefined) this.knownVersion = kindsVersion(this.db, KEY_KINDS);
   }
 
   count(): number {
