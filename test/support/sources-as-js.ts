@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -20,13 +30,21 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const BROWSER = 'console/browser';
 const STAMP = '.sources';
 
-function sources(dir: string): string[] {
+/** The files under `dir` whose names pass `keep`. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    if (entry.isDirectory()) return filesUnder(path, keep);
+    return keep(entry.name) ? [path] : [];
   });
 }
+
+const sources = (dir: string) => filesUnder(dir, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+/**
+ * Data that modules read from beside themselves (src/api/openapi/recorded-examples.json), copied as
+ * tsconfig.build.json's `include` puts it in dist/. A browser tsconfig is not data.
+ */
+const dataFiles = (dir: string) => filesUnder(dir, (name) => name.endsWith('.json') && name !== 'tsconfig.json');
 
 /**
  * vitest's global setup: transpiles src/ when a file changed since the last run (a second or two), else keeps
@@ -34,8 +52,9 @@ function sources(dir: string): string[] {
  */
 export default async function setup(): Promise<void> {
   const entries = sources(SRC);
+  const data = dataFiles(SRC);
   const stamp = createHash('sha256');
-  for (const file of entries) {
+  for (const file of [...entries, ...data]) {
     const { mtimeMs, size } = statSync(file);
     stamp.update(`${file} ${mtimeMs} ${size}\n`);
   }
@@ -51,6 +70,11 @@ export default async function setup(): Promise<void> {
     build({ ...common, entryPoints: entries.filter((file) => !inBrowser(file)), platform: 'node', target: 'node20' }),
     build({ ...common, entryPoints: entries.filter(inBrowser), target: 'es2022' }),
   ]);
+  for (const file of data) {
+    const target = join(staging, relative(SRC, file));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(file, target);
+  }
   writeFileSync(join(staging, STAMP), digest);
   const old = `${out}.old.${process.pid}`;
   if (existsSync(out)) renameSync(out, old);
