@@ -1,7 +1,6 @@
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { Timestamp } from '../../api/schemas/common.js';
-import { stores } from '../state/stores.js';
+import { RESOURCE_COLLECTIONS } from '../state/stores.js';
 import { COLLECTION_SCHEMAS } from './collection-schemas.js';
 
 /** Where the state routes are mounted (`GET` and `PUT`). */
@@ -46,9 +45,9 @@ export const STATE_CAPABILITY = {
   ],
 };
 
-/** Each kind's id field where it is not `id`, read from the stores (a Collection's constructor only keeps its arguments). */
+/** Each kind's id field where it is not `id`, from the table of resource collections. */
 const ID_FIELDS: ReadonlyMap<string, string> = new Map(
-  Object.values(stores(undefined as unknown as Database.Database)).map((c) => [c.kind, c.idField]),
+  Object.values(RESOURCE_COLLECTIONS).map((c) => [c.kind, 'idField' in c ? c.idField : 'id']),
 );
 export const idFieldOf = (kind: string): string => ID_FIELDS.get(kind) ?? 'id';
 

@@ -61,14 +61,23 @@ export type Stores = {
   [K in keyof ResourceCollections]: Collection<z.output<ResourceCollections[K]['schema']>>;
 };
 
-/** Every resource collection of the emulator's workspace, over one database. */
+const built = new WeakMap<Database.Database, Stores>();
+
+/**
+ * Every resource collection of the emulator's workspace, over one database: built once per database (a
+ * Collection holds nothing but its database, kind and id field), since handlers ask for them on every request.
+ */
 export function stores(db: Database.Database): Stores {
-  // Typed by the table: each collection's documents are its schema's output (Stores).
-  const built: Record<string, Collection<Record<string, unknown>>> = Object.fromEntries(
-    Object.entries(RESOURCE_COLLECTIONS).map(([name, c]) => [
-      name,
-      new Collection<Record<string, unknown>>(db, c.kind, 'idField' in c ? c.idField : undefined),
-    ]),
-  );
-  return built as unknown as Stores;
+  let collections = built.get(db);
+  if (!collections) {
+    // Typed by the table: each collection's documents are its schema's output (Stores).
+    collections = Object.fromEntries(
+      Object.entries(RESOURCE_COLLECTIONS).map(([name, c]) => [
+        name,
+        new Collection<Record<string, unknown>>(db, c.kind, 'idField' in c ? c.idField : undefined),
+      ]),
+    ) as unknown as Stores;
+    built.set(db, collections);
+  }
+  return collections;
 }
