@@ -35,15 +35,10 @@ ${kindVersionTriggers('docs', (row) => `${row}.kind`)}
  * their documents are unchanged.
  */
 export function kindsVersion(db: Database.Database, kinds: readonly string[]): number {
-  if (kinds.length === 1) {
-    const row = statement(db, 'SELECT n FROM kind_versions WHERE kind = ?').get(kinds[0]) as { n: number } | undefined;
-    return row?.n ?? 0;
-  }
-  return (
-    statement(db, `SELECT total(n) AS n FROM kind_versions WHERE kind IN (SELECT value FROM json_each(?))`).get(
-      JSON.stringify(kinds),
-    ) as { n: number }
-  ).n;
+  // One primary-key lookup per kind (1.5-3 us for one or two kinds): `kind IN (...)` and json_each took
+  // about 10 us, 5% of a 429 answer's time when the key store checked its two kinds.
+  const sum = kinds.map(() => 'coalesce((SELECT n FROM kind_versions WHERE kind = ?), 0)').join(' + ');
+  return (statement(db, `SELECT ${sum} AS n`).get(...kinds) as { n: number }).n;
 }
 
 /**
