@@ -4,7 +4,7 @@ import { takesNoBody, type EndpointDef } from '../../api/endpoint.js';
 import { READ_ONLY_PLANS } from '../../api/plans.js';
 import { ApiFailure } from '../api-failure.js';
 import type { AuthenticatedKey, RouteHandler, RouteRequest } from '../route-handler.js';
-import { JsonText } from '../state/json-text.js';
+import { JsonText, jsonTextOf } from '../state/json-text.js';
 import { ANONYMOUS } from '../state/request-stats.js';
 import { authenticate } from './authenticate.js';
 import { buildPath } from '../../client/build-path.js';
@@ -14,6 +14,7 @@ import { readJsonBody } from './read-json-body.js';
 import { NO_BODY } from './no-body.js';
 import { maxFileBytesOf, readMultipartBody } from './read-multipart-body.js';
 import { asFailure, errorEnvelope, sendFailure } from './send-failure.js';
+import { sendJson } from './send-json.js';
 import { requestIdOf } from './request-id.js';
 import { syntheticBuilder } from './synthetic.js';
 import { validateRequest } from './validate-request.js';
@@ -22,6 +23,18 @@ import { issuesText } from '../../internal/issue-text.js';
 /** Who calls GET /v1/status: nobody in particular. */
 const NO_KEY: AuthenticatedKey = { id: ANONYMOUS, kind: 'live', scopes: [], admin: false };
 
+/**
+ * The 429s by message (a limit and the seconds to wait: a few dozen): one failure each, made once, since
+ * building an Error (its stack) for every refused request was 5% of a 429 answer's time (issue 25, point 8).
+ */
+const rateLimitFailures = new Map<string, ApiFailure>();
+
+function rateLimited(message: string): ApiFailure {
+  let failure = rateLimitFailures.get(message);
+  if (!failure) rateLimitFailures.set(message, (failure = new ApiFailure('RATE_LIMITED', message)));
+  return failure;
+}
+
 /** The checks that need a key, in the order docs/errors.md and docs/keys-and-limits.md imply; each throws the envelope's failure. */
 function admit(def: EndpointDef, req: Request, res: Response, platform: EmulatorServices): AuthenticatedKey {
   const key = authenticate(req.get('authorization'), platform.keys);
@@ -29,8 +42,7 @@ function admit(def: EndpointDef, req: Request, res: Response, platform: Emulator
   const rate = platform.limiter.take(key.id);
   res.set(rate.headers);
   if (!rate.allowed) {
-    throw new ApiFailure(
-      'RATE_LIMITED',
+    throw rateLimited(
       `Rate limit of ${platform.limiter.limit} requests per minute exceeded; retry after ${rate.headers['Retry-After']} s`,
     );
   }
@@ -54,11 +66,7 @@ function admit(def: EndpointDef, req: Request, res: Response, platform: Emulator
 function send(res: Response, result: StoredResult): void {
   res.set(result.headers);
   if (result.status === 204 || result.body === undefined) res.status(result.status).end();
-  else if (result.body instanceof JsonText) {
-    // What res.json() does with the text it would have written.
-    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-    res.status(result.status).send(result.body.text);
-  } else res.status(result.status).json(result.body);
+  else sendJson(res, result.status, jsonTextOf(result.body));
 }
 
 function normalize(def: EndpointDef, answer: unknown): StoredResult {

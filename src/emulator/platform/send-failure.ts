@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { DOCS_BASE_URL, type ErrorEnvelope } from '../../api/error-codes.js';
 import { ApiFailure } from '../api-failure.js';
 import { requestIdOf } from './request-id.js';
+import { sendJson } from './send-json.js';
 
 /** The one error envelope (docs/errors.md): code, message, doc_url, request_id and optional details. */
 export function errorEnvelope(
@@ -21,7 +22,7 @@ export function errorEnvelope(
 
 export function sendFailure(res: Response, failure: ApiFailure): void {
   if (failure.headers) res.set(failure.headers);
-  res.status(failure.status).json(errorEnvelope(failure, requestIdOf(res)));
+  sendJson(res, failure.status, JSON.stringify(errorEnvelope(failure, requestIdOf(res))));
 }
 
 /** Anything that is not an ApiFailure is our bug: a 500 that says nothing about internals. */
