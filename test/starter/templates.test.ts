@@ -51,7 +51,12 @@ const SETUP_LINES = {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
   // A `file:` dependency is a symlink to this checkout, whose exports point at dist/: build it once, so it matches src.
-  const build = await run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: BUILD_TIMEOUT_MS });
+  // The build (tsc, CPU) runs while the projects are made and installed (mostly waiting on the registry): the
+  // install links the checkout and reads none of dist/, which the tests below are the first to load.
+  const [build] = await Promise.all([
+    run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: BUILD_TIMEOUT_MS }),
+    scaffoldAndInstall(),
+  ]);
   for (const entry of [
     'index.js',
     'client/index.js',
@@ -68,9 +73,14 @@ beforeAll(async () => {
       `dist/${entry} after npm run build:\n${build.stdout}${build.stderr}`,
     ).toBe(true);
   }
-  // The three projects side by side, installed by one `npm install` as npm workspaces of a folder around them:
-  // the packages they share (vitest, tsx, typescript, the kit's `file:` link) are fetched and linked once,
-  // not three times. Each project resolves them from the folder's node_modules, as Node resolves any parent's.
+}, BUILD_TIMEOUT_MS + INSTALL_TIMEOUT_MS);
+
+/**
+ * The three projects side by side, installed by one `npm install` as npm workspaces of a folder around them:
+ * the packages they share (vitest, tsx, typescript, the kit's `file:` link) are fetched and linked once,
+ * not three times. Each project resolves them from the folder's node_modules, as Node resolves any parent's.
+ */
+async function scaffoldAndInstall(): Promise<void> {
   for (const { name } of TEMPLATES)
     scaffolded.set(name, await createStarter([join(dir, name), '--template', name, '--no-install']));
   writeFileSync(
@@ -78,7 +88,7 @@ beforeAll(async () => {
     JSON.stringify({ name: 'starters', private: true, workspaces: TEMPLATES.map((t) => t.name) }),
   );
   install = await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS });
-}, BUILD_TIMEOUT_MS + INSTALL_TIMEOUT_MS);
+}
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
