@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
 import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
+import { installDir } from '../support/install-dir.js';
 import {
   expectSuccess,
   freePort,
@@ -72,7 +72,7 @@ async function timed<T>(what: string, step: () => Promise<T>): Promise<T> {
 
 beforeAll(
   async () => {
-    work = mkdtempSync(join(tmpdir(), 'registry-'));
+    work = installDir('registry-');
     // Verdaccio starts while the kit is packed; the three tarballs are published at once.
     const [pack, local] = await Promise.allSettled([
       timed('pack', () => packPackages(work, PACK_TIMEOUT_MS)),

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
 import { createEmulator } from '../../src/emulator/index.js';
+import { installDir } from '../support/install-dir.js';
 import { freePort, REPO_ROOT, run, startInGroup, until, type RunResult } from '../support/run-command.js';
 import { createStarter } from './run-create-starter.js';
 
@@ -49,7 +49,7 @@ const SETUP_LINES = {
 } satisfies Record<(typeof TEMPLATES)[number]['name'], { alone: RegExp; underDev: RegExp }>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'starter-install-'));
+  dir = installDir('starter-install-');
   // A `file:` dependency is a symlink to this checkout, whose exports point at dist/: build it once, so it matches src.
   // The build (tsc, CPU) runs while the projects are made and installed (mostly waiting on the registry): the
   // install links the checkout and reads none of dist/, which the tests below are the first to load.
