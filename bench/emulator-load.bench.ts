@@ -1,7 +1,9 @@
 // The emulator under load: CLIENTS concurrent clients (each its own key, so each has the plan's per-minute
 // rate limit) on mixed routes for SECONDS, while a worker thread times GET /v1/status back to back. Target:
 // its p99 under 50 ms at 50 clients on the dev_pro plan. Prints the status p50/p99/max, the load's own
-// latencies, how many answers were 429, and the load average. Not a test: timings depend on the machine.
+// latencies, the emulator's CPU per request and event-loop delay, how many answers were 429, and the load
+// average. Not a test: timings depend on the machine. Figures: docs/benchmarks.md (2026-11-28, load average 5-6:
+// 262 us of emulator CPU per request after issue 25 point 8's cuts, 485-623 before; status p99 93-134 ms there).
 // Run: npm run bench:emulator (CLIENTS=50 SECONDS=20 PLAN=dev_pro; PROFILE=1 writes a .cpuprofile of the emulator).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -44,9 +46,10 @@ const server = spawn(
     'tsx',
     'bench/emulator-server.ts',
   ],
-  { env: { ...process.env, PLAN }, stdio: ['pipe', 'pipe', 'inherit'] },
+  { env: { ...process.env, PLAN, EVENT_LOOP_DELAY: '1' }, stdio: ['pipe', 'pipe', 'inherit'] },
 );
-const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+const serverLines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+const line = (await serverLines.next()).value as string;
 const { url, adminKey } = JSON.parse(line) as { url: string; adminKey: string };
 
 // One key per client, made through the API as an app would.
@@ -106,6 +109,7 @@ const instance = autocannon({
   'response',
   (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
 );
+server.stdin.write('reset\n');
 const cpuBefore = cpuMs(server.pid!);
 const result = await instance;
 const cpuDuring = cpuMs(server.pid!) - cpuBefore;
@@ -113,6 +117,9 @@ probe.postMessage('stop');
 const latencies = (await latenciesPromise).sort((a, b) => a - b);
 await probe.terminate();
 server.stdin.end();
+const { event_loop_delay_ms } = JSON.parse((await serverLines.next()).value as string) as {
+  event_loop_delay_ms: { p50: number; p99: number; max: number };
+};
 await once(server, 'exit');
 
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
@@ -128,6 +135,8 @@ console.log(
       load_requests: result.requests.total,
       emulator_cpu_us_per_request: Math.round((cpuDuring * 1000) / (result.requests.total + latencies.length)),
       load_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+      // How long the emulator's event loop was blocked at a time during the load (not waiting in its queue).
+      event_loop_delay_ms,
       answers: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
       errors: result.errors + result.timeouts,
       load_average_1_5_15: { before: loadBefore, after: load() },
