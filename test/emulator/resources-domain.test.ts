@@ -8,6 +8,7 @@ import { windowOpen } from '../../src/emulator/domain/conversations/service-wind
 import { checkIfMatch } from '../../src/emulator/domain/tickets/ticket-version.js';
 import { isSeeded, MAX_SEED_SIZE, seed, SEED_IDS } from '../../src/emulator/seed.js';
 import { SCHEMA_SQL } from '../../src/emulator/state/collection.js';
+import { versionedCache } from '../../src/emulator/state/kind-versions.js';
 import { stores, type Stores } from '../../src/emulator/state/stores.js';
 import type { Message } from '../../src/resources/index.js';
 
@@ -124,6 +125,22 @@ describe('list pages', () => {
     ).toThrow('roll back');
     s.contacts.insert(copy('ct_after'));
     expect(ids()).toEqual(['ct_after', ...first]);
+  });
+
+  it('keeps computed values within their budget, and never one heavier than all of it', () => {
+    seeded(0);
+    const db = open.at(-1)!;
+    const computed: string[] = [];
+    const kept = versionedCache<string>(10, (text) => text.length);
+    const get = (text: string) =>
+      kept(db, ['contacts'], text, () => {
+        computed.push(text);
+        return text;
+      });
+    for (const text of ['aaaa', 'bbbb', 'aaaa', 'bbbb']) get(text);
+    expect(computed).toEqual(['aaaa', 'bbbb']);
+    for (const text of ['cccc', 'aaaa', 'much more than ten', 'much more than ten']) get(text);
+    expect(computed).toEqual(['aaaa', 'bbbb', 'cccc', 'aaaa', 'much more than ten', 'much more than ten']);
   });
 });
 

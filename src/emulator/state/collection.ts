@@ -54,9 +54,12 @@ ${KIND_VERSIONS_SQL}`;
 
 const FIELD = /^[a-z_][a-z0-9_]*$/;
 
-/** List pages kept per kind until one of its documents is written (distinct pages asked for). */
-const KEPT_PAGES_PER_KIND = 256;
-const keptPages = versionedCache<string>(KEPT_PAGES_PER_KIND);
+/**
+ * The characters of list pages kept per kind until one of its documents is written: bounded memory whatever
+ * the pages asked for (a walk through 25,000 messages a hundred at a time would keep 8 MB otherwise).
+ */
+const KEPT_PAGE_CHARS_PER_KIND = 1024 * 1024;
+const keptPages = versionedCache<string>(KEPT_PAGE_CHARS_PER_KIND, (text) => text.length);
 
 /** The index that serves `latest(field)` of a kind, by `kind.field` (SCHEMA_SQL). */
 export const ORDER_INDEXES: Readonly<Record<string, string>> = {

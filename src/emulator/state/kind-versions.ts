@@ -42,12 +42,14 @@ export function kindsVersion(db: Database.Database, kinds: readonly string[]): n
 }
 
 /**
- * Values computed from the documents of some kinds, kept per database until one of them is written (at
- * most `max` at once, distinct keys). Inside a transaction nothing is kept: a rollback would take the
+ * Values computed from the documents of some kinds, kept per database until one of them is written, within a
+ * budget per set of kinds: each value weighs `weigh(value)` (1 unless given), and once the kept ones would weigh
+ * more than `budget` they are all dropped. Inside a transaction nothing is kept: a rollback would take the
  * version back while the values computed from its writes stayed.
  */
-export function versionedCache<V>(max: number) {
-  const kept = new WeakMap<Database.Database, Map<string, { version: number; values: Map<string, V> }>>();
+export function versionedCache<V>(budget: number, weigh: (value: V) => number = () => 1) {
+  type Memo = { version: number; values: Map<string, V>; weight: number };
+  const kept = new WeakMap<Database.Database, Map<string, Memo>>();
   return (db: Database.Database, kinds: readonly string[], key: string, compute: () => V): V => {
     if (db.inTransaction) return compute();
     const version = kindsVersion(db, kinds);
@@ -55,14 +57,19 @@ export function versionedCache<V>(max: number) {
     if (!byKinds) kept.set(db, (byKinds = new Map()));
     const kindsKey = kinds.join(' ');
     let memo = byKinds.get(kindsKey);
-    if (!memo || memo.version !== version || memo.values.size >= max) {
-      memo = { version, values: new Map() };
-      byKinds.set(kindsKey, memo);
-    }
+    if (!memo || memo.version !== version) byKinds.set(kindsKey, (memo = { version, values: new Map(), weight: 0 }));
     let value = memo.values.get(key);
     if (value === undefined) {
       value = compute();
-      memo.values.set(key, value);
+      const weight = weigh(value);
+      if (memo.weight + weight > budget) {
+        memo.values.clear();
+        memo.weight = 0;
+      }
+      if (weight <= budget) {
+        memo.values.set(key, value);
+        memo.weight += weight;
+      }
     }
     return value;
   };
