@@ -35,14 +35,15 @@ const dir = mkdtempSync(join(tmpdir(), 'convo-kit-wrk-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-function writeRequests(count: number): string {
+/** A file of `count` raw requests made by `make` (the n-th request), NUL-separated, for `wrk`. */
+export function writeRequests(count: number, make: (n: number) => string = () => rawRequest(nextDelivery())): string {
   const file = join(dir, `requests-${++files}`);
   const fd = openSync(file, 'w');
   try {
     for (let written = 0; written < count; ) {
       const batch = Math.min(5000, count - written);
       let chunk = '';
-      for (let i = 0; i < batch; i++) chunk += `${rawRequest(nextDelivery())}\0`;
+      for (let i = 0; i < batch; i++) chunk += `${make(written + i)}\0`;
       writeSync(fd, chunk);
       written += batch;
     }
@@ -63,8 +64,11 @@ interface WrkResult {
   wrapped: number;
 }
 
-/** One wrk process on one port; a shell around it reports wrk's CPU time once it has ended. */
-async function wrk(port: number, connections: number, seconds: number, file: string) {
+/**
+ * One wrk process on one port, sending the raw requests of `file` (NUL-separated, in order, round); a shell
+ * around it reports wrk's CPU time once it has ended.
+ */
+export async function wrk(port: number, connections: number, seconds: number, file: string) {
   const { stdout } = await run(
     'sh',
     [
