@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Collection, ORDER_INDEXES } from '../../src/emulator/state/collection.js';
+import { Collection } from '../../src/emulator/state/collection.js';
+import { ORDER_INDEXES } from '../../src/emulator/state/docs-schema.js';
 import { openEmulatorDatabase } from '../../src/emulator/state/database.js';
 
 // The conversations by latest activity (the console's list, GET /_emulator/console/conversations, and a

@@ -7,7 +7,7 @@ import { resolveTemplateSender } from '../../src/emulator/domain/templates/templ
 import { windowOpen } from '../../src/emulator/domain/conversations/service-window.js';
 import { checkIfMatch } from '../../src/emulator/domain/tickets/ticket-version.js';
 import { isSeeded, MAX_SEED_SIZE, seed, SEED_IDS } from '../../src/emulator/seed.js';
-import { SCHEMA_SQL } from '../../src/emulator/state/collection.js';
+import { SCHEMA_SQL } from '../../src/emulator/state/docs-schema.js';
 import { versionedCache } from '../../src/emulator/state/kind-versions.js';
 import { stores, type Stores } from '../../src/emulator/state/stores.js';
 import type { Message } from '../../src/resources/index.js';

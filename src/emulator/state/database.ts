@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { SCHEMA_SQL } from './collection.js';
+import { SCHEMA_SQL } from './docs-schema.js';
 import { KEY_HASHES_KIND } from './key-store.js';
 import { kindVersionTriggers } from './kind-versions.js';
 import { OUTBOUND_COUNTS_SQL, rebuildOutboundCounts } from './outbound-counts.js';

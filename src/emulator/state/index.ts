@@ -1,5 +1,6 @@
 // The workspace's resource state: JSON documents in SQLite (Collection), one store per resource, the seed's building blocks.
-export { Collection, SCHEMA_SQL, type ListOptions } from './collection.js';
+export { Collection, type ListOptions } from './collection.js';
+export { SCHEMA_SQL } from './docs-schema.js';
 export { stores, type Stores } from './stores.js';
 export { Account, Group, TemplateRecord } from './records.js';
 export { SEED_IDS, DEFAULT_STAGES } from './seed-fixtures.js';

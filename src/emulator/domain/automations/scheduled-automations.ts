@@ -2,7 +2,7 @@ import type { Conversation } from '../../../resources/index.js';
 import { ApiFailure } from '../../api-failure.js';
 import type { EmulatorContext } from '../../route-handler.js';
 import type { AutomationRecord } from '../../state/records.js';
-import { ORDER_INDEXES } from '../../state/collection.js';
+import { ORDER_INDEXES } from '../../state/docs-schema.js';
 import { statement } from '../../state/statement.js';
 import { stores } from '../../state/stores.js';
 import { MAX_SCHEDULE_TARGETS } from './automation-bounds.js';
