@@ -80,7 +80,8 @@ export function readProjectSettings(dir: string, environment: NodeJS.ProcessEnv 
   };
 }
 
-function pickDefined(env: NodeJS.ProcessEnv): Record<string, string> {
+/** The entries that have a value (an environment's unset ones left out). */
+export function pickDefined(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 

@@ -6,7 +6,7 @@ import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
 import { accepts, startApp } from './app-process.js';
 import { connectDevService, startDevEmulator, type DevService } from './dev-service.js';
-import { appPort, readProjectSettings } from './project-settings.js';
+import { appPort, pickDefined, readProjectSettings } from './project-settings.js';
 
 export interface DevFlags {
   dir: string;
@@ -28,11 +28,6 @@ const SAMPLE_INBOUND = {
 const REPLY_QUESTION = 'Are you open on Saturday?';
 
 /** Where the service delivers: what dev registered, or (with the settings' own secret) the app's local path. */
-/** The entries that have a value: an unset one is left out of the app's environment, not set to "undefined". */
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
-
 function webhookLine(events: readonly string[], localUrl: string, service: DevService): string {
   if (events.length === 0) return '  webhook:   none (the app subscribes to no events)';
   const subscribed = events.join(' ');
@@ -88,7 +83,8 @@ export async function runDev(flags: DevFlags): Promise<void> {
     port,
     watch: flags.watch,
     env: {
-      ...definedOnly({
+      // An unset one (no reply endpoint) is left out of the app's environment, not set to "undefined".
+      ...pickDefined({
         CONVO_KIT_BASE_URL: service.baseUrl,
         CONVO_KIT_API_KEY: service.apiKey,
         CONVO_KIT_WEBHOOK_SECRET: service.webhookSecret,
