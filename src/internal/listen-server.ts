@@ -1,8 +1,21 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** What `serve` (convo-kit/receiver) and `serveReply` (convo-kit/reply) take alike. */
+export interface ListenOptions {
+  /** The port to listen on; 0 picks a free one. */
+  port: number;
+  /** The address to bind. @default '127.0.0.1' */
+  host?: string;
+  /** Every other request: the app's own pages and API. @default 404 in the kit's error envelope */
+  routes?: RequestListener;
+}
+
 /** Listens on `port` (0 picks a free one) at `host`; answers the server's URL, e.g. http://127.0.0.1:3100. */
-export async function listenServer(server: Server, port: number, host: string): Promise<string> {
+export async function listenServer(
+  server: Server,
+  { port, host = '127.0.0.1' }: Pick<ListenOptions, 'port' | 'host'>,
+): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

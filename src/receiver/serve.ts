@@ -3,16 +3,12 @@ import { mountAt } from '../console/serve-page.js';
 import { INSPECTOR_PATH, type InspectorOptions } from '../console/inspector/index.js';
 import type { CloseOptions, Receiver } from './create-receiver.js';
 import { LIVENESS_PATH, READINESS_PATH } from './health-routes.js';
-import { closeServer, listenServer, notFound } from '../internal/listen-server.js';
+import { closeServer, listenServer, notFound, type ListenOptions } from '../internal/listen-server.js';
 
 /** Where `serve` answers Prometheus scrapes, when given `metrics`. */
 export const METRICS_PATH = '/metrics';
 
-export interface ServeOptions {
-  /** The port to listen on; 0 picks a free one. */
-  port: number;
-  /** The address to bind. @default '127.0.0.1' */
-  host?: string;
+export interface ServeOptions extends ListenOptions {
   /** Where the service POSTs deliveries. @default '/webhooks' */
   webhookPath?: string;
   /**
@@ -25,8 +21,6 @@ export interface ServeOptions {
    * `(req, res) => exporter.getMetricsRequestHandler(req, res)`. @default no /metrics (404 from `routes`)
    */
   metrics?: RequestListener;
-  /** Every other request: the app's own pages and API. @default 404 in the receiver's error envelope */
-  routes?: RequestListener;
   /** Runs after the receiver and the server closed: the app's own databases, timers. */
   onClose?: () => unknown;
 }
@@ -71,7 +65,7 @@ export async function serve(receiver: Receiver, options: ServeOptions): Promise<
   await receiver.start();
   let url: string;
   try {
-    url = await listenServer(server, options.port, options.host ?? '127.0.0.1');
+    url = await listenServer(server, options);
   } catch (error) {
     // A port in use (EADDRINUSE): nothing was served, so the receiver stops too and the error is the caller's.
     await receiver.close();

@@ -1,16 +1,10 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { closeServer, listenServer, notFound } from '../internal/listen-server.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { closeServer, listenServer, notFound, type ListenOptions } from '../internal/listen-server.js';
 import type { ReplyEndpoint } from './create-reply-endpoint.js';
 
-export interface ServeReplyOptions {
-  /** The port to listen on; 0 picks a free one. */
-  port: number;
-  /** The address to bind. @default '127.0.0.1' */
-  host?: string;
+export interface ServeReplyOptions extends ListenOptions {
   /** Where the service POSTs reply requests: the provider's `config.url` ends with it. @default '/reply' */
   replyPath?: string;
-  /** Every other request: the app's own pages, a health check. @default 404 in the kit's error envelope */
-  routes?: RequestListener;
   /** Runs after the server closed: the app's own files, timers. */
   onClose?: () => unknown;
 }
@@ -40,7 +34,7 @@ export async function serveReply(endpoint: ReplyEndpoint, options: ServeReplyOpt
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     return path === replyPath ? endpoint.listener(req, res) : routes(req, res);
   });
-  const url = await listenServer(server, options.port, options.host ?? '127.0.0.1');
+  const url = await listenServer(server, options);
   let closing: Promise<void> | undefined;
   return {
     url,
