@@ -155,11 +155,11 @@ export function endpointRoute(
  * (docs/keys-and-limits.md, Idempotency).
  */
 function sendReplay(res: Response, stored: StoredReplay): void {
-  res.set({ ...stored.headers, 'Idempotent-Replayed': 'true' });
-  res.status(stored.status);
-  if (stored.status === 204 || stored.json === null) res.end();
-  // The Content-Type res.json() gave the first answer.
-  else res.type('application/json').send(stored.json);
+  send(res, {
+    status: stored.status,
+    body: stored.json === null ? undefined : new JsonText(stored.json),
+    headers: { ...stored.headers, 'Idempotent-Replayed': 'true' },
+  });
 }
 
 function checkResponse(id: string, def: EndpointDef, result: StoredResult): void {
