@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import { assertInstalled } from '../internal/optional-package.js';
 import { prefixedId } from '../internal/prefixed-id.js';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenServer } from '../internal/listen-server.js';
 import type { Express } from 'express';
 import type Database from 'better-sqlite3';
 import { pino, type Logger } from 'pino';
@@ -257,13 +257,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const listen = async (port = 0, host = '127.0.0.1') => {
     const server = createServer(app);
     answerClientErrors(server);
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+    const { port: bound } = new URL(await listenServer(server, { port, host }));
     servers.add(server);
-    const { port: bound } = server.address() as AddressInfo;
     const close = async () => {
       servers.delete(server);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     };
     return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close };
   };
@@ -284,8 +282,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       aiReplies.stop();
       dispatcher.stop();
       outbound.stop();
-      for (const server of servers) server.closeAllConnections();
-      await Promise.all([...servers].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      await Promise.all([...servers].map(closeServer));
       servers.clear();
       if (db.open) {
         flushRequestCounts(db);
