@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi, openapiPath } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { compileStrict } from '../support/compile-strict.js';
+import { compileClient } from '../support/compile-strict.js';
 
 /**
  * A client generated from our document by the tools people use (openapi-typescript + openapi-fetch),
@@ -123,12 +122,12 @@ beforeAll(async () => {
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(structuredClone(doc) as never)));
-  writeFileSync(join(dir, 'client.ts'), CLIENT_SOURCE);
-  writeFileSync(join(dir, 'refused.ts'), REFUSED_SOURCE);
-  diagnostics = compileStrict([join(dir, 'client.ts'), join(dir, 'refused.ts')], join(dir, 'out'));
-  if (diagnostics.length === 0) {
-    ({ routes } = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as { routes: typeof routes });
-  }
+  const compiled = await compileClient<{ routes: typeof routes }>(dir, {
+    client: CLIENT_SOURCE,
+    refused: REFUSED_SOURCE,
+  });
+  diagnostics = compiled.diagnostics;
+  if (compiled.program) routes = compiled.program.routes;
   emulator = await createEmulator({ logger: pino({ level: 'silent' }) });
   ({ url: origin } = await emulator.listen(0, '127.0.0.1'));
 }, 240_000);

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { compileStrict } from '../support/compile-strict.js';
+import { compileClient } from '../support/compile-strict.js';
 
 /**
  * A client generated from our document by @hey-api/openapi-ts (its own fetch client and SDK, no runtime
@@ -97,11 +96,12 @@ beforeAll(async () => {
     plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
     logs: { level: 'silent' },
   });
-  writeFileSync(join(dir, 'client.ts'), CLIENT_SOURCE);
-  writeFileSync(join(dir, 'refused.ts'), REFUSED_SOURCE);
-  diagnostics = compileStrict([join(dir, 'client.ts'), join(dir, 'refused.ts')], join(dir, 'out'));
-  if (diagnostics.length === 0)
-    ({ routes } = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as { routes: typeof routes });
+  const compiled = await compileClient<{ routes: typeof routes }>(dir, {
+    client: CLIENT_SOURCE,
+    refused: REFUSED_SOURCE,
+  });
+  diagnostics = compiled.diagnostics;
+  if (compiled.program) routes = compiled.program.routes;
   emulator = await createEmulator({ logger: pino({ level: 'silent' }), checkResponses: true });
   ({ url: origin } = await emulator.listen(0, '127.0.0.1'));
 }, 300_000);

@@ -1,4 +1,6 @@
-import { dirname, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 /**
@@ -25,4 +27,20 @@ export function compileStrict(files: string[], outDir: string): string[] {
     return `TS${d.code} ${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
   return [...new Set(messages)];
+}
+
+/**
+ * Writes a generated client's program (`client.ts`) and the calls its types must refuse (`refused.ts`) into
+ * `dir`, beside the generated code, compiles both with {@link compileStrict} into `dir/out` and, when that is
+ * clean, loads `out/client.js`. Answers every diagnostic and, when there is none, the loaded program.
+ */
+export async function compileClient<Program>(
+  dir: string,
+  sources: { client: string; refused: string },
+): Promise<{ diagnostics: string[]; program?: Program }> {
+  writeFileSync(join(dir, 'client.ts'), sources.client);
+  writeFileSync(join(dir, 'refused.ts'), sources.refused);
+  const diagnostics = compileStrict([join(dir, 'client.ts'), join(dir, 'refused.ts')], join(dir, 'out'));
+  if (diagnostics.length > 0) return { diagnostics };
+  return { diagnostics, program: (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as Program };
 }
