@@ -9,6 +9,7 @@ export type Json = Record<string, unknown>;
 export interface Parameter {
   in: string;
   name: string;
+  required?: boolean;
   example?: string;
 }
 

@@ -79,14 +79,7 @@ export async function startTargetReceiver(options: {
   };
 }
 
-/** A port nothing listens on right now (the OS's pick, released at once). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../support/run-command.js';
 
 /** Stores `envelope` the way the receiver does (signed bytes, received at `receivedAt`); returns the bytes. */
 export async function recordBody(
