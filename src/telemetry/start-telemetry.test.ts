@@ -11,6 +11,8 @@ describe('startTelemetry(serviceName, env)', () => {
       { OTEL_METRICS_EXPORTER: 'none' },
       { OTEL_METRICS_EXPORTER: ' ' },
       { OTEL_SDK_DISABLED: 'true', OTEL_METRICS_EXPORTER: 'prometheus' },
+      // Disabled, the SDK reads no other variable: not even one it would refuse.
+      { OTEL_SDK_DISABLED: ' TRUE ', OTEL_METRICS_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' },
     ]) {
       const telemetry = await startTelemetry('app', env);
       expect(telemetry.metrics, JSON.stringify(env)).toBeUndefined();

@@ -63,9 +63,12 @@ const PROMETHEUS = 'Prometheus metrics (OTEL_METRICS_EXPORTER=prometheus)';
  * closeOnSignals(async () => { await served.close(); await telemetry.shutdown(); });
  */
 export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Telemetry> {
+  const off = { shutdown: async () => {} };
+  // Checked before any other variable: a disabled SDK reads none of them (the spec's booleans ignore case).
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return off;
   const traces = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const prometheus = readSettings(TELEMETRY_SETTINGS, env).metricsExporter === 'prometheus';
-  if (env.OTEL_SDK_DISABLED === 'true' || (!traces && !prometheus)) return { shutdown: async () => {} };
+  if (!traces && !prometheus) return off;
   const neededBy = traces ? TRACES : PROMETHEUS;
   const { metrics } = await importOptional(
     sdkPackage('@opentelemetry/api', neededBy),
