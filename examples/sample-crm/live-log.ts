@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { pino, type Logger } from 'pino';
 
 // Colour only on a terminal: piped output (the test, a log file) stays plain text.
 const c = pc.createColors(Boolean(process.stdout.isTTY));
@@ -24,6 +25,36 @@ export function say(tone: Tone, label: string, text: string): void {
 
 export function heading(text: string): void {
   console.log(`\n${c.bold(text)}`);
+}
+
+/** The fields of a pino line this terminal shows: the message, the delivery, the error's message (never its stack). */
+interface LogLine {
+  level: number;
+  msg?: string;
+  deliveryId?: string;
+  err?: { message?: string };
+}
+
+const PINO_WARN = 40;
+
+/**
+ * The receiver's logger for this terminal: a warning or an error becomes one `say` line, like everything else
+ * the sample prints, rather than a JSON object with a stack trace between them. `LOG_LEVEL` set gives pino's
+ * own JSON lines at that level, for whoever wants the whole record.
+ */
+export function terminalLogger(level = process.env.LOG_LEVEL): Logger {
+  if (level !== undefined && level !== '') return pino({ level });
+  return pino(
+    // The error's own message: pino's default serializer appends its causes' (the receiver's message quotes its cause already).
+    { level: 'warn', serializers: { err: (error: Error) => ({ message: error.message }) } },
+    {
+      write(json: string) {
+        const line = JSON.parse(json) as LogLine;
+        const detail = [line.err?.message, line.deliveryId].filter(Boolean).join(', ');
+        say('warn', line.level > PINO_WARN ? 'error' : 'warning', `${line.msg ?? ''}${detail ? ` (${detail})` : ''}`);
+      },
+    },
+  );
 }
 
 export { c as colors };

@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Client, createClient } from 'convo-kit/client';
-import { pino } from 'pino';
 import { createEmulator, emulatorPost } from 'convo-kit/emulator';
 import { CRM_EVENTS, startCrmSync, type CrmSyncApp } from '../../templates/crm-sync/src/index.js';
 import {
@@ -15,7 +14,7 @@ import {
   startSlaWatch,
 } from '../../templates/ticket-routing/src/index.js';
 // The templates' own test helper for talking to the emulator, reused rather than copied.
-import { say } from './live-log.js';
+import { say, terminalLogger } from './live-log.js';
 import { SAMPLE_PANELS, sampleRoutes } from './sample-routes.js';
 import { type Control } from './control.js';
 import { outboundRoutes } from './outbound-routes.js';
@@ -142,7 +141,7 @@ export async function startSample(options: SampleOptions): Promise<Sample> {
     {
       secrets: () => [secret, options.triggerSecret],
       // The terminal shows one line per event; the receiver's own log keeps to warnings unless LOG_LEVEL says otherwise.
-      receiver: { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }) },
+      receiver: { logger: terminalLogger() },
       title: 'convo-kit sample CRM',
       panels: SAMPLE_PANELS,
       // Without the admin key: the console asks for it and keeps it in that tab (the terminal prints the link with it).

@@ -473,6 +473,11 @@ describe('npm start (the sample CRM)', () => {
     // The one failure on purpose (the crash-and-recover above) is logged as the warning a retry gets; nothing else failed.
     const unexpected = output.split('\n').filter((line) => !line.includes('Simulated crash between the auto-reply'));
     expect(unexpected.join('\n')).not.toMatch(/Error|ERR_/);
+    // ...as one line of the terminal's own, not pino's JSON with a stack trace.
+    expect(output).toMatch(
+      /warning\s+attempt 1 failed; retrying \(A handler for conversation\.created threw: Simulated crash/,
+    );
+    expect(output).not.toMatch(/^\{"level"/m);
     await expect(fetch(`${crmUrl}/api/contacts`)).rejects.toThrow();
   });
 });
