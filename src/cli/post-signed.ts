@@ -1,8 +1,14 @@
+import { z } from 'zod';
 import { DELIVERY_DEADLINE_MS, signedHeaders, type Body } from '../signature/index.js';
 import { USER_AGENT } from './version.js';
 
 /** Enough of an answer to show why it failed; the rest is not read. */
 const MAX_RESPONSE_CHARS = 2_048;
+/** How much of a refusal a forward or replay keeps as its reason (a table cell, a stored error). */
+const MAX_REASON_CHARS = 200;
+
+/** The refusal every receiver and the service answer with (README, "What the receiver answers"). */
+const Refusal = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export interface SignedPost {
   url: string;
@@ -84,4 +90,22 @@ async function readStart(response: Response): Promise<string> {
     void reader.cancel().catch(() => undefined);
   }
   return text.slice(0, MAX_RESPONSE_CHARS);
+}
+
+/** An answer's body for a person: `CODE: message` when it is the error envelope, not a line of raw JSON; else as it came. */
+export function answerText(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  const refusal = Refusal.safeParse(parsed);
+  return refusal.success ? `${refusal.data.error.code}: ${refusal.data.error.message}` : body;
+}
+
+/** Why a signed POST that got a non-2xx answer failed: `<url> answered <status>: <answer>`. */
+export function refusalReason(url: string, result: PostResult): string {
+  const text = answerText(result.body).slice(0, MAX_REASON_CHARS);
+  return `${url} answered ${result.status}${text ? `: ${text}` : ''}`;
 }

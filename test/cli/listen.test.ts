@@ -178,6 +178,31 @@ describe('convo-kit listen', () => {
     expect((await app.receiver.store.list()).data).toHaveLength(1);
   }, 120_000);
 
+  it("shows a receiver's refusal as its code and message, not its JSON: trigger's answer and a forward's reason", async () => {
+    const dir = tempDir('app');
+    dirs.push(dir);
+    const app = await startTargetReceiver({
+      secret: 'whsec_another_apps_secret_0123456789',
+      dbPath: dir.file('app.db'),
+    });
+    targets.push(app);
+    const { listen, url } = await startListen('--forward-to', app.url, '--max-attempts', '1');
+    const refused = await runCli([
+      'trigger',
+      'ticket.created',
+      '--to',
+      url,
+      '--secret',
+      'whsec_not_the_listeners_0123456789',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^401 ticket\.created dlv_\S+ -> \S+\nSIGNATURE_MISMATCH: No signature matched\./);
+    await trigger('ticket.created', url);
+    const [line] = await listen.waitFor(/.* dead .*/);
+    expect(line).toContain(`${app.url} answered 401: SIGNATURE_MISMATCH: No signature matched.`);
+    expect(refused.stdout + listen.stdout).not.toContain('{"error"');
+  }, 60_000);
+
   it('forwards to an app that is down, retries, and delivers everything once it is up', async () => {
     const port = await freePort();
     const { listen, url, db } = await startListen(

@@ -5,7 +5,7 @@ import { jsonOption, requireSecret, secretOption } from '../common-options.js';
 import { out } from '../output.js';
 import { collect, parseHttpUrl, parseInteger } from '../parse-options.js';
 import { DELIVERY_DEADLINE_MS } from '../../signature/index.js';
-import { postSigned, PostFailedError } from '../post-signed.js';
+import { answerText, postSigned, PostFailedError } from '../post-signed.js';
 import { buildEvent, type BuildOptions } from '../trigger/build-event.js';
 
 interface TriggerOptions extends BuildOptions {
@@ -56,7 +56,7 @@ async function runTrigger(event: EventName, options: TriggerOptions): Promise<vo
   } else {
     const status = result.ok ? out.c.green(String(result.status)) : out.c.red(String(result.status));
     out.line(`${status} ${event} ${result.deliveryId} -> ${options.to}`);
-    if (!result.ok && result.body) out.line(out.c.dim(result.body));
+    if (!result.ok && result.body) out.line(out.c.dim(answerText(result.body)));
   }
   if (!result.ok) process.exitCode = 1;
 }

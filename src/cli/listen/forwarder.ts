@@ -1,7 +1,7 @@
 import { redactText } from '../../internal/redact-text.js';
 import { type EventHandler } from '../../receiver/index.js';
 import { type DeliveryStore } from '../../store/index.js';
-import { postSigned } from '../post-signed.js';
+import { postSigned, refusalReason } from '../post-signed.js';
 import { type LogEntry } from './delivery-log.js';
 
 export interface ForwarderOptions {
@@ -31,10 +31,7 @@ export function forwarder(options: ForwarderOptions): EventHandler {
         event: record.event,
         timeoutMs: options.timeoutMs,
       });
-      if (!result.ok)
-        throw new Error(
-          `${options.url} answered ${result.status}${result.body ? `: ${result.body.slice(0, 200)}` : ''}`,
-        );
+      if (!result.ok) throw new Error(refusalReason(options.url, result));
       options.log({ event, deliveryId, outcome: 'forwarded', status: result.status });
     } catch (error) {
       // The app's answer or a network error may quote a credential (the secret, a token in the URL): this

@@ -4,7 +4,7 @@ import { prefixedId } from '../../internal/prefixed-id.js';
 import { redactText, shownError } from '../../internal/redact-text.js';
 import { newDeliveryId } from '../../signature/index.js';
 import { type DeliveryStore, type DeliverySummary } from '../../store/index.js';
-import { postSigned } from '../post-signed.js';
+import { postSigned, refusalReason } from '../post-signed.js';
 
 export type ReplayOutcome = 'done' | 'dead' | 'busy' | 'missing';
 
@@ -91,7 +91,7 @@ export function urlTarget(options: UrlTargetOptions): ReplayTarget {
         await options.store.complete(id, owner);
         return { id, event, outcome: 'done', status: answer.status, ...(options.newIds && { sentAs }) };
       }
-      error = `${options.url} answered ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ''}`;
+      error = refusalReason(options.url, answer);
     } catch (failure) {
       error = failure instanceof Error ? failure.message : String(failure);
     }
