@@ -43,6 +43,13 @@ describe('create-starter', () => {
       expect(pkg.name).toBe('my-app');
       expect(pkg.dependencies['convo-kit']).toBe(`file:${REPO_ROOT.replace(/\/$/, '')}`);
       expect(result.stdout).toContain('Next steps:');
+      // The absolute path, shorter here than the relative one from the checkout (../../../tmp/…).
+      expect(result.stdout).toContain(`\n  cd ${JSON.stringify(target)}\n`);
+      // The project runs the checkout's compiled bin: an unbuilt checkout (here the working directory) is built first.
+      const unbuilt = !existsSync(join(REPO_ROOT, 'dist', 'cli', 'convo-kit.js'));
+      expect(/\n {2}npm run build {3}# the convo-kit checkout it depends on is not built\n/.test(result.stdout)).toBe(
+        unbuilt,
+      );
       expect(result.stdout).toContain('npm install');
       expect(result.stdout).toContain('npm test');
     });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { isInstalled, type OptionalPackage } from '../../internal/optional-package.js';
@@ -116,7 +117,12 @@ async function create(answers: Answers): Promise<number> {
       });
   }
   console.log('\nNext steps:');
-  for (const step of nextSteps(targetDir, answers.install)) console.log(`  ${step}`);
+  // A checkout's bin runs dist/cli/convo-kit.js (bin/convo-kit.js), which only `npm run build` writes.
+  const unbuiltKit =
+    kit.dependency === `file:${kit.root}` && !existsSync(join(kit.root, 'dist', 'cli', 'convo-kit.js'))
+      ? kit.root
+      : undefined;
+  for (const step of nextSteps(targetDir, answers.install, process.cwd(), unbuiltKit)) console.log(`  ${step}`);
   return EXIT_CODES.OK;
 }
 
