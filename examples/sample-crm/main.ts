@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeOnSignals } from 'convo-kit/receiver';
+import { fromEnv, portSetting, readSettings, settingsOrExit, wholeNumber } from 'convo-kit/settings';
 import { colors as c, heading, say } from './live-log.js';
 import { startSample } from './sample-crm.js';
 import { playOutbound } from './outbound-traffic.js';
@@ -10,18 +11,23 @@ import { playTraffic } from './traffic.js';
 // `npm start`: the sample CRM integration, end to end against the in-process emulator, until Ctrl-C.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-function port(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535)
-    throw new Error(`${name} must be a port number (0 for any free port), got "${process.env[name]}"`);
-  return value;
-}
+// A bad value is one line naming it (`PORT: must be a whole number from 0 to 65535, got "abc"`), not a stack
+// trace. Only process.env: a .env a developer keeps in the checkout is not the sample's.
+const ports = settingsOrExit(() =>
+  readSettings(
+    {
+      port: portSetting(3000),
+      emulatorPort: fromEnv('EMULATOR_PORT', wholeNumber({ min: 0, max: 65_535 }).default(4010)),
+    },
+    process.env,
+  ),
+);
 
 // A local test secret the sample's receiver accepts besides the service's: safe to show, it signs only your own test events.
 const triggerSecret = process.env.SAMPLE_TRIGGER_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`;
 const sample = await startSample({
-  port: port('PORT', 3000),
-  emulatorPort: port('EMULATOR_PORT', 4010),
+  port: ports.port,
+  emulatorPort: ports.emulatorPort,
   dataDir: process.env.SAMPLE_CRM_DATA ?? join(root, '.tmp', 'sample-crm'),
   rulesPath: join(root, 'templates', 'ticket-routing', 'routing-rules.json'),
   triggerSecret,
