@@ -376,6 +376,15 @@ describe('convo-kit dev', () => {
     }
   }, 120_000);
 
+  it('names the settings when CONVO_KIT_BASE_URL is no URL (no scheme), before anything else, exit 2', async () => {
+    writeProject({}, `CONVO_KIT_BASE_URL=localhost:4010\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
+    const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: CONVO_KIT_BASE_URL or CONVO_KIT_API_KEY cannot be used: .*got `localhost:/);
+    expect(result.stderr).toContain('Write the service URL in full (http://localhost:4010 for a local emulator)');
+    expect(result.stderr).not.toContain('public https URL');
+  }, 90_000);
+
   it('asks for a public URL before registering with a real service', async () => {
     writeProject({}, `CONVO_KIT_BASE_URL=http://127.0.0.1:9\nCONVO_KIT_API_KEY=svc_live_${'a'.repeat(32)}\n`);
     const result = await runCli(['dev'], { cwd: project, env: { PORT: String(await freePort()) } });

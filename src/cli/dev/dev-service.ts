@@ -3,6 +3,7 @@ import { prefixedId } from '../../internal/prefixed-id.js';
 import { createClient } from '../../client/index.js';
 import { emulatorPost, startEmulator, type StartedEmulator } from '../../emulator/index.js';
 import { CliError } from '../cli-error.js';
+import { InvalidOptionError } from '../../errors.js';
 import type { DevManifest } from './project-settings.js';
 
 /** The service an app under `convo-kit dev` talks to, and the settings handed to it (never printed). */
@@ -143,8 +144,22 @@ export interface ServiceChoice {
   manifest: DevManifest;
 }
 
+function serviceClient(choice: ServiceChoice): ReturnType<typeof createClient> {
+  try {
+    return createClient({ baseUrl: choice.baseUrl, apiKey: choice.apiKey });
+  } catch (cause) {
+    if (!(cause instanceof InvalidOptionError)) throw cause;
+    throw new CliError('USAGE', `CONVO_KIT_BASE_URL or CONVO_KIT_API_KEY cannot be used: ${cause.message}`, {
+      cause,
+      hint: 'Write the service URL in full (http://localhost:4010 for a local emulator) and the key as the service issued it (svc_live_…), in .env or the environment; or pass --emulator to run against a local emulator.',
+    });
+  }
+}
+
 /** Uses the service the settings name; registers the webhook for this run only when no secret is set. */
 export async function connectDevService(choice: ServiceChoice): Promise<DevService> {
+  // Checked first, with no request: a URL without its scheme (`localhost:4010`) is named by its settings.
+  const client = serviceClient(choice);
   const registers = !choice.webhookSecret && choice.manifest.events.length > 0;
   if (registers && !choice.publicUrl) {
     throw new CliError(
@@ -155,7 +170,6 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
       },
     );
   }
-  const client = createClient({ baseUrl: choice.baseUrl, apiKey: choice.apiKey });
   // One read before the app starts: a wrong URL or key is one line here, not a failure behind every page of the app.
   try {
     await client.developer.capabilities({}, { maxRetries: 0 });
