@@ -14,7 +14,15 @@ export function parseInteger(min: number, max: number): (value: string) => numbe
 
 export const parsePort = parseInteger(0, 65_535);
 
+/** `localhost:3000/webhooks`, `127.0.0.1:4010`: a host (and port) written without the scheme in front. */
+const SCHEMELESS = /^[\w.-]+(?::\d+)?(?:\/|$)/;
+
 export function parseHttpUrl(value: string): string {
+  // `new URL('localhost:4000')` reads `localhost:` as the scheme: say what is missing, not which scheme it is.
+  if (SCHEMELESS.test(value.trim()))
+    throw new InvalidArgumentError(
+      `Expected an http:// or https:// URL, got \`${value}\`: write it as http://${value.trim()}.`,
+    );
   let url: URL;
   try {
     url = new URL(value);

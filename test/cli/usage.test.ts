@@ -121,6 +121,12 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       /--forward-to.*Expected an http:\/\/ or https:\/\/ URL, got the scheme `ftp:`/,
     ],
     [
+      'listen forwarding to a host and port without the scheme',
+      ['listen', '--secret', SECRET, '--forward-to', 'localhost:4000/webhooks'],
+      2,
+      /--forward-to.*got `localhost:4000\/webhooks`: write it as http:\/\/localhost:4000\/webhooks\./,
+    ],
+    [
       'listen on a path without a slash',
       ['listen', '--secret', SECRET, '--path', 'webhooks'],
       2,
