@@ -14,7 +14,7 @@ const OVER_HEADER_LIMIT_BYTES = 17 * 1024;
  * A request for each shared error response (`components.responses`) that one can provoke cheaply, on an
  * operation whose document names that response for that status. The rest keep the example built from the
  * schema (src/api/openapi/examples.ts): `Error` (any failure), 408 (an upload stalled for 10 s), 500 (an
- * unexpected failure, which no request makes on purpose), 503 (every parse thread busy) and the 400 of
+ * unexpected failure, which no request makes on purpose), 503 (every parse process busy) and the 400 of
  * `GET /v1/status`, which takes no input to refuse.
  */
 export const PROVOKED: readonly {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../internal/thread-entry.js';
+import { threadEntry } from '../internal/module-entry.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { DeliveryStoreError } from './store-error.js';
 import {

@@ -320,7 +320,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
       buffer: Buffer.from('# Returns\n\nAnything unworn comes back within 30 days, postage paid.\n'),
     });
     await page.click('#knowledge-upload button.primary');
-    // The first upload starts the parse thread (parse-pool.ts), which loads its parsers from TypeScript sources:
+    // The first upload starts the parse process (parse-pool.ts), which loads its parsers from TypeScript sources:
     // seconds on a busy machine.
     await expect.poll(() => page.locator('#notice').textContent(), { timeout: 30_000 }).toContain('Added returns.md');
     const entry = row('group-knowledge', 'Returns policy');

@@ -178,7 +178,7 @@ describe('the answer examples, recorded from a real emulator', () => {
   it('give the shared error responses real errors, but those no request provokes cheaply', () => {
     const { errors } = recordedExamples();
     const built = Object.keys(components.responses).filter((name) => errors[name] === undefined);
-    // Any failure; 408 (an upload stalled for 10 s); 500; 503 (every parse thread busy); GET /v1/status's 400.
+    // Any failure; 408 (an upload stalled for 10 s); 500; 503 (every parse process busy); GET /v1/status's 400.
     expect(built.sort()).toEqual(['Error', 'Error400NoKey', 'Error408', 'Error500', 'Error500NoKey', 'Error503']);
     for (const [name, error] of Object.entries(errors)) {
       expect(components.examples[name], name).toEqual({ summary: `Recorded: ${error.request}`, value: error.body });

@@ -156,7 +156,7 @@ describe('openapi()', () => {
     expect(Object.keys(op('GET', '/v1/status')!.responses as Record<string, unknown>)).toContain('503');
   });
 
-  it('names every refusal of the knowledge routes: a full group (422), and parse threads all busy (503)', () => {
+  it('names every refusal of the knowledge routes: a full group (422), and parse processes all busy (503)', () => {
     const described = (method: string, path: string, status: string) =>
       String((op(method, path)!.responses as Record<string, { description?: string }>)[status]?.description);
     const knowledge = '/v1/channels/groups/:group_id/knowledge';

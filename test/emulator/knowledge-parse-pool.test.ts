@@ -1,20 +1,36 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../src/emulator/api-failure.js';
+import { PARSE_BOUNDS } from '../../src/emulator/knowledge-files/parse-bounds.js';
 import {
   MAX_WAITING,
-  PARSE_BOUNDS,
   PARSE_CONCURRENCY,
   ParsePool,
-  THREAD_IDLE_MS,
+  PROCESS_IDLE_MS,
 } from '../../src/emulator/knowledge-files/parse-pool.js';
 import { pdfBomb, pdfFile } from '../support/knowledge-files.js';
+import { childrenOf, commandOf, isRunning } from '../support/process-tree.js';
 
 // The parse bounds of knowledge files (docs/ai-and-knowledge.md): each hostile file is refused with 413 naming
-// the bound it broke, and the pool parses the next file as before (a broken thread is replaced).
+// the bound it broke, and the pool parses the next file as before, in a new process (the broken one is killed
+// and gone). Processes are checked as the system sees them, in /proc.
 const MIB = 1024 * 1024;
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** The parse processes `pid` runs (parse-child.ts, forked by parse-process.ts). */
+const parseProcessesOf = (pid: number) => childrenOf(pid).filter((child) => commandOf(child).includes('parse-child'));
+/** This process's parse processes that were not running at `before` (those of other tests' pools may be). */
+const parseProcessesSince = (before: number[]) => parseProcessesOf(process.pid).filter((p) => !before.includes(p));
+
+/** Polls `done` every 100 ms until it holds or `ms` have passed (a cap, never a measure). */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
 const bytes = (text: string | Buffer) => new Uint8Array(typeof text === 'string' ? Buffer.from(text) : text);
 
 async function refusal(promise: Promise<unknown>): Promise<ApiFailure> {
@@ -39,26 +55,34 @@ describe('the parse pool', () => {
     const p = pool({ bufferBytes: 32 * MIB, timeMs: 120_000 });
     const bomb = await pdfBomb(256 * MIB, ['Hello bomb']);
     expect(bomb.length).toBeLessThan(MIB);
+    const before = parseProcessesOf(process.pid);
     const error = await refusal(p.extractText('bomb.pdf', bytes(bomb)));
     expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 32 MiB of buffers' }]);
     expect(await p.extractText('fine.pdf', bytes(pdfFile(['Open at nine'])))).toBe('Open at nine');
+    // Only the process that parsed the fine file runs: the one that broke the bound was not reused, and is gone.
+    expect(parseProcessesSince(before)).toHaveLength(1);
   }, 120_000);
 
   it('stops a parse past the time bound (Markdown that backtracks without end), then parses the next file', async () => {
     const p = pool({ timeMs: 2_000 });
+    const before = parseProcessesOf(process.pid);
     const error = await refusal(p.extractText('slow.md', bytes('*a'.repeat(1_000_000))));
     expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(error.details).toEqual([{ path: 'file', bound: 'parsing at most 2 seconds' }]);
     expect(await p.extractText('fine.md', bytes('# Hours\n\nOpen at *nine*.'))).toBe('Hours\nOpen at nine.');
+    // The process stuck in the parse was killed and has exited before the next file's process started.
+    expect(parseProcessesSince(before)).toHaveLength(1);
   }, 120_000);
 
-  it('stops a parse past the heap bound', async () => {
+  it('refuses a file whose parse passes the heap bound (V8 aborts the process), then parses the next file', async () => {
     const p = pool({ timeMs: 120_000 });
+    const before = parseProcessesOf(process.pid);
     const error = await refusal(p.extractText('deep.html', bytes('<div>'.repeat(3_000_000) + 'x')));
     expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(error.details).toEqual([{ path: 'file', bound: `parsing at most ${PARSE_BOUNDS.heapMib} MiB of memory` }]);
     expect(await p.extractText('fine.txt', bytes('still here'))).toBe('still here');
+    expect(parseProcessesSince(before)).toHaveLength(1);
   }, 120_000);
 
   it(`refuses a file with 503 and Retry-After while ${PARSE_CONCURRENCY} parse and ${MAX_WAITING} wait, and takes files again after`, async () => {
@@ -72,20 +96,48 @@ describe('the parse pool', () => {
     expect(await p.extractText('one-more.txt', bytes('hello'))).toBe('hello');
   }, 120_000);
 
-  it(`stops a thread left idle for ${THREAD_IDLE_MS} ms, giving its memory back, and starts one for the next file`, async () => {
+  it(`reuses its process for the next file, ends it once idle for ${PROCESS_IDLE_MS} ms, and starts one for the file after`, async () => {
     const p = pool({});
+    const before = parseProcessesOf(process.pid);
     expect(await p.extractText('one.txt', bytes('first'))).toBe('first');
-    expect(p.idleThreads).toBe(1);
-    const deadline = Date.now() + THREAD_IDLE_MS + 60_000;
-    while (p.idleThreads > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(p.idleThreads).toBe(0);
+    const [first, ...others] = parseProcessesSince(before);
+    expect(others).toEqual([]);
     expect(await p.extractText('two.txt', bytes('second'))).toBe('second');
+    expect(parseProcessesSince(before)).toEqual([first]);
+    expect(p.idleProcesses).toBe(1);
+    await until(() => p.idleProcesses === 0 && !isRunning(first!), PROCESS_IDLE_MS + 60_000);
+    expect(p.idleProcesses).toBe(0);
+    // Gone from the system, not only from the pool: everything it held is given back.
+    expect(isRunning(first!)).toBe(false);
+    expect(await p.extractText('three.txt', bytes('third'))).toBe('third');
+    expect(parseProcessesSince(before)).toHaveLength(1);
+    expect(parseProcessesSince(before)).not.toContain(first);
   }, 120_000);
 
-  it('does not keep a process alive: its idle thread lets a script end without closing anything', async () => {
-    const script = fileURLToPath(new URL('./fixtures/parse-and-exit.ts', import.meta.url));
+  it('leaves no parse process behind when the process that holds the pool is SIGKILLed', async () => {
+    const holder = spawn(process.execPath, ['--import', 'tsx', fixture('parse-and-wait.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: holder.stdout }), 'line')) as [string];
+      expect(line).toBe('Open at nine');
+      const parsers = parseProcessesOf(holder.pid!);
+      // Its pool keeps the idle process for 10 minutes: only the holder's death can end it here.
+      expect(parsers).toHaveLength(1);
+      holder.kill('SIGKILL');
+      await once(holder, 'exit');
+      await until(() => !isRunning(parsers[0]!), 60_000);
+      expect(isRunning(parsers[0]!)).toBe(false);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('does not keep a process alive: its idle parse process lets a script end without closing anything', async () => {
     // execFile's timeout kills a script that would hang, and the promise then rejects.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture('parse-and-exit.ts')], {
+      timeout: 60_000,
+    });
     expect(stdout).toBe('Open at nine');
   }, 90_000);
 

@@ -189,7 +189,7 @@ const OFFICE_DOCUMENT = 'http://schemas.openxmlformats.org/officeDocument/2006/r
  * A DOCX whose document.xml holds `paragraphs` paragraphs of `text` each: written as its XML (the docx
  * library would take minutes for a large one), valid for mammoth, and about a hundredfold compressed.
  * A costly file within every bound of the spec (20 MiB an entry, 50 MiB expanded): its parse is bounded only
- * by the parse thread's own memory limit.
+ * by the parse process's own memory limit.
  */
 export function bulkyDocx(paragraphs: number, text: string): Promise<Buffer> {
   const body = `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`.repeat(paragraphs);

@@ -63,7 +63,7 @@ const ROUTE_ERRORS: { readonly [K in EndpointId]?: readonly ErrorCode[] } = {
   'channels.createConnectSession': ['INVALID_STATE'],
   'groups.create': ['INVALID_PLATFORM'],
   'groups.update': ['INVALID_PLATFORM'],
-  // INVALID_STATE: the group holds its most entries; SERVICE_UNAVAILABLE: every parse thread busy, and the queue
+  // INVALID_STATE: the group holds its most entries; SERVICE_UNAVAILABLE: every parse process busy, and the queue
   // full; BODY_TIMEOUT: the upload stalled.
   'groups.addKnowledge': ['INVALID_STATE', 'PROMPT_INJECTION_DETECTED'],
   'groups.uploadKnowledge': ['BODY_TIMEOUT', 'INVALID_STATE', 'PROMPT_INJECTION_DETECTED', 'SERVICE_UNAVAILABLE'],

@@ -13,7 +13,7 @@ const TYPED_ARRAYS = [
   'BigUint64Array',
 ] as const;
 
-/** Thrown by an allocation past the budget; the thread reports the bound, whatever the parser made of it. */
+/** Thrown by an allocation past the budget; the parse process reports the bound, whatever the parser made of it. */
 export class AllocationBudgetExceeded extends RangeError {}
 
 export interface AllocationBudget {
@@ -33,9 +33,9 @@ function bytesOf(arg: unknown, bytesPerElement: number): number {
 
 /**
  * Charges every typed array and ArrayBuffer allocated through the globals of this realm to one budget,
- * and refuses the allocation that passes it. Byte buffers live outside the JS heap, so a worker's
- * `resourceLimits` do not bound them: a PDF whose 1 MiB stream inflates to 1 GiB would be held whole by
- * PDF.js. For a parse thread only (it replaces this realm's globals), installed before any parser loads.
+ * and refuses the allocation that passes it. Byte buffers live outside the JS heap, so the heap limit
+ * (`--max-old-space-size`) does not bound them: a PDF whose 1 MiB stream inflates to 1 GiB would be held
+ * whole by PDF.js. For a parse process only (it replaces this realm's globals), installed before any parser loads.
  * Counted are the bytes allocated in all, not those alive, so a parser that keeps doubling a buffer pays
  * for every copy: a deterministic bound, the same on every run. `reset()` starts the count of the next parse.
  */

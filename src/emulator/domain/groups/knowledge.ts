@@ -3,7 +3,7 @@ import type { KnowledgeEntry } from '../../../resources/index.js';
 import { ApiFailure } from '../../api-failure.js';
 import type { EmulatorContext } from '../../route-handler.js';
 import { stores } from '../../state/stores.js';
-import { extractTextInThread } from '../../knowledge-files/parse-pool.js';
+import { extractTextInChildProcess } from '../../knowledge-files/parse-pool.js';
 import { requireNoInjection } from './prompt-injection.js';
 
 /** Entries one group may hold (each up to 100,000 characters), so a reply's knowledge search stays bounded. */
@@ -42,8 +42,8 @@ export function addKnowledge(ctx: EmulatorContext, groupId: string, input: NewKn
 }
 
 /**
- * POST …/knowledge/files: the file's text, extracted in memory by the parser of its type (in a thread of its
- * own, under the parse bounds), stored as an
+ * POST …/knowledge/files: the file's text, extracted in memory by the parser of its type (in a child process
+ * of its own, under the parse bounds), stored as an
  * `upload` entry under its file name, after the same injection scan as a JSON entry. The file's bytes
  * are dropped with the request.
  */
@@ -53,7 +53,7 @@ export async function uploadKnowledge(
   input: { type: KnowledgeEntry['type']; title: string; file: File },
 ): Promise<KnowledgeEntry> {
   stores(ctx.db).groups.require(groupId, 'group');
-  const content = await extractTextInThread(input.file.name, new Uint8Array(await input.file.arrayBuffer()));
+  const content = await extractTextInChildProcess(input.file.name, new Uint8Array(await input.file.arrayBuffer()));
   return addKnowledge(ctx, groupId, {
     type: input.type,
     title: input.title,

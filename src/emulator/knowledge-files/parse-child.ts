@@ -1,14 +1,18 @@
 /**
- * A thread knowledge files are parsed in (parse-pool.ts runs it): the parsers work under the thread's
- * memory limits and the pool's deadline, so a hostile file costs this thread, never the emulator's event
- * loop (docs/ai-and-knowledge.md, Knowledge files). It parses one file at a time, as the pool asks.
+ * The child process knowledge files are parsed in (parse-process.ts forks it): the parsers work under the
+ * process's memory limits and the pool's deadline, so a hostile file costs this process, never the
+ * emulator's event loop, and all it held goes back to the system when it exits (docs/ai-and-knowledge.md,
+ * Knowledge files). It parses one file at a time, as the pool asks.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { installAllocationBudget } from './allocation-budget.js';
-import type { ParseMessage, ParseRequest, ParseResult, ParseThreadData } from './parse-protocol.js';
+import { ParseChildStart, type ParseMessage, type ParseRequest, type ParseResult } from './parse-protocol.js';
+
+// The emulator is gone (its end of the IPC channel closed, even when it was SIGKILLed): so is this process,
+// so no parser outlives it. A parse that never yields the event loop meets this when it does.
+process.on('disconnect', () => process.exit(0));
 
 // Before any parser is loaded, so every buffer they allocate is charged.
-const budget = installAllocationBudget((workerData as ParseThreadData).maxBufferBytes);
+const budget = installAllocationBudget(ParseChildStart.parse(JSON.parse(process.argv[2] ?? 'null')).maxBufferBytes);
 
 const { extractText, loadReaderOf } = await import('./extract-text.js');
 const { ApiFailure } = await import('../api-failure.js');
@@ -27,13 +31,13 @@ async function parse({ fileName, bytes }: ParseRequest): Promise<ParseResult> {
   }
 }
 
-const port = parentPort!;
-port.on('message', (request: ParseRequest) => {
+const send = (message: ParseMessage) => process.send?.(message);
+process.on('message', (request: ParseRequest) => {
   void (async () => {
     // Loading a large parser on first use is not parsing: the pool starts the parse's clock after it.
     await loadReaderOf(request.fileName);
-    port.postMessage({ kind: 'parsing' } satisfies ParseMessage);
-    port.postMessage((await parse(request)) satisfies ParseMessage);
+    send({ kind: 'parsing' });
+    send(await parse(request));
   })();
 });
-port.postMessage({ kind: 'ready' } satisfies ParseMessage);
+send({ kind: 'ready' });

@@ -1,0 +1,66 @@
+// Processes as Linux's /proc shows them, for the tests and benches that check what a process started: the
+// knowledge-file parse processes (src/emulator/knowledge-files/parse-process.ts) and their memory.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The state field of /proc/<pid>/stat, after the command (which may hold spaces and parentheses). */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `pid` runs: a zombie (exited, not yet reaped, which an orphan's new parent may never do) does not.
+ */
+export function isRunning(pid: number): boolean {
+  const state = stateOf(pid);
+  return state !== undefined && state !== 'Z' && state !== 'X';
+}
+
+/**
+ * The running children of `pid`: /proc/<pid>/task/<tid>/children lists those each of its threads started
+ * (a cheap read, for a bench sampling every 20 ms). Empty once `pid` is gone.
+ */
+export function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = tasks.flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return children.filter(isRunning);
+}
+
+/** `pid` and every running process below it. */
+export function processTree(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(processTree)];
+}
+
+/** A field of /proc/<pid>/status in KiB (VmRSS, VmHWM), or 0 once the process is gone. */
+export function statusKib(pid: number, field: string): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The command line of `pid`, its arguments joined by spaces ('' once it is gone). */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
