@@ -1,7 +1,7 @@
 // The emulator on its own process for the emulator benches (so the load generator's event loop is not the
 // emulator's, and --cpu-prof profiles the emulator alone): prints { url, adminKey } as one line. With
 // FROM_DIST=1 it runs the build in dist/ (npm run build), as `convo-kit emulator` does, so that its parse
-// threads load JavaScript and not TypeScript through tsx, which costs each thread memory of its own.
+// processes load JavaScript and not TypeScript through tsx, which costs each process memory of its own.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import type { Plan } from '../src/api/plans.js';

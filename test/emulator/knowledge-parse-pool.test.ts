@@ -31,7 +31,7 @@ async function until(done: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
-const bytes = (text: string | Buffer) => new Uint8Array(typeof text === 'string' ? Buffer.from(text) : text);
+const bytes = (text: string | Buffer) => new Blob([typeof text === 'string' ? text : new Uint8Array(text)]);
 
 async function refusal(promise: Promise<unknown>): Promise<ApiFailure> {
   const error = await promise.then(

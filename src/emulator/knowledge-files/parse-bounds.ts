@@ -25,12 +25,14 @@ export const PARSE_BOUNDS: ParseBounds = { timeMs: 15_000, heapMib: 64, bufferBy
 export const YOUNG_GENERATION_MIB = 16;
 
 /**
- * The semi-space size (`--max-semi-space-size`) that gives the young generation above, as V8 derives it
- * from a young generation size (what a worker's `maxYoungGenerationSizeMb: 16` got, when files were parsed in
- * worker threads): a third of it (two semi-spaces and a new large-object space as big as one), rounded up to
- * a power of two. So 8 MiB; measured, the heap limit is then 64 + 24 MiB, as the worker's was.
+ * The semi-space size (`--max-semi-space-size`) that keeps the young generation within the bound above. V8's
+ * young generation is three semi-spaces (two, and a new large-object space as big as one), and V8 rounds a
+ * semi-space up to a power of two: so the largest power of two whose three fit, 4 MiB, a 12 MiB young
+ * generation (measured: heap limit 64 + 12 MiB). A worker's `maxYoungGenerationSizeMb: 16`, when files were
+ * parsed in threads, was rounded up to 8 MiB semi-spaces, 24 MiB, past the bound; the parse process's peak is
+ * 15 MiB lower with 4 (bench/knowledge-upload-memory.bench.ts, issue 25, point 5).
  */
-export const SEMI_SPACE_MIB = 2 ** Math.ceil(Math.log2(YOUNG_GENERATION_MIB / 3));
+export const SEMI_SPACE_MIB = 2 ** Math.floor(Math.log2(YOUNG_GENERATION_MIB / 3));
 
 /**
  * Run from TypeScript sources (tests, tsx), a parse process loads its parsers through tsx, which alone takes

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { ApiFailure } from '../api-failure.js';
 import { PARSE_BOUNDS, type ParseBounds } from './parse-bounds.js';
 import { ParseProcess } from './parse-process.js';
-import type { ParseRequest, ParseResult } from './parse-protocol.js';
+import type { ParseResult } from './parse-protocol.js';
 import { overBound } from './refusals.js';
 
 const MIB = 1024 * 1024;
@@ -31,9 +31,10 @@ export class ParsePool {
   /**
    * The text of an uploaded knowledge file (extractText), parsed in a child process under the bounds: past
    * the time, the heap or the buffers, the process is killed and the upload refused (413 naming the bound).
-   * The emulator's event loop never waits on a parser. `bytes` is sent to the process (a copy).
+   * The emulator's event loop never waits on a parser. `file` is read only when its parse starts, so a file
+   * waiting its turn holds its bytes once, as the upload's Blob, not beside a copy of them.
    */
-  extractText(fileName: string, bytes: Uint8Array): Promise<string> {
+  extractText(fileName: string, file: Blob): Promise<string> {
     if (this.queue.size >= MAX_WAITING) {
       return Promise.reject(
         new ApiFailure(
@@ -44,7 +45,7 @@ export class ParsePool {
       );
     }
     return new Promise<string>((resolve, reject) => {
-      void this.queue.add(() => this.run({ fileName, bytes }, { resolve, reject }));
+      void this.queue.add(() => this.run({ fileName, file }, { resolve, reject }));
     });
   }
 
@@ -69,20 +70,20 @@ export class ParsePool {
   }
 
   /**
-   * Parses `request` in a process and settles `upload` as soon as the answer is known. The queue's slot is
+   * Parses `job` in a process and settles `upload` as soon as the answer is known. The queue's slot is
    * held until a killed process has exited: a process that broke a bound is given back whole before the next
    * one starts, or a burst of hostile files held the memory of the dying processes beside the new ones
    * (issue 25, point 5).
    */
   private async run(
-    request: ParseRequest,
+    job: { fileName: string; file: Blob },
     upload: { resolve(text: string): void; reject(error: unknown): void },
   ): Promise<void> {
     const parser = this.takeProcess();
     let reusable = false;
     try {
       await parser.ready;
-      const result = await parser.parse(request, this.bounds.timeMs);
+      const result = await parser.parse(job.fileName, job.file, this.bounds.timeMs);
       // A process whose parse ran out of buffers may hold a parser in a broken state: it is not reused.
       reusable = result.kind === 'text' || result.kind === 'refused';
       upload.resolve(this.textOf(result));
@@ -127,6 +128,6 @@ export class ParsePool {
 const shared = new ParsePool();
 
 /** {@link ParsePool.extractText} on the process's pool, under PARSE_BOUNDS. */
-export function extractTextInChildProcess(fileName: string, bytes: Uint8Array): Promise<string> {
-  return shared.extractText(fileName, bytes);
+export function extractTextInChildProcess(fileName: string, file: Blob): Promise<string> {
+  return shared.extractText(fileName, file);
 }

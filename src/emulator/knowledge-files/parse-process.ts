@@ -111,10 +111,11 @@ export class ParseProcess {
   }
 
   /**
-   * Sends the file over (a copy: the caller may drop its bytes) and waits for the answer: the process loads
-   * the parser the file's type needs (within LOAD_MS), then parses it within `timeMs`.
+   * Reads `file` and sends its bytes over (the emulator keeps no copy once they are written to the channel),
+   * then waits for the answer: the process loads the parser the file's type needs (within LOAD_MS), then
+   * parses it within `timeMs`.
    */
-  parse(request: ParseRequest, timeMs: number): Promise<ParseResult> {
+  parse(fileName: string, file: Blob, timeMs: number): Promise<ParseResult> {
     return new Promise<ParseResult>((resolve, reject) => {
       this.pending = { resolve, reject };
       this.deadline = {
@@ -123,7 +124,11 @@ export class ParseProcess {
           overBound(`parsing at most ${timeMs / 1000} seconds`, 'The file was not parsed within the time bound'),
       };
       this.arm(LOAD_MS, () => new Error('the parse process did not load its parser in time'));
-      this.child.send(request, (error: Error | null) => error && this.fail(error));
+      const send = (buffer: ArrayBuffer) =>
+        this.child.send({ fileName, bytes: new Uint8Array(buffer) } satisfies ParseRequest, (error: Error | null) => {
+          if (error) this.fail(error);
+        });
+      file.arrayBuffer().then(send, (error: unknown) => this.fail(error));
     });
   }
 

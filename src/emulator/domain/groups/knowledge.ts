@@ -53,7 +53,7 @@ export async function uploadKnowledge(
   input: { type: KnowledgeEntry['type']; title: string; file: File },
 ): Promise<KnowledgeEntry> {
   stores(ctx.db).groups.require(groupId, 'group');
-  const content = await extractTextInChildProcess(input.file.name, new Uint8Array(await input.file.arrayBuffer()));
+  const content = await extractTextInChildProcess(input.file.name, input.file);
   return addKnowledge(ctx, groupId, {
     type: input.type,
     title: input.title,
