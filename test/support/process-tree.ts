@@ -46,14 +46,17 @@ export function processTree(pid: number): number[] {
   return [pid, ...childrenOf(pid).flatMap(processTree)];
 }
 
-/** A field of /proc/<pid>/status in KiB (VmRSS, VmHWM), or 0 once the process is gone. */
-export function statusKib(pid: number, field: string): number {
+/** The sizes of /proc/<pid>/status in KiB (VmRSS, VmHWM, RssAnon, RssFile, …), by name; none once it is gone. */
+export function statusKib(pid: number): Partial<Record<string, number>> {
+  let status = '';
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return 0;
+    return {};
   }
+  return Object.fromEntries(
+    Array.from(status.matchAll(/^(\w+):\s+(\d+) kB$/gm), ([, name, kib]) => [name, Number(kib)]),
+  );
 }
 
 /** The command line of `pid`, its arguments joined by spaces ('' once it is gone). */

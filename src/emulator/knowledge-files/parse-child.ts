@@ -8,7 +8,7 @@ import { installAllocationBudget } from './allocation-budget.js';
 import { ParseChildStart, type ParseMessage, type ParseRequest, type ParseResult } from './parse-protocol.js';
 
 // The emulator is gone (its end of the IPC channel closed, even when it was SIGKILLed): so is this process,
-// so no parser outlives it. A parse that never yields the event loop meets this when it does.
+// so no parser outlives it. A parse that never yields the event loop (a regex backtracking) hears it only once it ends.
 process.on('disconnect', () => process.exit(0));
 
 // Before any parser is loaded, so every buffer they allocate is charged.
