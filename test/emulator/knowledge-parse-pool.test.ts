@@ -13,7 +13,7 @@ import {
   PROCESS_IDLE_MS,
 } from '../../src/emulator/knowledge-files/parse-pool.js';
 import { pdfBomb, pdfFile } from '../support/knowledge-files.js';
-import { childrenOf, commandOf, isRunning } from '../support/process-tree.js';
+import { childrenOf, commandOf, cpuTicksOf, isRunning } from '../support/process-tree.js';
 
 // The parse bounds of knowledge files (docs/ai-and-knowledge.md): each hostile file is refused with 413 naming
 // the bound it broke, and the pool parses the next file as before, in a new process (the broken one is killed
@@ -114,24 +114,50 @@ describe('the parse pool', () => {
     expect(parseProcessesSince(before)).not.toContain(first);
   }, 120_000);
 
-  it('leaves no parse process behind when the process that holds the pool is SIGKILLed', async () => {
-    const holder = spawn(process.execPath, ['--import', 'tsx', fixture('parse-and-wait.ts')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+  /**
+   * Starts parse-and-wait.ts, waits for its parse process, and SIGKILLs the holder: its parse process must be
+   * gone soon after. `stuck`: the parse process is first seen busy in a parse that never yields (a second of
+   * CPU beyond what it had used when idle), where only the kernel's parent-death signal can end it.
+   */
+  async function parseProcessOutlivesHolder(stuck: boolean): Promise<boolean> {
+    const holder = spawn(
+      process.execPath,
+      ['--import', 'tsx', fixture('parse-and-wait.ts'), ...(stuck ? ['stuck'] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let parser: number | undefined;
     try {
       const [line] = (await once(createInterface({ input: holder.stdout }), 'line')) as [string];
       expect(line).toBe('Open at nine');
       const parsers = parseProcessesOf(holder.pid!);
       // Its pool keeps the idle process for 10 minutes: only the holder's death can end it here.
       expect(parsers).toHaveLength(1);
+      parser = parsers[0]!;
+      if (stuck) {
+        const idleTicks = cpuTicksOf(parser);
+        await until(() => cpuTicksOf(parser!) >= idleTicks + 100, 60_000);
+        expect(cpuTicksOf(parser)).toBeGreaterThanOrEqual(idleTicks + 100);
+      }
       holder.kill('SIGKILL');
       await once(holder, 'exit');
-      await until(() => !isRunning(parsers[0]!), 60_000);
-      expect(isRunning(parsers[0]!)).toBe(false);
+      await until(() => !isRunning(parser!), 60_000);
+      return isRunning(parser);
     } finally {
       holder.kill('SIGKILL');
+      // An orphan this test made (the check failed) is ended by its pid.
+      if (parser !== undefined && isRunning(parser)) process.kill(parser, 'SIGKILL');
     }
-  }, 120_000);
+  }
+
+  it('leaves no parse process behind when the process that holds the pool is SIGKILLed: an idle one', async () => {
+    expect(await parseProcessOutlivesHolder(false)).toBe(false);
+  }, 180_000);
+
+  it('leaves no parse process behind when the process that holds the pool is SIGKILLed: one stuck in a parse', async () => {
+    expect(await parseProcessOutlivesHolder(true)).toBe(false);
+  }, 180_000);
 
   it('does not keep a process alive: its idle parse process lets a script end without closing anything', async () => {
     // execFile's timeout kills a script that would hang, and the promise then rejects.

@@ -2,21 +2,27 @@
 // knowledge-file parse processes (src/emulator/knowledge-files/parse-process.ts) and their memory.
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The state field of /proc/<pid>/stat, after the command (which may hold spaces and parentheses). */
-function stateOf(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat from the third on (after the command, which may hold spaces and parentheses). */
+function statOf(pid: number): string[] {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return undefined;
+    return [];
   }
+}
+
+/** The CPU time `pid` has used, user and system, in clock ticks (USER_HZ, 100 a second on Linux); 0 once gone. */
+export function cpuTicksOf(pid: number): number {
+  const stat = statOf(pid);
+  return Number(stat[11] ?? 0) + Number(stat[12] ?? 0);
 }
 
 /**
  * Whether `pid` runs: a zombie (exited, not yet reaped, which an orphan's new parent may never do) does not.
  */
 export function isRunning(pid: number): boolean {
-  const state = stateOf(pid);
+  const state = statOf(pid)[0];
   return state !== undefined && state !== 'Z' && state !== 'X';
 }
 

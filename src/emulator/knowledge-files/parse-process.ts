@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { processEntry } from '../../internal/module-entry.js';
+import { killedWithParent } from '../../internal/parent-death-signal.js';
 import { LOAD_MS, type ParseBounds, SEMI_SPACE_MIB, SOURCE_LOADER_HEAP_MIB } from './parse-bounds.js';
 import type { ParseChildStart, ParseMessage, ParseRequest, ParseResult } from './parse-protocol.js';
 import { overBound } from './refusals.js';
@@ -49,8 +50,16 @@ export class ParseProcess {
   constructor(private readonly bounds: ParseBounds) {
     const entry = processEntry(import.meta.url, 'parse-child');
     const heapMib = bounds.heapMib + (entry.fromSources ? SOURCE_LOADER_HEAP_MIB : 0);
+    // No parser outlives the emulator, even one stuck in a parse when the emulator is SIGKILLed.
+    const wrapper = killedWithParent();
     this.child = fork(entry.path, [JSON.stringify({ maxBufferBytes: bounds.bufferBytes } satisfies ParseChildStart)], {
-      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMib}`, `--max-semi-space-size=${SEMI_SPACE_MIB}`],
+      ...(wrapper && { execPath: wrapper.execPath }),
+      execArgv: [
+        ...(wrapper?.execArgv ?? []),
+        ...entry.execArgv,
+        `--max-old-space-size=${heapMib}`,
+        `--max-semi-space-size=${SEMI_SPACE_MIB}`,
+      ],
       env: childEnv(),
       // The V8 serializer: a file's bytes travel as a Uint8Array, not as JSON.
       serialization: 'advanced',
