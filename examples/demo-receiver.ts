@@ -72,7 +72,11 @@ async function send(
   if (!secret) throw new Error(`Set ${SECRET_ENV} to the secret the demo receiver printed`);
   if (!event || !isEventName(event)) throw new Error(`Name an event to send, one of: ${EVENT_NAMES.join(', ')}`);
   const { body, headers, deliveryId } = signedDelivery({ secret, event });
-  const res = await fetch(url, { method: 'POST', headers, body });
+  const res = await fetch(url, { method: 'POST', headers, body }).catch((error: unknown) => {
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is its cause.
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    throw new Error(`POST ${url} got no answer (${reason}): is the demo receiver running there?`);
+  });
   console.log(`${res.status} ${deliveryId} ${await res.text()}`);
   if (!res.ok) process.exitCode = 1;
 }
