@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/receiver/index.js';
 import type { StateDocument } from '../../src/emulator/saved-state/state-document.js';
 import { tempDir, waitUntil } from './helpers.js';
-import { killAllCli, runCli } from './run-cli.js';
+import { CliProcess, killAllCli, runCli } from './run-cli.js';
 import { env, expectFinishedOnce, sendVipCampaign, start, WAIT_MS } from './emulator-state-harness.js';
 
 // --export-on-exit and --import through the real CLI (docs/emulator.md, "Saving and loading state"): a state
@@ -173,6 +173,18 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
     expect((await second.cli.stop('SIGTERM')).code).toBe(0);
     await receiver.close();
   }, 600_000);
+
+  it('warns at start, without a state key, that an import of the export will refuse its endpoints, and how to keep them', async () => {
+    const cli = new CliProcess(['emulator', '--port', '0', '--export-on-exit', dir.file('no-key.json')], {
+      env: { CONVO_KIT_STATE_KEY: undefined },
+      timeoutMs: 180_000,
+    });
+    await cli.waitFor(/Ctrl-C to stop/, WAIT_MS);
+    expect(cli.stderr).toContain(
+      `CONVO_KIT_STATE_KEY is not set: ${dir.file('no-key.json')} will hold no webhook or provider secret, so an import of it refuses any webhook endpoint or provider it holds. Set CONVO_KIT_STATE_KEY (16 characters or more) to keep them.`,
+    );
+    expect((await cli.stop()).code).toBe(0);
+  }, 300_000);
 
   it('refuses a missing or invalid --import file in one line naming the file and the field', async () => {
     const bad = dir.file('bad.json');

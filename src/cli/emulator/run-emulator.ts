@@ -9,7 +9,7 @@ import { err, out } from '../output.js';
 import { interrupted } from '../shutdown.js';
 import { ApiFailure } from '../../emulator/api-failure.js';
 import { stateText } from '../../emulator/saved-state/export-state.js';
-import { STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
+import { MIN_STATE_KEY_CHARS, STATE_KEY_ENV } from '../../emulator/saved-state/state-key.js';
 import { importRefusal, readStateFile, stateKeyFromEnv, writeFileAtomically } from './state-file.js';
 import {
   isStateDirectory,
@@ -104,7 +104,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
   if (exportFile !== undefined && stateKey === undefined) {
     err.line(
       err.c.yellow(
-        `${STATE_KEY_ENV} is not set: ${exportFile} will hold no webhook or provider secret (an import refuses it).`,
+        `${STATE_KEY_ENV} is not set: ${exportFile} will hold no webhook or provider secret, so an import of it refuses any webhook endpoint or provider it holds. Set ${STATE_KEY_ENV} (${MIN_STATE_KEY_CHARS} characters or more) to keep them.`,
       ),
     );
   }
