@@ -9,9 +9,12 @@ import { stalledUpload } from '../support/knowledge-files.js';
 import { printFigures } from './figures.js';
 
 const MIB = 1024 * 1024;
-/** The probe's campaign: seven uploads that send 9.1 MiB of a 10 MiB file and stop, 63.7 MiB of the 64 held. */
-const STALLED = 7;
-const SENT_BYTES = Math.round(9.1 * MIB);
+/**
+ * The probe's campaign (seven uploads that sent 9.1 MiB of a 10 MiB file and stopped, 63.7 MiB of a 64 MiB
+ * budget held), fitted to today's budget: as few stalled uploads of at most 9.1 MiB each as leave 0.3 MiB of it.
+ */
+const STALLED = Math.ceil(UPLOADS_IN_FLIGHT_BYTES / (9.1 * MIB));
+const SENT_BYTES = Math.floor((UPLOADS_IN_FLIGHT_BYTES - 0.3 * MIB) / STALLED);
 /** How often a well-behaved client tries its own small upload meanwhile. */
 const TRY_EVERY_MS = 250;
 /** 1 MiB of JSON, mostly blanks: one short line of text once parsed. */
@@ -23,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it('7 stalled 9.1 MiB uploads: the budget comes back within the body timeout, and uploads go through again', async () => {
+it(`${STALLED} stalled uploads of ${(SENT_BYTES / MIB).toFixed(1)} MiB: the budget comes back within the body timeout, and uploads go through again`, async () => {
   const { group_id } = await t.client.groups.create({ name: 'Stalls' });
   const url = `${t.origin}/v1/channels/groups/${group_id}/knowledge/files`;
   const stalled = Array.from({ length: STALLED }, () => stalledUpload(url, t.emulator.adminKey, SENT_BYTES, 10 * MIB));
@@ -58,7 +61,7 @@ it('7 stalled 9.1 MiB uploads: the budget comes back within the body timeout, an
   const freedAfterMs = Math.max(...(await Promise.all(answeredAfterMs)));
   for (const s of stalled) s.stop();
 
-  printFigures(`${STALLED} stalled 9.1 MiB uploads`, {
+  printFigures(`${STALLED} stalled ${(SENT_BYTES / MIB).toFixed(1)} MiB uploads`, {
     'held MiB': (held / MIB).toFixed(1),
     'all held after s': (filledAfterMs / 1000).toFixed(1),
     'budget MiB': UPLOADS_IN_FLIGHT_BYTES / MIB,

@@ -25,11 +25,13 @@ const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const UPLOAD_BODY_TIMEOUT_MS = 10_000;
 
 /**
- * File bytes held at once across every upload being read, waiting to be parsed or parsed (six full-size
+ * File bytes held at once across every upload being read, waiting to be parsed or parsed (three full-size
  * knowledge files): past it an upload is 503 SERVICE_UNAVAILABLE with Retry-After, so that many uploads
- * together cannot take the process's memory (docs/ai-and-knowledge.md, Knowledge files).
+ * together cannot take the process's memory (docs/ai-and-knowledge.md, Knowledge files). Files are parsed one
+ * at a time, so more held than that only waits; at 64 MiB, 12 uploads at once took the emulator and its parse
+ * process to 416-446 MiB, at 32 MiB to 383-411 (issue 25, point 5; bench/knowledge-upload-memory.bench.ts).
  */
-export const UPLOADS_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+export const UPLOADS_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 const inFlight = new BodyBudget(UPLOADS_IN_FLIGHT_BYTES);
 
 /** File bytes held by uploads right now (tests watch it). */
@@ -212,6 +214,8 @@ export async function readMultipartBody(req: Request, maxFileBytes: number): Pro
         if (name in body) return repeated(name);
         // Socket chunks are plain ArrayBuffer-backed Buffers (never shared memory).
         body[name] = new File(chunks as Uint8Array<ArrayBuffer>[], info.filename, { type: info.mimeType });
+        // The File holds its own copy: the chunks are garbage from here, not kept beside it by this closure.
+        chunks.length = 0;
         finish();
       });
     });
