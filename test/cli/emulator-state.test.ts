@@ -174,16 +174,21 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
     await receiver.close();
   }, 600_000);
 
-  it('warns at start, without a state key, that an import of the export will refuse its endpoints, and how to keep them', async () => {
-    const cli = new CliProcess(['emulator', '--port', '0', '--export-on-exit', dir.file('no-key.json')], {
+  it('warns at start, without a state key, what an import will refuse; a Ctrl-C right after start still exports', async () => {
+    const file = dir.file('no-key.json');
+    const cli = new CliProcess(['emulator', '--port', '0', '--export-on-exit', file], {
       env: { CONVO_KIT_STATE_KEY: undefined },
       timeoutMs: 180_000,
     });
     await cli.waitFor(/Ctrl-C to stop/, WAIT_MS);
     expect(cli.stderr).toContain(
-      `CONVO_KIT_STATE_KEY is not set: ${dir.file('no-key.json')} will hold no webhook or provider secret, so an import of it refuses any webhook endpoint or provider it holds. Set CONVO_KIT_STATE_KEY (16 characters or more) to keep them.`,
+      `CONVO_KIT_STATE_KEY is not set: ${file} will hold no webhook or provider secret, so an import of it refuses any webhook endpoint or provider it holds. Set CONVO_KIT_STATE_KEY (16 characters or more) to keep them.`,
     );
-    expect((await cli.stop()).code).toBe(0);
+    // Signalled as soon as the line is read: the emulator listens for it before it prints anything.
+    const stopped = await cli.stop();
+    expect([stopped.code, stopped.signal]).toEqual([0, null]);
+    expect(stopped.stderr).toContain(`state written to ${file}`);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'convo-kit-emulator-state' });
   }, 300_000);
 
   it('refuses a missing or invalid --import file in one line naming the file and the field', async () => {

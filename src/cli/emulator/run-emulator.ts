@@ -59,6 +59,9 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     },
     pino.destination(2),
   );
+  // Listening before the start-up lines go out: a script that signals as soon as it reads them would
+  // otherwise, now and then, kill the emulator by the signal's default action, with no export written.
+  const stop = closed();
   let emulator;
   try {
     emulator = await startEmulator({
@@ -109,7 +112,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     );
   }
   err.line(err.c.dim('Ctrl-C to stop'));
-  await closed();
+  await stop;
   try {
     if (exportFile !== undefined) {
       const state = emulator.state.export({ stateKey });

@@ -165,6 +165,9 @@ export async function runListen(options: ListenOptions): Promise<void> {
     throw error;
   }
   await receiver.start();
+  // Listening before the line scripts wait for: a signal right after it would otherwise, now and then, kill
+  // the process by the signal's default action instead of closing the receiver.
+  const stop = interrupted();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   err.line(`convo-kit listen: receiving at ${err.c.bold(`http://${host}:${port}${options.path}`)}`);
   err.line(`  deliveries stored in ${location.shown}`);
@@ -173,7 +176,7 @@ export async function runListen(options: ListenOptions): Promise<void> {
   if (options.forwardTo) err.line(`  forwarding each to ${options.forwardTo}, re-signed with the same secret`);
   err.line(err.c.dim('  Ctrl-C to stop'));
 
-  await interrupted();
+  await stop;
   err.line('stopping: finishing running handlers…');
   server.close();
   server.closeIdleConnections();
