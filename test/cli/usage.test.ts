@@ -60,6 +60,9 @@ describe('convo-kit --help', () => {
     const helps = await mapLimit(leaves, 2, (path) => runCli([...path, '--help']));
     for (const [i, help] of helps.entries()) {
       expect([leaves[i], help.stdout]).toEqual([leaves[i], expect.stringMatching(/\nExamples:\n {2}\S/)]);
+      // A pattern such as ticket.* is quoted: unquoted, zsh refuses it when no file matches, bash may expand it.
+      const examples = help.stdout.slice(help.stdout.indexOf('\nExamples:'));
+      expect([leaves[i], examples]).toEqual([leaves[i], expect.not.stringMatching(/(^|\s)[^\s'"]*\*[^\s'"]*(\s|$)/)]);
     }
   }, 60_000);
 

@@ -23,7 +23,7 @@ export function registerDeliveries(program: Command): void {
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  convo-kit deliveries list --status dead --since 1h\n  convo-kit deliveries list --event ticket.* --json',
+      "\nExamples:\n  convo-kit deliveries list --status dead --since 1h\n  convo-kit deliveries list --event 'ticket.*' --json",
     )
     .action(async (options: ListOptions) => (await import('../deliveries/list-deliveries.js')).listDeliveries(options));
 

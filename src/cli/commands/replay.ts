@@ -11,7 +11,7 @@ const EXAMPLES = [
   '  convo-kit replay --status dead --handlers ./src/webhooks.ts',
   '  convo-kit replay --id dlv_… --handlers ./src/webhooks.ts --rerun-steps',
   '  convo-kit replay --id dlv_… --id dlv_… --to http://localhost:3000/webhooks --secret whsec_…',
-  '  convo-kit replay --event ticket.* --since 2h --status all --to https://staging.example.com/webhooks --new-ids --rate 5',
+  "  convo-kit replay --event 'ticket.*' --since 2h --status all --to https://staging.example.com/webhooks --new-ids --rate 5",
   '  convo-kit replay --status failed,dead --dry-run',
 ].join('\n');
 
