@@ -10,8 +10,10 @@ import { killAllCli, runCli } from './run-cli.js';
 const SECRET = 'whsec_stored_error_test_secret_0123';
 const KEY = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 /** What an earlier version (or another program on the same store) kept: the handler's error whole. */
-const RAW = `A handler for ticket.created threw: fetch failed: https://api.example/x?api_key=${KEY}`;
-const SHOWN = 'A handler for ticket.created threw: fetch failed: https://api.example/x?api_key=[redacted]';
+const PASSWORD = 'hunter2-db-password';
+const RAW = `A handler for ticket.created threw: fetch failed: https://api.example/x?api_key=${KEY} (db postgres://app:${PASSWORD}@db.internal:5432/crm)`;
+const SHOWN =
+  'A handler for ticket.created threw: fetch failed: https://api.example/x?api_key=[redacted] (db postgres://app:[redacted]@db.internal:5432/crm)';
 
 const dir = tempDir('stored-error-redaction');
 const db = dir.file('deliveries.db');
@@ -42,6 +44,7 @@ describe('an error stored whole before errors were redacted', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(SHOWN);
     expect(result.stdout).not.toContain(KEY);
+    expect(result.stdout).not.toContain(PASSWORD);
   });
 
   it('the delivery inspector shows it, in the list and in each attempt, without the credential', async () => {
@@ -53,6 +56,7 @@ describe('an error stored whole before errors were redacted', () => {
       expect(list.body.data[0].last_error).toBe(SHOWN);
       expect(one.body.attempts.map((a: { error: string }) => a.error)).toEqual([SHOWN, SHOWN]);
       expect(list.text + one.text).not.toContain(KEY);
+      expect(list.text + one.text).not.toContain(PASSWORD);
     } finally {
       await receiver.close();
     }
