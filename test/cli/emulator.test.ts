@@ -106,6 +106,9 @@ describe('convo-kit emulator --help', () => {
     const help = result.stdout.replace(/\s+/g, ' ');
     expect(help).toContain(`every /v1 route of the contract (${allEndpoints().length})`);
     expect(help).not.toMatch(/NOT_IMPLEMENTED|not implemented/i);
+    // …and where what it leaves out is listed (README, "What the emulator covers").
+    expect(help).toContain('GET /v1/developer/capabilities lists what it leaves out under automations.not_emulated');
+    expect(help).toContain('automations only send');
   });
 });
 

@@ -40,7 +40,7 @@ export function registerEmulator(program: Command): void {
     .command('emulator')
     .summary(`run the service locally: ${summary}, signed webhooks, /_emulator controls`)
     .description(
-      `Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL, and the keys it generated (never ones it was given). It answers ${summary}.`,
+      `Runs a local emulator of the messaging service, built from the same contract table as the client. Prints its base URL, and the keys it generated (never ones it was given). It answers ${summary}. GET /v1/developer/capabilities lists what it leaves out under automations.not_emulated (automations only send: no closing, assigning or tagging, no other triggers or cooldowns; docs/automations.md).`,
     )
     .addOption(
       new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(4010),
