@@ -206,6 +206,10 @@ describe('convo-kit emulator --export-on-exit and --import', () => {
     ]);
     expect(missing.code).toBe(3);
     expect(missing.stderr.trim().split('\n')[0]).toBe(`error: No file ${dir.file('nowhere.json')} for --import.`);
+    // A directory export (docs/emulator.md) is as good a name as a file.
+    expect(missing.stderr.trim().split('\n')[1]).toBe(
+      'Name a file or directory written by --export-on-exit, or a file of GET /_emulator/state.',
+    );
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/error: Cannot import .*bad\.json: format_version: .+\./);
     expect(broken.code).toBe(2);

@@ -24,7 +24,7 @@ export function readStateFile(file: string): unknown {
     size = statSync(file).size;
   } catch {
     throw new CliError('NOT_FOUND', `No file ${file} for --import.`, {
-      hint: 'Name a file written by --export-on-exit or GET /_emulator/state.',
+      hint: 'Name a file or directory written by --export-on-exit, or a file of GET /_emulator/state.',
     });
   }
   if (size > MAX_STATE_BYTES) {
