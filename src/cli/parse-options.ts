@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { CliError } from './cli-error.js';
 
 /** Option parsers for commander: each throws InvalidArgumentError saying what was expected, so commander prints it with the option's name. */
 
@@ -33,6 +34,14 @@ export function parseHttpUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidArgumentError(`Expected an http:// or https:// URL, got the scheme \`${url.protocol}\`.`);
+  }
+  // fetch refuses such a URL ("cannot be constructed from a URL that includes credentials"), and commander's
+  // own message would quote the password: a CliError, with the password hidden.
+  if (url.username || url.password) {
+    if (url.password) url.password = '***';
+    throw new CliError('USAGE', `A URL with credentials (user:password@) cannot be sent to: ${url.href}`, {
+      hint: 'Give it without them: deliveries are authenticated by their signature.',
+    });
   }
   // The text as given (URL#href would add a trailing slash to a bare origin, changing e.g. a server URL).
   return value.trim();

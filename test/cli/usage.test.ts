@@ -130,6 +130,12 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       /--forward-to.*got `localhost:4000\/webhooks`: write it as http:\/\/localhost:4000\/webhooks\./,
     ],
     [
+      'replay to a URL with a password in it, which is not echoed',
+      ['replay', '--dry-run', '--to', 'http://bob:s3cret-pw@localhost:3000/webhooks'],
+      2,
+      /^error: A URL with credentials \(user:password@\) cannot be sent to: http:\/\/bob:\*\*\*@localhost:3000\/webhooks\nGive it without them/,
+    ],
+    [
       'listen on a path without a slash',
       ['listen', '--secret', SECRET, '--path', 'webhooks'],
       2,
@@ -238,6 +244,25 @@ describe('bad arguments: each names the problem, with its exit code', () => {
     expect(result.stderr).toMatch(message);
     expect(result.code).toBe(code);
   });
+
+  it('never echoes the password of a URL with credentials, which fetch refuses (trigger, replay, listen, openapi)', async () => {
+    const url = 'http://bob:s3cret-pw@localhost:3000/webhooks';
+    const results = await mapLimit(
+      [
+        ['trigger', 'ticket.created', '--to', url, '--secret', SECRET],
+        ['replay', '--dry-run', '--to', url],
+        ['listen', '--secret', SECRET, '--forward-to', url],
+        ['openapi', '--server-url', url],
+      ],
+      2,
+      (args) => runCli(args),
+    );
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('cannot be sent to: http://bob:***@localhost:3000/webhooks');
+      expect(result.stdout + result.stderr).not.toContain('s3cret-pw');
+    }
+  }, 60_000);
 
   it('listen on a port that is taken (exit 1)', async () => {
     const taken = createServer();
