@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectPath, templateFiles } from '../../src/cli/create-starter/scaffold-project.js';
 import { TEMPLATES } from '../../src/cli/create-starter/templates-catalog.js';
+import { escapeRegExp } from '../../src/internal/escape-reg-exp.js';
 import { REPO_ROOT } from '../support/run-command.js';
 import { createStarter } from './run-create-starter.js';
 
@@ -77,6 +78,15 @@ describe('create-starter', () => {
     expect(result.stderr).toContain('unknown template "crm"');
     expect(result.stderr).toContain(TEMPLATES.map((t) => t.name).join(', '));
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('--help says what each template is, the default, and shows examples', async () => {
+    const result = await createStarter(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(/\s+/g, ' ')).toContain(`(asked on a terminal, else ${TEMPLATES[0].name})`);
+    for (const template of TEMPLATES)
+      expect(result.stdout).toMatch(new RegExp(`\\n  ${template.name} +${escapeRegExp(template.description)}\\n`));
+    expect(result.stdout).toMatch(/\nExamples:\n {2}create-starter my-app --template crm-sync\n/);
   });
 
   it('refuses an unknown flag', async () => {

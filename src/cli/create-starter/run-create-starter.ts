@@ -25,6 +25,16 @@ export const PROMPTS_PACKAGE: OptionalPackage = {
 
 const TEMPLATE_NAME_LIST = TEMPLATES.map((t) => t.name);
 const TEMPLATE_NAMES = TEMPLATE_NAME_LIST.join(', ');
+/** What each template is (the catalog's own words), and examples, as every convo-kit command's --help has. */
+const HELP_AFTER = [
+  '',
+  'Templates:',
+  ...TEMPLATES.map((t) => `  ${t.name.padEnd(16)}${t.description}`),
+  '',
+  'Examples:',
+  '  create-starter my-app --template crm-sync',
+  '  create-starter ./tickets --template ticket-routing --no-install',
+].join('\n');
 
 /** Runs `create-starter` with the given arguments (without `node` and the script); resolves to the exit code. */
 export async function runCreateStarter(
@@ -34,8 +44,9 @@ export async function runCreateStarter(
   const program = new Command('create-starter')
     .description('Create a convo-kit project from a template.')
     .argument('[dir]', 'directory to create (must be new or empty)')
-    .option('-t, --template <name>', `template: ${TEMPLATE_NAMES}`)
+    .option('-t, --template <name>', `template: ${TEMPLATE_NAMES} (asked on a terminal, else ${TEMPLATES[0].name})`)
     .option('--no-install', 'do not run npm install')
+    .addHelpText('after', HELP_AFTER)
     .exitOverride()
     .showHelpAfterError('(add --help for usage)');
   try {
