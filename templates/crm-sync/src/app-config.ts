@@ -36,3 +36,9 @@ export function readConfig(env?: NodeJS.ProcessEnv): AppConfig {
   const settings = readSettings(SETTINGS, env);
   return { ...settings, windowClosedTemplate: windowClosedTemplateFromEnv(env ?? process.env) };
 }
+
+/** What `npm run backfill` reads: the service and the CRM's file; it receives no webhook, so no secret or port. */
+export function readBackfillConfig(env?: NodeJS.ProcessEnv) {
+  const { baseUrl, apiKey, crmDbPath } = SETTINGS;
+  return readSettings({ baseUrl, apiKey, crmDbPath }, env);
+}
