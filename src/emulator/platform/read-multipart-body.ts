@@ -25,13 +25,14 @@ const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const UPLOAD_BODY_TIMEOUT_MS = 10_000;
 
 /**
- * File bytes held at once across every upload being read, waiting to be parsed or parsed (three full-size
- * knowledge files): past it an upload is 503 SERVICE_UNAVAILABLE with Retry-After, so that many uploads
- * together cannot take the process's memory (docs/ai-and-knowledge.md, Knowledge files). Files are parsed one
- * at a time, so more held than that only waits; at 64 MiB, 12 uploads at once took the emulator and its parse
- * process to 416-446 MiB, at 32 MiB to 383-411 (issue 25, point 5; bench/knowledge-upload-memory.bench.ts).
+ * File bytes held at once across every upload being read, waiting to be parsed or parsed (two full-size
+ * knowledge files: one parsed while the next is read): past it an upload is 503 SERVICE_UNAVAILABLE with
+ * Retry-After, so that many uploads together cannot take the process's memory (docs/ai-and-knowledge.md,
+ * Knowledge files). Files are parsed one at a time, so holding more only makes them wait: for 12 uploads at
+ * once the emulator and its parse process peaked at 416-446 MiB with 64 MiB held, 383-411 with 32 and 363-374
+ * with 24, all answered as soon (issue 25, point 5; bench/knowledge-upload-memory.bench.ts).
  */
-export const UPLOADS_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+export const UPLOADS_IN_FLIGHT_BYTES = 24 * 1024 * 1024;
 const inFlight = new BodyBudget(UPLOADS_IN_FLIGHT_BYTES);
 
 /** File bytes held by uploads right now (tests watch it). */
