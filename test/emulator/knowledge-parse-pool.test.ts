@@ -1,4 +1,5 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,8 @@ import { childrenOf, commandOf, cpuTicksOf, isRunning } from '../support/process
 // the bound it broke, and the pool parses the next file as before, in a new process (the broken one is killed
 // and gone). Processes are checked as the system sees them, in /proc.
 const MIB = 1024 * 1024;
+/** util-linux's prlimit, which the test starts a process under with core files allowed. */
+const PRLIMIT = '/usr/bin/prlimit';
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** The parse processes `pid` runs (parse-child.ts, forked by parse-process.ts). */
@@ -115,41 +118,68 @@ describe('the parse pool', () => {
   }, 120_000);
 
   /**
-   * Starts parse-and-wait.ts, waits for its parse process, and SIGKILLs the holder: its parse process must be
-   * gone soon after. `stuck`: the parse process is first seen busy in a parse that never yields (a second of
-   * CPU beyond what it had used when idle), where only the kernel's parent-death signal can end it.
+   * Starts parse-and-wait.ts (through `wrapper`, a command and its arguments that exec it, when given) and waits
+   * for the one parse process of its pool, which it keeps idle for 10 minutes.
+   */
+  async function holderWithParser(
+    args: string[],
+    wrapper: string[] = [],
+  ): Promise<{ holder: ChildProcess; parser: number | undefined }> {
+    const [command, ...wrapperArgs] = [...wrapper, process.execPath];
+    const holder = spawn(command!, [...wrapperArgs, '--import', 'tsx', fixture('parse-and-wait.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [line] = (await once(createInterface({ input: holder.stdout! }), 'line')) as [string];
+    expect(line).toBe('Open at nine');
+    const parsers = parseProcessesOf(holder.pid!);
+    expect(parsers).toHaveLength(1);
+    return { holder, parser: parsers[0] };
+  }
+
+  /**
+   * SIGKILLs the holder of a pool: its parse process must be gone soon after. `stuck`: the parse process is first
+   * seen busy in a parse that never yields (a second of CPU beyond what it had used when idle), where only the
+   * kernel's parent-death signal can end it.
    */
   async function parseProcessOutlivesHolder(stuck: boolean): Promise<boolean> {
-    const holder = spawn(
-      process.execPath,
-      ['--import', 'tsx', fixture('parse-and-wait.ts'), ...(stuck ? ['stuck'] : [])],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let parser: number | undefined;
+    let started: { holder: ChildProcess; parser: number | undefined } | undefined;
     try {
-      const [line] = (await once(createInterface({ input: holder.stdout }), 'line')) as [string];
-      expect(line).toBe('Open at nine');
-      const parsers = parseProcessesOf(holder.pid!);
-      // Its pool keeps the idle process for 10 minutes: only the holder's death can end it here.
-      expect(parsers).toHaveLength(1);
-      parser = parsers[0]!;
+      started = await holderWithParser(stuck ? ['stuck'] : []);
+      const { holder, parser } = started;
       if (stuck) {
-        const idleTicks = cpuTicksOf(parser);
+        const idleTicks = cpuTicksOf(parser!);
         await until(() => cpuTicksOf(parser!) >= idleTicks + 100, 60_000);
-        expect(cpuTicksOf(parser)).toBeGreaterThanOrEqual(idleTicks + 100);
+        expect(cpuTicksOf(parser!)).toBeGreaterThanOrEqual(idleTicks + 100);
       }
       holder.kill('SIGKILL');
       await once(holder, 'exit');
       await until(() => !isRunning(parser!), 60_000);
-      return isRunning(parser);
+      return isRunning(parser!);
     } finally {
-      holder.kill('SIGKILL');
+      started?.holder.kill('SIGKILL');
       // An orphan this test made (the check failed) is ended by its pid.
-      if (parser !== undefined && isRunning(parser)) process.kill(parser, 'SIGKILL');
+      if (started?.parser !== undefined && isRunning(started.parser)) process.kill(started.parser, 'SIGKILL');
     }
   }
+
+  /** The soft limit on core files of process `pid` (/proc/<pid>/limits), as written there: bytes, or "unlimited". */
+  const coreLimitOf = (pid: number) =>
+    /^Max core file size\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
+
+  it.skipIf(!existsSync(PRLIMIT))(
+    'starts parse processes that write no core file, under a process that allows core files',
+    async () => {
+      // The holder may write core files of up to 1 MiB: its children would inherit that, but for prlimit.
+      const { holder, parser } = await holderWithParser([], [PRLIMIT, '--core=1048576', '--']);
+      try {
+        expect(coreLimitOf(holder.pid!)).toBe('1048576');
+        expect(coreLimitOf(parser!)).toBe('0');
+      } finally {
+        holder.kill('SIGKILL');
+      }
+    },
+    180_000,
+  );
 
   it('leaves no parse process behind when the process that holds the pool is SIGKILLed: an idle one', async () => {
     expect(await parseProcessOutlivesHolder(false)).toBe(false);

@@ -9,7 +9,7 @@ import { ParseChildStart, type ParseMessage, type ParseRequest, type ParseResult
 
 // The emulator is gone (its end of the IPC channel closed, even when it was SIGKILLed): so is this process,
 // so no parser outlives it. A parse that never yields the event loop (a regex backtracking) would hear it only
-// once it ends: on Linux the kernel kills this process then (parent-death-signal.ts).
+// once it ends: on Linux the kernel kills this process then (child-launcher.ts).
 process.on('disconnect', () => process.exit(0));
 
 // Before any parser is loaded, so every buffer they allocate is charged.

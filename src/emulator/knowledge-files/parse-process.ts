@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { processEntry } from '../../internal/module-entry.js';
-import { killedWithParent } from '../../internal/parent-death-signal.js';
+import { killedWithParent, withoutCoreDumps } from '../../internal/child-launcher.js';
 import { LOAD_MS, type ParseBounds, SEMI_SPACE_MIB, SOURCE_LOADER_HEAP_MIB } from './parse-bounds.js';
 import type { ParseChildStart, ParseMessage, ParseRequest, ParseResult } from './parse-protocol.js';
 import { overBound } from './refusals.js';
@@ -50,12 +50,13 @@ export class ParseProcess {
   constructor(private readonly bounds: ParseBounds) {
     const entry = processEntry(import.meta.url, 'parse-child');
     const heapMib = bounds.heapMib + (entry.fromSources ? SOURCE_LOADER_HEAP_MIB : 0);
-    // No parser outlives the emulator, even one stuck in a parse when the emulator is SIGKILLed.
-    const wrapper = killedWithParent();
+    // No parser outlives the emulator, even one stuck in a parse when the emulator is SIGKILLed; none that V8
+    // aborts at its heap limit writes a core file.
+    const launcher = killedWithParent(withoutCoreDumps());
     this.child = fork(entry.path, [JSON.stringify({ maxBufferBytes: bounds.bufferBytes } satisfies ParseChildStart)], {
-      ...(wrapper && { execPath: wrapper.execPath }),
+      execPath: launcher.execPath,
       execArgv: [
-        ...(wrapper?.execArgv ?? []),
+        ...launcher.execArgv,
         ...entry.execArgv,
         `--max-old-space-size=${heapMib}`,
         `--max-semi-space-size=${SEMI_SPACE_MIB}`,
