@@ -217,6 +217,23 @@ describe('convo-kit dev', () => {
     expect((await dev.stop('SIGINT')).code).toBe(0);
   }, 120_000);
 
+  it('says to listen on PORT when the app never listens on the port dev gave it', async () => {
+    writeProject(
+      { events: [] },
+      '',
+      'setInterval(() => {}, 1_000); // listening nowhere, as an app with a port of its own\n',
+    );
+    const port = await freePort();
+    const result = await runCli(['dev', '--no-watch', '--emulator-port', '0'], {
+      cwd: project,
+      env: { PORT: String(port) },
+      timeoutMs: 100_000,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: The app did not listen on port ${port} within 30 s.`);
+    expect(result.stderr).toContain(`dev sets PORT=${port} in its environment: listen on process.env.PORT`);
+  }, 120_000);
+
   it('refuses a taken app port in one line that names it', async () => {
     writeProject();
     const blocker = createServer().listen(0, '127.0.0.1');

@@ -77,7 +77,9 @@ export function startApp(options: {
       while (!done) {
         if (await accepts(options.port)) return;
         if (Date.now() > deadline) {
-          throw new CliError('FAILED', `The app did not listen on port ${options.port} within ${timeoutMs / 1000} s.`);
+          throw new CliError('FAILED', `The app did not listen on port ${options.port} within ${timeoutMs / 1000} s.`, {
+            hint: `dev sets PORT=${options.port} in its environment: listen on process.env.PORT (on 127.0.0.1 or every interface).`,
+          });
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
