@@ -210,6 +210,12 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       /required option '--to <url>' not specified/,
     ],
     [
+      'trigger with --url for --to, which is named as the option it does not know',
+      ['trigger', 'ticket.created', '--url', 'http://localhost:3000/webhooks', '--secret', SECRET],
+      2,
+      /unknown option '--url'/,
+    ],
+    [
       'trigger with a --set that breaks the schema',
       ['trigger', 'ticket.created', '--to', 'http://localhost/', '--secret', SECRET, '--set', 'priority=asap'],
       2,

@@ -9,7 +9,7 @@ import { answerText, postSigned, PostFailedError } from '../post-signed.js';
 import { buildEvent, type BuildOptions } from '../trigger/build-event.js';
 
 interface TriggerOptions extends BuildOptions {
-  to: string;
+  to?: string;
   secret?: string;
   deliveryId?: string;
   timeout: number;
@@ -23,13 +23,20 @@ function parseEventName(value: string): EventName {
 }
 
 async function runTrigger(event: EventName, options: TriggerOptions): Promise<void> {
+  // Checked here, not by commander's requiredOption, which reports a missing --to before an unknown option:
+  // `--url http://…` would be told that --to is missing, never that --url is not an option.
+  if (options.to === undefined)
+    throw new CliError('USAGE', "required option '--to <url>' not specified", {
+      hint: 'Name the receiver to send to: --to http://localhost:3000/webhooks',
+    });
+  const url = options.to;
   const secret = requireSecret(options.secret);
   const envelope = await buildEvent(event, options);
   const body = JSON.stringify(envelope);
   let result;
   try {
     result = await postSigned({
-      url: options.to,
+      url,
       body,
       secret,
       deliveryId: options.deliveryId,
@@ -47,7 +54,7 @@ async function runTrigger(event: EventName, options: TriggerOptions): Promise<vo
     out.json({
       event,
       delivery_id: result.deliveryId,
-      url: options.to,
+      url,
       status: result.status,
       ok: result.ok,
       response: result.body,
@@ -55,7 +62,7 @@ async function runTrigger(event: EventName, options: TriggerOptions): Promise<vo
     });
   } else {
     const status = result.ok ? out.c.green(String(result.status)) : out.c.red(String(result.status));
-    out.line(`${status} ${event} ${result.deliveryId} -> ${options.to}`);
+    out.line(`${status} ${event} ${result.deliveryId} -> ${url}`);
     if (!result.ok && result.body) out.line(out.c.dim(answerText(result.body)));
   }
   if (!result.ok) process.exitCode = 1;
@@ -78,7 +85,7 @@ export function registerTrigger(program: Command): void {
       'Sends a signed sample delivery of one of the 14 events, exactly as the service would, and prints the answer. Exits 1 unless the receiver answers 2xx.',
     )
     .argument('<event>', `one of: ${EVENT_NAMES.join(', ')}`, parseEventName)
-    .requiredOption('--to <url>', 'the receiver URL, e.g. http://localhost:3000/webhooks', parseHttpUrl)
+    .option('--to <url>', 'the receiver URL, e.g. http://localhost:3000/webhooks', parseHttpUrl)
     .addOption(secretOption('to sign with'))
     .option('--data <file>', "JSON object deep-merged into the sample's `data` (`-` reads stdin)")
     .option(
