@@ -153,6 +153,12 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       1,
       /Cannot open the delivery database .*: /,
     ],
+    [
+      'listen with a PostgreSQL database that does not answer, its password hidden',
+      ['listen', '--port', '0', '--secret', SECRET, '--db', 'postgres://app:pg-pw@127.0.0.1:1/crm'],
+      1,
+      /Cannot open the delivery database postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/crm: .*\nIs the PostgreSQL server up/,
+    ],
     ['sign of a directory', ['sign', '--secret', SECRET, dir.path], 2, /body `.*` is not a file/],
     ['replay with nowhere to go', ['replay', '--db', missingDb], 2, /Nowhere to replay to/],
     [

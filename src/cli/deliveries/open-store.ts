@@ -5,6 +5,10 @@ import { CliError } from '../cli-error.js';
 import { DB_ENV } from '../common-options.js';
 import { inboxLocation, storeAt } from './inbox-location.js';
 
+/** What to check when a postgres:// --db does not open (listen, deliveries, replay). */
+export const POSTGRES_HINT =
+  'Is the PostgreSQL server up, and does the URL name the right user, password and database?';
+
 /**
  * Opens an existing delivery database (a SQLite file or a postgres:// URL) for reading or replaying. It
  * never creates one (a typo in --db would otherwise look like "no deliveries"), and it never prunes:
@@ -32,7 +36,7 @@ export async function openExistingStore(db: string): Promise<DeliveryStore> {
       hint:
         location.kind === 'sqlite'
           ? 'Is it the file `convo-kit listen --db` wrote? Another program may be holding a lock on it.'
-          : 'Is the PostgreSQL server up, and does the URL name the right user, password and database?',
+          : POSTGRES_HINT,
     });
   }
 }

@@ -15,6 +15,8 @@ import type { DeliveryStore } from '../../store/index.js';
 import { CliError } from '../cli-error.js';
 import { requireDbDirectory } from '../db-directory.js';
 import { inboxLocation, storeAt } from '../deliveries/inbox-location.js';
+import { POSTGRES_HINT } from '../deliveries/open-store.js';
+import { MissingPackageError } from '../../internal/optional-package.js';
 import { err } from '../output.js';
 import { interrupted } from '../shutdown.js';
 import { createDeliveryLog, type LogEntry } from './delivery-log.js';
@@ -130,6 +132,8 @@ export async function runListen(options: ListenOptions): Promise<void> {
     await store?.close();
     throw new CliError('FAILED', `Cannot open the delivery database ${location.shown}: ${(cause as Error).message}`, {
       cause,
+      // A missing driver's message already says what to install.
+      ...(location.kind === 'postgres' && !(cause instanceof MissingPackageError) && { hint: POSTGRES_HINT }),
     });
   }
   if (options.forwardTo) {
