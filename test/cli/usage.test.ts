@@ -210,6 +210,12 @@ describe('bad arguments: each names the problem, with its exit code', () => {
       /Unknown event `ticket\.opened`/,
     ],
     [
+      'trigger of a misspelt event, with the one it most likely means',
+      ['trigger', 'ticket.create', '--to', 'http://localhost/', '--secret', SECRET],
+      2,
+      /Unknown event `ticket\.create` \(did you mean ticket\.created\?\); expected one of:/,
+    ],
+    [
       'trigger without --to',
       ['trigger', 'ticket.created', '--secret', SECRET],
       2,

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { EVENT_NAMES, isEventName, type EventName } from '../../events/index.js';
 import { CliError } from '../cli-error.js';
+import { closestName } from '../../internal/closest-name.js';
 import { jsonOption, requireSecret, secretOption } from '../common-options.js';
 import { out } from '../output.js';
 import { collect, parseHttpUrl, parseInteger } from '../parse-options.js';
@@ -17,8 +18,12 @@ interface TriggerOptions extends BuildOptions {
 }
 
 function parseEventName(value: string): EventName {
-  if (!isEventName(value))
-    throw new InvalidArgumentError(`Unknown event \`${value}\`; expected one of:\n  ${EVENT_NAMES.join('\n  ')}`);
+  if (!isEventName(value)) {
+    const meant = closestName(value, EVENT_NAMES);
+    throw new InvalidArgumentError(
+      `Unknown event \`${value}\`${meant ? ` (did you mean ${meant}?)` : ''}; expected one of:\n  ${EVENT_NAMES.join('\n  ')}`,
+    );
+  }
   return value;
 }
 
