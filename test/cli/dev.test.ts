@@ -367,12 +367,17 @@ describe('convo-kit dev', () => {
     try {
       const secret = `CONVO_KIT_WEBHOOK_SECRET=whsec_${'s'.repeat(32)}\n`;
       const wrongKey = `svc_live_${'w'.repeat(32)}`;
-      for (const [env, reason] of [
+      for (const [env, verdict, reason] of [
         [
           `CONVO_KIT_BASE_URL=http://127.0.0.1:${await freePort()}\nCONVO_KIT_API_KEY=${service.adminKey}\n`,
+          'did not answer as the service does',
           /ECONNREFUSED|fetch failed/,
         ],
-        [`CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${wrongKey}\n`, /UNAUTHENTICATED|401/],
+        [
+          `CONVO_KIT_BASE_URL=${server.url}\nCONVO_KIT_API_KEY=${wrongKey}\n`,
+          "did not take the settings' key",
+          /UNAUTHENTICATED|401/,
+        ],
       ] as const) {
         writeProject({ events: ['message.*'] }, env + secret);
         const result = await runCli(['dev', '--no-watch'], {
@@ -381,7 +386,7 @@ describe('convo-kit dev', () => {
           timeoutMs: 60_000,
         });
         expect(result.code).toBe(1);
-        expect(result.stderr).toContain("did not take the settings' key");
+        expect(result.stderr).toContain(verdict);
         expect(result.stderr).toMatch(reason);
         expect(result.stderr).toContain('Check CONVO_KIT_BASE_URL and CONVO_KIT_API_KEY');
         // Nothing started, and no key is printed.

@@ -1,6 +1,6 @@
 import { SCOPES } from '../../api/scopes.js';
 import { prefixedId } from '../../internal/prefixed-id.js';
-import { createClient } from '../../client/index.js';
+import { ApiError, createClient } from '../../client/index.js';
 import { emulatorPost, startEmulator, type StartedEmulator } from '../../emulator/index.js';
 import { CliError } from '../cli-error.js';
 import { InvalidOptionError } from '../../errors.js';
@@ -176,7 +176,8 @@ export async function connectDevService(choice: ServiceChoice): Promise<DevServi
   } catch (cause) {
     throw new CliError(
       'FAILED',
-      `The service at ${choice.baseUrl} did not take the settings' key: ${(cause as Error).message}`,
+      // An answer (401, 403) is about the key; no answer, or not the service's, is about the URL.
+      `The service at ${choice.baseUrl} ${cause instanceof ApiError ? "did not take the settings' key" : 'did not answer as the service does'}: ${(cause as Error).message}`,
       {
         cause,
         hint: 'Check CONVO_KIT_BASE_URL and CONVO_KIT_API_KEY (in .env or the environment), or pass --emulator to run against a local emulator.',
