@@ -65,6 +65,16 @@ describe.skipIf(!PG_URL)(`--db postgres://… ${PG_HOW_TO}`, () => {
     expect(garbled.code).toBe(2);
   }, 60_000);
 
+  it('deliveries show of a missing id names the database without the password the URL carries', async () => {
+    await recordSigned(store, { id: 'dlv_pg_one', event: 'ticket.created', secret: SECRET, receivedAt: Date.now() });
+    const withPassword = new URL(db);
+    withPassword.password = 'hunter2-in-the-url'; // the test server trusts, so any password opens it
+    const result = await runCli(['deliveries', 'show', 'dlv_pg_none', '--db', withPassword.href]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: No delivery dlv_pg_none in postgres:\/\/\w+:\*\*\*@/);
+    expect(result.stderr + result.stdout).not.toContain('hunter2');
+  }, 60_000);
+
   it('listen stores into PostgreSQL, and replay --to re-sends from it', async () => {
     const listen = new CliProcess(['listen', '--port', '0', '--secret', SECRET, '--db', db], { timeoutMs: 170_000 });
     const [, url] = await listen.waitFor(/receiving at (http:\/\/\S+)/, 30_000);

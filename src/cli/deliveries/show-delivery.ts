@@ -6,6 +6,7 @@ import { stepJson } from '../../store/step-json.js';
 import { CliError } from '../cli-error.js';
 import { headerCase, out } from '../output.js';
 import { attemptsTable, formatTime, paintStatus, redactSignature, stepsTable, summaryJson } from './format.js';
+import { inboxLocation } from './inbox-location.js';
 import { withStore } from './open-store.js';
 
 export interface ShowOptions {
@@ -58,7 +59,8 @@ export async function showDelivery(id: string, options: ShowOptions): Promise<vo
   await withStore(options.db, async (store) => {
     const record = await store.get(id);
     if (!record) {
-      throw new CliError('NOT_FOUND', `No delivery ${id} in ${options.db}.`, {
+      // As the database is shown everywhere: a postgres:// URL without its password.
+      throw new CliError('NOT_FOUND', `No delivery ${id} in ${inboxLocation(options.db).shown}.`, {
         hint: 'List what is stored with `convo-kit deliveries list`.',
       });
     }
