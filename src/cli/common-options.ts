@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { CliError } from './cli-error.js';
+import { err } from './output.js';
 
 /** The env var the demo receiver and the templates read too, so one export serves every command. */
 export const SECRET_ENV = 'CONVO_KIT_WEBHOOK_SECRET';
@@ -22,10 +23,17 @@ export function jsonOption(): Option {
   return new Option('--json', 'print machine-readable JSON on stdout');
 }
 
-/** Commander leaves a missing optional-but-needed value undefined; this names it and how to give it. */
+/**
+ * Commander leaves a missing optional-but-needed value undefined; this names it and how to give it. A secret
+ * without its `whsec_` prefix is taken, with a warning (never the value): a prefix dropped in a copy is the
+ * commonest reason nothing verifies, since the whole string is the HMAC key (docs/webhook-deliveries.md).
+ */
 export function requireSecret(secret: string | undefined): string {
-  if (secret) return secret;
-  throw new CliError('USAGE', 'No webhook secret given.', {
-    hint: `Pass --secret whsec_… or set ${SECRET_ENV} (the secret returned once when the webhook endpoint was registered).`,
-  });
+  if (!secret)
+    throw new CliError('USAGE', 'No webhook secret given.', {
+      hint: `Pass --secret whsec_… or set ${SECRET_ENV} (the secret returned once when the webhook endpoint was registered).`,
+    });
+  if (!secret.startsWith('whsec_'))
+    err.warn('the secret does not start with `whsec_`; the whole value, prefix included, is the HMAC key.');
+  return secret;
 }

@@ -102,4 +102,18 @@ describe('convo-kit sign', () => {
     expect(result.stderr).toMatch(/does not start with `whsec_`/);
     expect(result.stderr).not.toContain('MfKQ9r8G');
   });
+
+  it('warns the same in trigger, which signs with the secret too', async () => {
+    // Port 9 (discard) answers nothing here: the send fails after the secret was read.
+    const result = await runCli([
+      'trigger',
+      'ticket.created',
+      '--to',
+      'http://127.0.0.1:9/webhooks',
+      '--secret',
+      'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    ]);
+    expect(result.stderr).toMatch(/does not start with `whsec_`/);
+    expect(result.stderr).not.toContain('MfKQ9r8G');
+  });
 });

@@ -15,9 +15,6 @@ interface SignOptions {
 
 async function runSign(file: string, options: SignOptions): Promise<void> {
   const secret = requireSecret(options.secret);
-  if (!secret.startsWith('whsec_')) {
-    err.warn('the secret does not start with `whsec_`; the whole value, prefix included, is the HMAC key.');
-  }
   const body = await readInput(file, 'body');
   const headers = signedHeaders({
     secret,
