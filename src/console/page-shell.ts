@@ -15,8 +15,10 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-ser
 header { display: flex; gap: 16px; align-items: baseline; padding: 12px 20px; border-bottom: 1px solid var(--line); background: var(--card); }
 header h1 { font-size: 16px; margin: 0; }
 header .sub { color: var(--muted); }
-main { padding: 16px 20px; display: grid; gap: 16px; }
-section { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
+/* One column no wider than the window, and a section whose table cannot narrow further scrolls on its own:
+   otherwise a 375 px phone gets a page three times its width (the console's forms beside its tables). */
+main { padding: 16px 20px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 16px; }
+section { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; overflow-x: auto; }
 section h2 { font-size: 14px; margin: 0 0 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -37,7 +39,7 @@ pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 360px
 .status-dead, .status-rejected, .status-canceled { color: var(--bad); }
 .muted { color: var(--muted); }
 .row { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
-input, select, textarea, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
+input, select, textarea, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; max-width: 100%; }
 button { cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button:disabled { opacity: .5; cursor: default; }

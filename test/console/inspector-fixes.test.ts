@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
-import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { HAS_CHROMIUM, launchBrowser, PHONE, pageOverflow, screenshot } from '../support/browser.js';
 import { deliver, listening, SECRET, setup } from './inspector-harness.js';
 
 /** A delivery of any event name through the receiver's own handle (no handler fails it); its delivery id. */
@@ -111,6 +111,42 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector after replays and with lo
     // The long one needed more than one line, and broke only where it may.
     expect(layout.cells[1]!.lines).toBeGreaterThan(1);
     await screenshot(page, 'inspector-event-names');
+    await page.close();
+  }, 60_000);
+
+  it('empties the list and says why when the list refuses a filter, never the rows of the filters before', async () => {
+    const id = await deliverEvent(s, 'ticket.created');
+    const page = await open();
+    await page.locator(`#rows tr[data-id="${id}"]`).waitFor();
+    // A namespace the service has none of: the list API answers 400, as the page's address would.
+    await page.fill('#event', 'tickets.*');
+    await page.press('#event', 'Enter');
+    await expect.poll(() => page.locator('#rows tr').count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.locator('#empty').isVisible()).toBe(true);
+    expect(await page.locator('#empty-why').textContent()).toMatch(/^The filters cannot be read: event: expected/);
+    expect(await page.locator('#empty-hint').isHidden()).toBe(true);
+    // A filter it reads lists again, with the hint for an empty list back.
+    await page.fill('#event', 'ticket.*');
+    await page.press('#event', 'Enter');
+    await page.locator(`#rows tr[data-id="${id}"]`).waitFor();
+    await page.fill('#event', 'message.*');
+    await page.press('#event', 'Enter');
+    await expect
+      .poll(() => page.locator('#empty-why').textContent(), { timeout: 10_000 })
+      .toMatch(/^No deliveries match/);
+    expect(await page.locator('#empty-hint').isVisible()).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('fits a 375 px phone: the list scrolls in its section, and a row still opens', async () => {
+    const id = await deliverEvent(s, 'conversation.assigned');
+    const page = await open('', PHONE);
+    await page.locator(`#rows tr[data-id="${id}"]`).waitFor();
+    expect(await pageOverflow(page)).toBe(0);
+    await page.locator(`#rows tr[data-id="${id}"]`).click();
+    await expect.poll(() => page.locator('#d-id').textContent(), { timeout: 10_000 }).toBe(id);
+    expect(await pageOverflow(page)).toBe(0);
+    await screenshot(page, 'inspector-phone');
     await page.close();
   }, 60_000);
 });

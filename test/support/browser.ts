@@ -26,3 +26,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** A phone's window, the narrowest the pages are made for. */
+export const PHONE = { width: 375, height: 800 };
+
+/** How far the page is wider than its window (0 when nothing needs a sideways scroll of the whole page). */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
+}

@@ -82,6 +82,7 @@ function render(list: DeliveryRow[]): void {
     }
   }
   $('empty').hidden = list.length > 0;
+  $('empty-hint').hidden = false;
   const on = filters();
   $('empty-why').textContent = on.toString()
     ? `No deliveries match the filters (${[...on].map(([k, v]) => `${k} ${v}`).join(', ')}): set them back to all and any time to see every one.`
@@ -184,10 +185,22 @@ async function refresh(): Promise<void> {
     const listed = list.find((d) => d.id === selected);
     if (selected && (!listed || !detail || stamp(listed) !== stamp(detail))) await show(selected, true).catch(gone);
   } catch (error) {
-    if (mine === generation) $('live').textContent = `not updating: ${messageOf(error)}`;
+    if (mine !== generation) return;
+    $('live').textContent = `not updating: ${messageOf(error)}`;
+    // A filter the list API cannot read (400) shows its error in place of the list, never the rows of the
+    // filters before it, as the page's own address does (README, the delivery inspector).
+    if (error instanceof RequestError && error.status === 400) refused(messageOf(error));
   } finally {
     inFlight--;
   }
+}
+
+function refused(message: string): void {
+  render([]);
+  nextCursor = null;
+  showMore();
+  $('empty-why').textContent = `The filters cannot be read: ${message}`;
+  $('empty-hint').hidden = true;
 }
 
 /** The open delivery is no longer stored (done ones are pruned): say so and close it, the list goes on. */

@@ -67,8 +67,13 @@ export function inspectorPage(input: {
           </tbody>
         </table>
         <p id="empty" class="muted" ${input.first.data.length ? 'hidden' : ''}>
-          <span id="empty-why">No deliveries yet.</span> Send one:
-          <code>convo-kit trigger ticket.created --to &lt;your webhook URL&gt; --secret &lt;its secret&gt;</code>
+          <span id="empty-why">No deliveries yet.</span>
+          <span id="empty-hint"
+            >Send one:
+            <code
+              >convo-kit trigger ticket.created --to &lt;your webhook URL&gt; --secret &lt;its secret&gt;</code
+            ></span
+          >
         </p>
         <button id="more" ${input.first.next_cursor ? '' : 'hidden'}>Older deliveries</button>
         <p id="capped" class="muted" hidden>
