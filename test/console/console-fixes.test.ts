@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { HAS_CHROMIUM, launchBrowser, PHONE, pageOverflow, screenshot } from '../support/browser.js';
 
 let emulator: Emulator;
 let server: { url: string; close(): Promise<void> };
@@ -96,6 +96,38 @@ describe.skipIf(!HAS_CHROMIUM)('the console, as a new user tries it, in Chromium
     expect(await row.getByRole('button').allTextContents()).toEqual(['Hand off', 'Close', 'Messages']);
     await screenshot(page, 'emulator-console-reopened');
     expect(failures).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('fits a 375 px phone: its forms wrap, its tables scroll in their sections, the page is no wider', async () => {
+    const { page, failures } = await openConsole(PHONE);
+    const loading = page.locator('#console section:not([hidden]) tbody', { hasText: 'Loading…' });
+    await expect.poll(() => loading.count(), { timeout: 20_000 }).toBe(0);
+    expect(await pageOverflow(page)).toBe(0);
+    // The customer's form is usable: every field and button inside the window.
+    for (const box of await page
+      .locator('#inbound > *')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right)))
+      expect(box).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'emulator-console-phone');
+    expect(failures).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('asks for a key before it sends one, and keeps a taken key out of the page', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/_emulator/console`);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    await page.press('#key', 'Enter');
+    // An empty field is the browser's to refuse: no request goes out with no key, and no "refused" is said.
+    expect(await page.locator('#key').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await page.locator('#key-error').isHidden()).toBe(true);
+    await page.fill('#key', emulator.adminKey);
+    await page.press('#key', 'Enter');
+    await page.locator('#console').waitFor({ state: 'visible' });
+    expect(await page.locator('#key').inputValue()).toBe('');
     await page.close();
   }, 60_000);
 

@@ -282,6 +282,10 @@ describe.skipIf(!HAS_CHROMIUM)('the console panels of comments, automations, acc
     // Ines Park wrote in and got the automation's message in the test before.
     await page.fill('#handle', '+14155550188');
     await page.click('#stop');
+    // Said apart from the message before it, which named the same conversation.
+    await expect
+      .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
+      .toMatch(/^Sent STOP as \+14155550188: conversation conv_/);
     await view('contacts');
     const contact = row('contacts', 'Ines Park');
     await expect.poll(() => contact.locator('td').nth(5).textContent(), { timeout: 10_000 }).toBe('yes');

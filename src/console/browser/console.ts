@@ -355,6 +355,8 @@ async function refresh(which: 'all' | 'shown' | 'scrolled'): Promise<void> {
       fresh.add(first.id);
       $('console').hidden = false;
       $('key-panel').hidden = true;
+      // Taken: the tab's storage holds it, the hidden field need not (a refused key is pasted anew).
+      $('key', HTMLInputElement).value = '';
       which = 'all';
     }
     for (const panel of data.panels) {
@@ -405,18 +407,19 @@ function customer(): Json {
 }
 const textOf = (value: unknown, path: string) => String(pick(value, path));
 
-function writeIn(content: string): Promise<void> {
+/** `what` names a stop word, so its notice differs from the message's before it in the same conversation. */
+function writeIn(content: string, what = 'Wrote in'): Promise<void> {
   const body = { channel: $('channel', HTMLSelectElement).value, from: customer(), content };
   return act(call('POST', '/_emulator/inbound', body), (r) => {
-    return `Wrote in as ${textOf(body, 'from.handle')}: conversation ${textOf(r, 'conversation.id')}`;
+    return `${what} as ${textOf(body, 'from.handle')}: conversation ${textOf(r, 'conversation.id')}`;
   });
 }
 $('inbound').addEventListener('submit', (event) => {
   event.preventDefault();
   void writeIn(field('content').value).then(() => (field('content').value = ''));
 });
-$('stop').addEventListener('click', () => void writeIn('STOP'));
-$('start').addEventListener('click', () => void writeIn('START'));
+$('stop').addEventListener('click', () => void writeIn('STOP', 'Sent STOP'));
+$('start').addEventListener('click', () => void writeIn('START', 'Sent START'));
 $('comment').addEventListener('submit', (event) => {
   event.preventDefault();
   const post = field('comment-post').value.trim();

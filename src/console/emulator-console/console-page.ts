@@ -68,6 +68,7 @@ export function consolePage(): Page {
           placeholder="svc_live_…"
           autocomplete="off"
           aria-label="admin key"
+          required
         /><button class="primary">Use key</button>
       </form>
       <p id="key-error" class="error" role="alert" hidden></p>
