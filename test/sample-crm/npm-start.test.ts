@@ -4,7 +4,7 @@ import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HAS_CHROMIUM, launchBrowser, screenshot } from '../support/browser.js';
+import { HAS_CHROMIUM, launchBrowser, PHONE, pageOverflow, screenshot } from '../support/browser.js';
 import { REPO_ROOT } from '../support/run-command.js';
 
 const START_TIMEOUT_MS = 90_000;
@@ -192,9 +192,15 @@ describe('npm start (the sample CRM)', () => {
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
         await page.goto(`${crmUrl}/`);
         await page.getByRole('heading', { name: /^Tickets \(\d+\)$/ }).waitFor();
         await screenshot(page, 'sample-crm');
+        // Not even the icon the browser asks for 404s.
+        expect(errors).toEqual([]);
         const text = await page.locator('#panels').innerText();
         expect(text).not.toContain('Loading…');
         expect(text).toContain('Maya Lopez');
@@ -218,6 +224,12 @@ describe('npm start (the sample CRM)', () => {
         expect(text).not.toMatch(/\bct_\w+/); // contact ids
         expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/); // ISO times
         expect(await page.locator('time').count()).toBeGreaterThan(10);
+
+        // On a phone the page is as wide as the phone, and a wide table scrolls in its own section.
+        await page.setViewportSize(PHONE);
+        expect(await page.evaluate(() => innerWidth)).toBe(PHONE.width);
+        expect(await pageOverflow(page)).toBe(0);
+        await screenshot(page, 'sample-crm-phone');
       } finally {
         await browser.close();
       }

@@ -35,15 +35,19 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 const loadingPanel = (panel: Panel): string =>
   `<section><h2>${escapeHtml(panel.title)}</h2><p class="muted">Loading…</p></section>`;
 
-/** One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). */
+/**
+ * One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). It is
+ * as wide as the phone showing it (the viewport tag), a table wider than that scrolls in its own section, and
+ * its empty icon spares the browser a request that would 404.
+ */
 export function crmPage(title: string, panels: Panel[] = CRM_PANELS, links: PageLink[] = []): string {
   const nav = links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join(' · ');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
 <style>
 body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}h1{font-size:1.3rem}h2{font-size:1rem;margin-top:1.5rem}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}.muted{color:#888}
+th{background:#f4f4f4}.muted{color:#888}section{overflow-x:auto}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>${nav ? `<nav>${nav}</nav>` : ''}<p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
 <div id="panels">${panels.map(loadingPanel).join('')}</div>
@@ -59,7 +63,9 @@ const show = (column, v) => {
 async function render() {
   const html = await Promise.all(panels.map(async (p) => {
     try {
-      const { data } = await (await fetch(p.url)).json();
+      const response = await fetch(p.url);
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      const { data } = await response.json();
       const rows = data.map((r) => '<tr>' + p.columns.map((c) => '<td>' + show(c, r[c]) + '</td>').join('') + '</tr>').join('');
       return '<section><h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table></section>';
     } catch (e) { return '<section><h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p></section>'; }
