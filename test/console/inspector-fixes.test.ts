@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDelivery } from '../../src/testing/index.js';
 import { HAS_CHROMIUM, launchBrowser, PHONE, pageOverflow, screenshot } from '../support/browser.js';
-import { deliver, listening, SECRET, setup } from './inspector-harness.js';
+import { deliver, listening, refreshes, SECRET, setup } from './inspector-harness.js';
 
 /** A delivery of any event name through the receiver's own handle (no handler fails it); its delivery id. */
 async function deliverEvent(s: ReturnType<typeof setup>, event: string): Promise<string> {
@@ -147,6 +147,18 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector after replays and with lo
     await expect.poll(() => page.locator('#d-id').textContent(), { timeout: 10_000 }).toBe(id);
     expect(await pageOverflow(page)).toBe(0);
     await screenshot(page, 'inspector-phone');
+    await page.close();
+  }, 60_000);
+
+  it('says an address naming no delivery names none, not that it was pruned, and closes it', async () => {
+    const page = await open('#dlv_never_stored');
+    await expect
+      .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
+      .toBe('No delivery dlv_never_stored');
+    await refreshes(page, 2);
+    expect(await page.locator('#notice').textContent()).toBe('No delivery dlv_never_stored');
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.locator('#detail-empty').isVisible()).toBe(true);
     await page.close();
   }, 60_000);
 });

@@ -203,10 +203,17 @@ function refused(message: string): void {
   $('empty-hint').hidden = true;
 }
 
-/** The open delivery is no longer stored (done ones are pruned): say so and close it, the list goes on. */
+/**
+ * The open delivery is not stored: one shown before was pruned (done ones are, after a while), one never shown
+ * (an address naming an id no delivery has) is said as the API says it. Closed either way, the list goes on.
+ */
 function gone(error: unknown): void {
   if (!(error instanceof RequestError) || error.status !== 404) throw error;
-  notice(`Delivery ${selected} is no longer stored (done deliveries are pruned after a while).`, true);
+  const pruned = detail !== null && detail.id === selected;
+  notice(
+    pruned ? `Delivery ${selected} is no longer stored (done deliveries are pruned after a while).` : error.message,
+    true,
+  );
   selected = null;
   toAddress();
   detail = null;
@@ -343,7 +350,10 @@ pickAll.addEventListener('change', () => {
   }
   pickedChanged();
 });
-const open = (id: string) => void show(id).catch((error: unknown) => notice(messageOf(error), true));
+const open = (id: string) =>
+  void show(id)
+    .catch(gone)
+    .catch((error: unknown) => notice(messageOf(error), true));
 rows.addEventListener('click', (event) => {
   if (!(event.target instanceof Element)) return;
   const box = event.target.closest<HTMLInputElement>('input.pick');
