@@ -230,6 +230,14 @@ describe('npm start (the sample CRM)', () => {
         expect(await page.evaluate(() => innerWidth)).toBe(PHONE.width);
         expect(await pageOverflow(page)).toBe(0);
         await screenshot(page, 'sample-crm-phone');
+        // A table scrolled sideways stays scrolled when the page redraws it (every two seconds).
+        const contacts = page.locator('#panels section').first();
+        await contacts.evaluate((section) => {
+          section.scrollLeft = 120;
+          section.dataset.before = 'redraw';
+        });
+        await page.waitForFunction(() => !document.querySelector<HTMLElement>('#panels section')?.dataset.before);
+        expect(await contacts.evaluate((section) => section.scrollLeft)).toBe(120);
       } finally {
         await browser.close();
       }

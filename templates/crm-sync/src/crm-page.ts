@@ -70,7 +70,11 @@ async function render() {
       return '<section><h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table></section>';
     } catch (e) { return '<section><h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p></section>'; }
   }));
-  document.getElementById('panels').innerHTML = html.join('');
+  // Redrawn every two seconds: a table scrolled sideways (on a phone) stays where it was scrolled.
+  const shown = document.getElementById('panels');
+  const scrolled = [...shown.children].map((section) => section.scrollLeft);
+  shown.innerHTML = html.join('');
+  [...shown.children].forEach((section, i) => (section.scrollLeft = scrolled[i] ?? 0));
 }
 render(); setInterval(render, 2000);
 </script></body></html>`;
