@@ -7,6 +7,7 @@ export {
   settingsOrExit,
   type DevVariable,
   type EnvSetting,
+  type ReadSettingsOptions,
   type SettingsErrorCode,
   type SettingsOf,
   type SettingsShape,

@@ -58,6 +58,13 @@ describe('readSettings(shape, env)', () => {
     );
     const own = failure(() => readSettings({ crmUrl: fromEnv('CRM_URL', z.url()) }, {}));
     expect(own.message).toBe('Missing CRM_URL: set it in .env (see .env.example) or the environment.');
+    // A script run by hand, not by dev: .env is the fix even for the service's variables.
+    const script = failure(() =>
+      readSettings(SETTINGS, { CONVO_KIT_API_KEY: 'svc_test_key' }, { startedByDev: false }),
+    );
+    expect(script.message).toBe(
+      'Missing CONVO_KIT_BASE_URL, CONVO_KIT_WEBHOOK_SECRET: set them in .env (see .env.example) or the environment.',
+    );
   });
 
   it('names every bad variable as `VARIABLE: what is wrong`, and no secret', () => {

@@ -60,6 +60,15 @@ export function fromEnv<S extends z.ZodType>(variable: string, schema: S): EnvSe
   return { variable, schema: schema as z.ZodType<z.output<S>> };
 }
 
+export interface ReadSettingsOptions {
+  /**
+   * Whether `convo-kit dev` starts this program (an app's entry point), so that for a missing variable it sets
+   * (DEV_VARIABLES) `npm run dev` is the fix to name. A script run by hand beside the app (a backfill, say)
+   * passes false: dev gives those variables to the app it runs, not to it. @default true
+   */
+  startedByDev?: boolean;
+}
+
 /**
  * Reads an app's settings from the environment, each checked by its schema. Without `env`, `.env` in the
  * working directory is loaded first when there is one (Node's `process.loadEnvFile`: a variable already set
@@ -77,6 +86,7 @@ export function fromEnv<S extends z.ZodType>(variable: string, schema: S): EnvSe
 export function readSettings<const Shape extends SettingsShape>(
   shape: Shape,
   env: NodeJS.ProcessEnv = loadDotEnv(),
+  options: ReadSettingsOptions = {},
 ): SettingsOf<Shape> {
   const settings = Object.entries(shape);
   const input = Object.fromEntries(settings.map(([, { variable }]) => [variable, valueOf(env, variable)]));
@@ -87,16 +97,18 @@ export function readSettings<const Shape extends SettingsShape>(
     return Object.fromEntries(settings.map(([key, { variable }]) => [key, parsed.data[variable]])) as SettingsOf<Shape>;
   const variables = (issues: readonly z.core.$ZodIssue[]) => [...new Set(issues.map((issue) => String(issue.path[0])))];
   const missing = variables(parsed.error.issues.filter((issue) => input[String(issue.path[0])] === undefined));
-  if (missing.length > 0) throw new SettingsError('SETTINGS_MISSING', missing, missingMessage(missing));
+  if (missing.length > 0)
+    throw new SettingsError('SETTINGS_MISSING', missing, missingMessage(missing, options.startedByDev ?? true));
   const issues = parsed.error.issues;
   throw new SettingsError('SETTINGS_INVALID', variables(issues), issuesText(issues, 'settings', issues.length));
 }
 
-function missingMessage(names: readonly string[]): string {
+function missingMessage(names: readonly string[], startedByDev: boolean): string {
   const them = names.length === 1 ? 'it' : 'them';
-  const fix = names.every((name) => (DEV_VARIABLES as readonly string[]).includes(name))
-    ? `run \`npm run dev\` (a local emulator sets ${them} for you), or set ${them} in .env (see .env.example)`
-    : `set ${them} in .env (see .env.example) or the environment`;
+  const fix =
+    startedByDev && names.every((name) => (DEV_VARIABLES as readonly string[]).includes(name))
+      ? `run \`npm run dev\` (a local emulator sets ${them} for you), or set ${them} in .env (see .env.example)`
+      : `set ${them} in .env (see .env.example) or the environment`;
   return `Missing ${names.join(', ')}: ${fix}.`;
 }
 

@@ -37,8 +37,11 @@ export function readConfig(env?: NodeJS.ProcessEnv): AppConfig {
   return { ...settings, windowClosedTemplate: windowClosedTemplateFromEnv(env ?? process.env) };
 }
 
-/** What `npm run backfill` reads: the service and the CRM's file; it receives no webhook, so no secret or port. */
+/**
+ * What `npm run backfill` reads: the service and the CRM's file; it receives no webhook, so no secret or port.
+ * It runs by hand, not under `convo-kit dev`, so a missing setting is for .env, not `npm run dev`.
+ */
 export function readBackfillConfig(env?: NodeJS.ProcessEnv) {
   const { baseUrl, apiKey, crmDbPath } = SETTINGS;
-  return readSettings({ baseUrl, apiKey, crmDbPath }, env);
+  return readSettings({ baseUrl, apiKey, crmDbPath }, env, { startedByDev: false });
 }
