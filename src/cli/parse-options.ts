@@ -1,14 +1,14 @@
 import { InvalidArgumentError } from 'commander';
 import { CliError } from './cli-error.js';
+import { wholeNumberIn } from '../internal/whole-number.js';
 
 /** Option parsers for commander: each throws InvalidArgumentError saying what was expected, so commander prints it with the option's name. */
 
 export function parseInteger(min: number, max: number): (value: string) => number {
   return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const n = wholeNumberIn(value, min, max);
+    if (n === undefined)
       throw new InvalidArgumentError(`Expected a whole number from ${min} to ${max}, got \`${value}\`.`);
-    }
     return n;
   };
 }

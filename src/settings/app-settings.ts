@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INSPECTOR_TOKEN_MIN_CHARS } from '../console/inspector/inspector-token.js';
 import { normalizeBaseUrl } from '../internal/base-url.js';
 import { fromEnv, type EnvSetting } from './read-settings.js';
+import { wholeNumberIn } from '../internal/whole-number.js';
 
 /**
  * The service's address, by the client's own rule (normalizeBaseUrl): https, or http to this machine only
@@ -19,8 +20,8 @@ const serviceUrl = z.string().transform((text, ctx) => {
 /** A whole number from `min` to `max`, written as text (a setting's value); the message quotes what arrived. */
 export function wholeNumber({ min, max }: { min: number; max: number }): z.ZodType<number, string> {
   return z.string().transform((text, ctx) => {
-    const value = Number(text.trim());
-    if (/^-?\d+$/.test(text.trim()) && value >= min && value <= max) return value;
+    const value = wholeNumberIn(text, min, max);
+    if (value !== undefined) return value;
     ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}, got "${text}"` });
     return z.NEVER;
   });
