@@ -63,6 +63,12 @@ export default tseslint.config(
     },
   },
   {
+    // A starter's page script (`*.browser.js`: no build step), checked by the starter's tsc (checkJs) and linted here.
+    files: ['templates/*/src/**/*.browser.js'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', location: 'readonly' } },
+    rules: { 'no-restricted-globals': ['error', 'process', 'Buffer', 'require'] },
+  },
+  {
     // The rule of src/api/README.md ("Where schemas go"): endpoint files reference schemas, never define them.
     files: ['src/api/endpoints/**/*.ts'],
     rules: {

@@ -179,7 +179,12 @@ describe('npm start (the sample CRM)', () => {
       'Webhook deliveries',
     ])
       expect(html).toContain(`<section><h2>${title}</h2><p class="muted">Loading…</p></section>`);
-    expect(html).toContain('toLocaleString()');
+    // The script is a file of its own (crm-page.browser.js, type-checked and linted); the panels travel as data.
+    expect(html).toContain('<script type="module" src="/crm-page.js"></script>');
+    expect(html).toContain('<script type="application/json" id="crm-panels">[{"title":"Contacts"');
+    const script = await fetch(`${crmUrl}/crm-page.js`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('toLocaleString()');
     // The page links to the other local pages; the console's link carries no key (the console asks for it).
     expect(html).toContain('<nav><a href="/_inspector">Delivery inspector</a> · ');
     expect(html).toContain(`<a href="${emulatorUrl}/_emulator/console">Emulator console</a>`);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * A table on the page: rows from a JSON API (`{ data: [...] }`), the listed columns. A column named
  * `…_at` or `…At` holds a time (ISO text or epoch milliseconds), shown in the viewer's locale.
@@ -35,8 +37,15 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 const loadingPanel = (panel: Panel): string =>
   `<section><h2>${escapeHtml(panel.title)}</h2><p class="muted">Loading…</p></section>`;
 
+/** Where the page's script is served (crmRoutes), from crm-page.browser.js beside this file. */
+export const CRM_PAGE_SCRIPT_PATH = '/crm-page.js';
+
+/** The page's script: browser code in a file of its own, type-checked and linted, read once. */
+export const crmPageScript = readFileSync(new URL('./crm-page.browser.js', import.meta.url), 'utf8');
+
 /**
- * One self-contained HTML page that polls the JSON API every two seconds (no build step, no framework). It is
+ * One HTML page whose script (crm-page.browser.js) polls the JSON API every two seconds (no build step, no
+ * framework); the panels it draws travel as JSON data, not as code. It is
  * as wide as the phone showing it (the viewport tag), a table wider than that scrolls in its own section, and
  * its empty icon spares the browser a request that would 404.
  */
@@ -51,31 +60,7 @@ th{background:#f4f4f4}.muted{color:#888}section{overflow-x:auto}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>${nav ? `<nav>${nav}</nav>` : ''}<p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
 <div id="panels">${panels.map(loadingPanel).join('')}</div>
-<script type="module">
-const panels = ${JSON.stringify(panels).replace(/</g, '\\u003c')};
-const esc = (v) => String(v ?? '').replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
-const isTime = (column) => /(_at|At)$/.test(column);
-const show = (column, v) => {
-  if (v == null || v === '' || !isTime(column)) return esc(v);
-  const at = new Date(v);
-  return Number.isNaN(at.getTime()) ? esc(v) : '<time datetime="' + at.toISOString() + '">' + esc(at.toLocaleString()) + '</time>';
-};
-async function render() {
-  const html = await Promise.all(panels.map(async (p) => {
-    try {
-      const response = await fetch(p.url);
-      if (!response.ok) throw new Error('HTTP ' + response.status);
-      const { data } = await response.json();
-      const rows = data.map((r) => '<tr>' + p.columns.map((c) => '<td>' + show(c, r[c]) + '</td>').join('') + '</tr>').join('');
-      return '<section><h2>' + esc(p.title) + ' (' + data.length + ')</h2><table><tr>' + p.columns.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>' + rows + '</table></section>';
-    } catch (e) { return '<section><h2>' + esc(p.title) + '</h2><p class="muted">unavailable: ' + esc(e.message) + '</p></section>'; }
-  }));
-  // Redrawn every two seconds: a table scrolled sideways (on a phone) stays where it was scrolled.
-  const shown = document.getElementById('panels');
-  const scrolled = [...shown.children].map((section) => section.scrollLeft);
-  shown.innerHTML = html.join('');
-  [...shown.children].forEach((section, i) => (section.scrollLeft = scrolled[i] ?? 0));
-}
-render(); setInterval(render, 2000);
-</script></body></html>`;
+<script type="application/json" id="crm-panels">${JSON.stringify(panels).replace(/</g, '\\u003c')}</script>
+<script type="module" src="${CRM_PAGE_SCRIPT_PATH}"></script>
+</body></html>`;
 }
