@@ -45,6 +45,9 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 button:disabled { opacity: .5; cursor: default; }
 .grid2 { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 16px; align-items: start; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
+/* On a phone a table scrolls sideways in its section rather than squeeze an error into a column a few letters
+   wide, which made a dead letter's row taller than the screen. */
+@media (max-width: 600px) { td.error { min-width: 14em; } }
 .notice { padding: 6px 10px; border-radius: 6px; background: color-mix(in srgb, var(--accent) 10%, transparent); }
 .error { color: var(--bad); }
 [hidden] { display: none !important; }

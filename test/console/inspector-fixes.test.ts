@@ -139,10 +139,17 @@ describe.skipIf(!HAS_CHROMIUM)('the delivery inspector after replays and with lo
   }, 60_000);
 
   it('fits a 375 px phone: the list scrolls in its section, and a row still opens', async () => {
-    const id = await deliverEvent(s, 'conversation.assigned');
+    // A dead letter: its row carries the handler's error.
+    const id = await deliver(s.app, s.receiver);
     const page = await open('', PHONE);
-    await page.locator(`#rows tr[data-id="${id}"]`).waitFor();
+    const row = page.locator(`#rows tr[data-id="${id}"]`);
+    await row.waitFor();
+    expect(await row.locator('td.error').textContent()).not.toBe('');
     expect(await pageOverflow(page)).toBe(0);
+    // The error does not squeeze into a column a few letters wide (a row taller than the screen): the list
+    // scrolls sideways in its section instead.
+    expect((await row.locator('td.error').boundingBox())!.width).toBeGreaterThan(150);
+    expect((await row.boundingBox())!.height).toBeLessThan(PHONE.height / 2);
     await page.locator(`#rows tr[data-id="${id}"]`).click();
     await expect.poll(() => page.locator('#d-id').textContent(), { timeout: 10_000 }).toBe(id);
     expect(await pageOverflow(page)).toBe(0);
