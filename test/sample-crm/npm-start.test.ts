@@ -168,7 +168,12 @@ describe('npm start (the sample CRM)', () => {
   });
 
   it('serves the page with a loading state in every panel before its script runs', async () => {
-    const html = await (await fetch(`${crmUrl}/`)).text();
+    const page = await fetch(`${crmUrl}/`);
+    // Its own style (by hash) and its script from this origin: no inline code runs, nothing from elsewhere loads.
+    expect(page.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; script-src 'self'; style-src 'sha256-[\w+/]+=*'; connect-src 'self'; /,
+    );
+    const html = await page.text();
     for (const title of [
       'Contacts',
       'Conversations',

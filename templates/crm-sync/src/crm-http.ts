@@ -1,7 +1,14 @@
 import { isApiError, InvalidInputError } from 'convo-kit/client';
 import { type CrmContext } from './crm-context.js';
 import { type ContactChanges, editContact, moveLeadStage, OptedOutError, sendToConversation } from './crm-actions.js';
-import { CRM_PAGE_SCRIPT_PATH, crmPage, crmPageScript, type PageLink, type Panel } from './crm-page.js';
+import {
+  CRM_PAGE_HEADERS,
+  CRM_PAGE_SCRIPT_PATH,
+  crmPage,
+  crmPageScript,
+  type PageLink,
+  type Panel,
+} from './crm-page.js';
 import { getContact, listActivity, listContacts, listConversations } from './crm-queries.js';
 import { HttpError, readJsonObject, type Route, sendJson } from './http-json.js';
 import { WindowClosedError } from './window-closed-template.js';
@@ -21,12 +28,12 @@ export function crmRoutes(
   return async (req, res, url) => {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.writeHead(200, CRM_PAGE_HEADERS);
       res.end(crmPage(options.title ?? 'CRM', options.panels, options.links));
       return true;
     }
     if (req.method === 'GET' && path === CRM_PAGE_SCRIPT_PATH) {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' });
       res.end(crmPageScript);
       return true;
     }

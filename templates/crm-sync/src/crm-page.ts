@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -37,6 +38,25 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 const loadingPanel = (panel: Panel): string =>
   `<section><h2>${escapeHtml(panel.title)}</h2><p class="muted">Loading…</p></section>`;
 
+const PAGE_STYLE = `
+body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}h1{font-size:1.3rem}h2{font-size:1rem;margin-top:1.5rem}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.muted{color:#888}section{overflow-x:auto}
+`;
+
+/**
+ * The page's headers: its Content-Security-Policy lets in exactly its own style (by hash) and its script from this
+ * origin (crm-page.browser.js: no inline code runs), calls to this origin's API, and nothing else; no framing, no
+ * sniffing, no referrer.
+ */
+export const CRM_PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
 /** Where the page's script is served (crmRoutes), from crm-page.browser.js beside this file. */
 export const CRM_PAGE_SCRIPT_PATH = '/crm-page.js';
 
@@ -53,11 +73,7 @@ export function crmPage(title: string, panels: Panel[] = CRM_PANELS, links: Page
   const nav = links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join(' · ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
-<style>
-body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}h1{font-size:1.3rem}h2{font-size:1rem;margin-top:1.5rem}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}.muted{color:#888}section{overflow-x:auto}
-</style></head><body>
+<style>${PAGE_STYLE}</style></head><body>
 <h1>${escapeHtml(title)}</h1>${nav ? `<nav>${nav}</nav>` : ''}<p class="muted">Refreshes every 2 seconds. JSON: ${panels.map((p) => `<a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a>`).join(' · ')}</p>
 <div id="panels">${panels.map(loadingPanel).join('')}</div>
 <script type="application/json" id="crm-panels">${JSON.stringify(panels).replace(/</g, '\\u003c')}</script>
