@@ -75,7 +75,9 @@ it('300 parallel unauthenticated 1 MiB bodies: refused, and the receiver process
   expect(journal.filter((l) => l.startsWith('start '))).toEqual([]);
   // Refused bodies are dropped as they arrive (64 KiB socket reads, garbage at once). Read ones hold at most
   // the in-flight bound (32 MiB), plus the socket reads they came in, which are garbage until V8 collects
-  // them. Buffering them all would be 300 MiB.
-  expect(afterUnsigned.peak - Math.max(before, startupPeak)).toBeLessThan(64);
+  // them. Buffering them all would be 300 MiB. Dropped reads are collected when V8 sees about 64 MiB of new
+  // external memory, so when that collection comes depends on the machine's load: 66.7 MiB was seen once
+  // at load 3 (a clean clone's CI run), under 64 in the runs before. The bound keeps to a third of buffering.
+  expect(afterUnsigned.peak - Math.max(before, startupPeak)).toBeLessThan(100);
   expect(afterForged.peak - Math.max(before, startupPeak)).toBeLessThan(128);
 });
