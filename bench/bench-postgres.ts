@@ -2,10 +2,10 @@
 // after), and the CPU time of the server's backends serving a run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inboxLocation } from '../src/cli/deliveries/inbox-location.js';
 import { PG_URL } from './bench-config.js';
+import { ownTicks, statFileFields } from '../test/support/process-tree.js';
 
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -69,14 +69,9 @@ export async function backendCpuMicros(schema: string): Promise<number | undefin
   );
   let ticks = 0;
   for (const { pid } of rows) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the command name: state is the 3rd field, utime the 14th and stime the 15th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return undefined;
-    }
+    const fields = statFileFields(`/proc/${pid}/stat`);
+    if (fields === undefined) return undefined;
+    ticks += ownTicks(fields);
   }
   return (ticks / ticksPerSecond) * 1e6;
 }

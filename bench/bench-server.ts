@@ -5,7 +5,7 @@ import express from 'express';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as ReceiverEntry from '../src/receiver/index.js';
@@ -22,6 +22,7 @@ import {
   type ServerStats,
 } from './bench-config.js';
 import { runPgUrl } from './bench-postgres.js';
+import { ownTicks, statFileFields, TICK_MICROS } from '../test/support/process-tree.js';
 
 const [kind, storeKind, where, concurrency] = process.argv.slice(2) as [ServerKind, BenchStore, string, string];
 
@@ -138,14 +139,8 @@ let loopCpuStart = eventLoopCpuMicros();
  * Linux only (its per-thread stat, in clock ticks of 10 ms); undefined elsewhere.
  */
 function eventLoopCpuMicros(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
+  const fields = statFileFields(`/proc/self/task/${process.pid}/stat`);
+  return fields === undefined ? undefined : ownTicks(fields) * TICK_MICROS;
 }
 server.on('request', () => requests++);
 // The benchmark ended (or was interrupted): nothing else would end this process.

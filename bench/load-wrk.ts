@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { CONNECTIONS } from './bench-config.js';
 import type { LoadResult, PreparedLoad } from './bench-load.js';
 import { nextDelivery, rawRequest } from './signed-deliveries.js';
+import { statFields, TICK_MICROS, waitedChildrenTicks } from '../test/support/process-tree.js';
 
 const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL('./wrk-deliveries.lua', import.meta.url));
@@ -17,8 +18,6 @@ const SCRIPT = fileURLToPath(new URL('./wrk-deliveries.lua', import.meta.url));
 const UNIQUE_PER_SECOND = Number(process.env.BENCH_UNIQUE_PER_SECOND ?? 25_000);
 /** For a bare server, which reads and drops the body, repeats cost the same: a smaller set, sent round. */
 const REPEATED_SET = 20_000;
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICK_MICROS = 10_000;
 
 /** Whether wrk can be run here. */
 export async function wrkAvailable(): Promise<boolean> {
@@ -91,10 +90,9 @@ export async function wrk(port: number, connections: number, seconds: number, fi
   const line = stdout.split('\n').find((l) => l.startsWith('WRK_RESULT '));
   if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
   const result = JSON.parse(line.slice('WRK_RESULT '.length)) as WrkResult;
-  // The shell's stat: its children's CPU (cutime, cstime) are the 16th and 17th fields.
+  // The shell's stat, whose waited-for child is wrk.
   const stat = stdout.trimEnd().split('\n').at(-1)!;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { result, cpuMicros: (Number(fields[13]) + Number(fields[14])) * TICK_MICROS };
+  return { result, cpuMicros: waitedChildrenTicks(statFields(stat)) * TICK_MICROS };
 }
 
 /**

@@ -2,20 +2,36 @@
 // knowledge-file parse processes (src/emulator/knowledge-files/parse-process.ts) and their memory.
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The fields of /proc/<pid>/stat from the third on (after the command, which may hold spaces and parentheses). */
-function statOf(pid: number): string[] {
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+export const TICK_MICROS = 10_000;
+
+/**
+ * The fields of a /proc stat line (a process's, a thread's) from the third on, after the command, which may
+ * hold spaces and parentheses: the state is [0], utime and stime [11] and [12], cutime and cstime [13] and [14].
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The CPU time (user and system, in clock ticks) a stat line says its process or thread used itself. */
+export const ownTicks = (fields: readonly string[]) => Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+/** The CPU time (user and system, in clock ticks) of a process's children that it has waited for. */
+export const waitedChildrenTicks = (fields: readonly string[]) => Number(fields[13] ?? 0) + Number(fields[14] ?? 0);
+
+/** The fields of the stat file at `path` (statFields); undefined when it cannot be read (gone, or not Linux). */
+export function statFileFields(path: string): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return statFields(readFileSync(path, 'utf8'));
   } catch {
-    return [];
+    return undefined;
   }
 }
 
-/** The CPU time `pid` has used, user and system, in clock ticks (USER_HZ, 100 a second on Linux); 0 once gone. */
+const statOf = (pid: number): string[] => statFileFields(`/proc/${pid}/stat`) ?? [];
+
+/** The CPU time `pid` has used, user and system, in clock ticks; 0 once gone. */
 export function cpuTicksOf(pid: number): number {
-  const stat = statOf(pid);
-  return Number(stat[11] ?? 0) + Number(stat[12] ?? 0);
+  return ownTicks(statOf(pid));
 }
 
 /**
