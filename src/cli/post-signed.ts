@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorEnvelope } from '../api/error-codes.js';
 import { DELIVERY_DEADLINE_MS, signedHeaders, type Body } from '../signature/index.js';
 import { USER_AGENT } from './version.js';
 
@@ -7,8 +8,11 @@ const MAX_RESPONSE_CHARS = 2_048;
 /** How much of a refusal a forward or replay keeps as its reason (a table cell, a stored error). */
 const MAX_REASON_CHARS = 200;
 
-/** The refusal every receiver and the service answer with (README, "What the receiver answers"). */
-const Refusal = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+/**
+ * The part of the error envelope every receiver and the service answer with (README, "What the receiver
+ * answers"): the service's envelope (docs/errors.md) adds doc_url and request_id, a receiver's has just these.
+ */
+const Refusal = z.object({ error: ErrorEnvelope.shape.error.pick({ code: true, message: true }) });
 
 export interface SignedPost {
   url: string;

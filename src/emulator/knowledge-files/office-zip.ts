@@ -3,12 +3,11 @@ import {
   KNOWLEDGE_OFFICE_ENTRY_MAX_BYTES as ENTRY_MAX,
   KNOWLEDGE_OFFICE_EXPANDED_MAX_BYTES as EXPANDED_MAX,
 } from '../../resources/index.js';
+import { MIB } from './parse-bounds.js';
 import { notParsable, overBound, reasonOf } from './refusals.js';
 
 /** Entries a DOCX or XLSX may list: real documents have dozens; a central directory of millions is an attack. */
 export const OFFICE_MAX_ENTRIES = 10_000;
-
-const MIB = 1024 * 1024;
 
 function open(bytes: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>

@@ -1,4 +1,5 @@
-const MIB = 1024 * 1024;
+/** The unit the knowledge-file bounds are written in. */
+export const MIB = 1024 * 1024;
 
 export interface ParseBounds {
   /** Wall time of one parse, from the file's hand-over to the parse process's answer. */

@@ -1,11 +1,9 @@
 import PQueue from 'p-queue';
 import { ApiFailure } from '../api-failure.js';
-import { PARSE_BOUNDS, type ParseBounds } from './parse-bounds.js';
+import { MIB, PARSE_BOUNDS, type ParseBounds } from './parse-bounds.js';
 import { ParseProcess } from './parse-process.js';
 import type { ParseResult } from './parse-protocol.js';
 import { overBound } from './refusals.js';
-
-const MIB = 1024 * 1024;
 
 /** Files parsed at once (one process each); more wait, at most MAX_WAITING, so uploads cannot pile up memory. */
 export const PARSE_CONCURRENCY = 1;
