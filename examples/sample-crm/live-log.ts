@@ -35,8 +35,6 @@ interface LogLine {
   err?: { message?: string };
 }
 
-const PINO_WARN = 40;
-
 /**
  * The receiver's logger for this terminal: a warning or an error becomes one `say` line, like everything else
  * the sample prints, rather than a JSON object with a stack trace between them. `LOG_LEVEL` set gives pino's
@@ -51,7 +49,11 @@ export function terminalLogger(level = process.env.LOG_LEVEL): Logger {
       write(json: string) {
         const line = JSON.parse(json) as LogLine;
         const detail = [line.err?.message, line.deliveryId].filter(Boolean).join(', ');
-        say('warn', line.level > PINO_WARN ? 'error' : 'warning', `${line.msg ?? ''}${detail ? ` (${detail})` : ''}`);
+        say(
+          'warn',
+          line.level > pino.levels.values.warn! ? 'error' : 'warning',
+          `${line.msg ?? ''}${detail ? ` (${detail})` : ''}`,
+        );
       },
     },
   );

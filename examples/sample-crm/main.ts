@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeOnSignals } from 'convo-kit/receiver';
-import { fromEnv, portSetting, readSettings, settingsOrExit, wholeNumber } from 'convo-kit/settings';
+import { portSetting, readSettings, settingsOrExit } from 'convo-kit/settings';
 import { colors as c, heading, say } from './live-log.js';
 import { startSample } from './sample-crm.js';
 import { playOutbound } from './outbound-traffic.js';
@@ -17,7 +17,7 @@ const ports = settingsOrExit(() =>
   readSettings(
     {
       port: portSetting(3000),
-      emulatorPort: fromEnv('EMULATOR_PORT', wholeNumber({ min: 0, max: 65_535 }).default(4010)),
+      emulatorPort: portSetting(4010, 'EMULATOR_PORT'),
     },
     process.env,
   ),

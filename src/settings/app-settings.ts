@@ -27,9 +27,9 @@ export function wholeNumber({ min, max }: { min: number; max: number }): z.ZodTy
   });
 }
 
-/** PORT, the port the app listens on; 0 picks a free one. */
-export function portSetting(fallback: number): EnvSetting<number> {
-  return fromEnv('PORT', wholeNumber({ min: 0, max: 65_535 }).default(fallback));
+/** A port to listen on, PORT unless `variable` names another (an app that listens twice); 0 picks a free one. */
+export function portSetting(fallback: number, variable = 'PORT'): EnvSetting<number> {
+  return fromEnv(variable, wholeNumber({ min: 0, max: 65_535 }).default(fallback));
 }
 
 /**
