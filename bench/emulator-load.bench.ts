@@ -8,7 +8,6 @@
 // Run: npm run bench:emulator (CLIENTS=50 SECONDS=20 PLAN=dev_pro; PROFILE=1 writes a .cpuprofile of the emulator).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
@@ -16,6 +15,7 @@ import autocannon from 'autocannon';
 import { chooseLoader } from './bench-load.js';
 import { wrk, writeRequests } from './load-wrk.js';
 import { SCOPES } from '../src/api/scopes.js';
+import { cpuTicksOf, TICK_MICROS } from '../test/support/process-tree.js';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 50);
 const SECONDS = Number(process.env.SECONDS ?? 20);
@@ -35,11 +35,8 @@ const MIX = [
 ];
 
 const load = () => loadavg().map((n) => Number(n.toFixed(2)));
-/** CPU ms a process has used (user + system, /proc/PID/stat fields 14-15, in clock ticks of 10 ms): load distorts it less than latency. */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+/** CPU ms a process has used (user + system): load distorts it less than latency. */
+const cpuMs = (pid: number) => (cpuTicksOf(pid) * TICK_MICROS) / 1000;
 const loadBefore = load();
 const server = spawn(
   process.execPath,
